@@ -1,0 +1,72 @@
+/* mbd — ODE integrators: CVODE Adams and BDF, ARKODE explicit Dormand–Prince 5(4), fixed-step RK4.
+ *
+ * The formulations turn a mechanism into a first-order ODE y' = f(t, y) of size n and hand it here.
+ * Output is dense: the solver steps on its own and the values at the requested output times are
+ * interpolated (CVodeGetDky / ARKStepGetDky), so the number of steps and right-hand-side evaluations
+ * does not depend on how often the caller samples (the figures of merit of paper 000). */
+#ifndef MBD_INTEGRATORS_H
+#define MBD_INTEGRATORS_H
+
+#include "mbd/status.h"
+
+typedef enum mbd_integrator_kind {
+  MBD_INT_ADAMS = 0, /* CVODE, Adams–Moulton variable order 1..12, functional (fixed-point) iteration */
+  MBD_INT_BDF = 1,   /* CVODE, BDF variable order 1..5, Newton with a dense difference-quotient Jacobian */
+  MBD_INT_RK45 = 2,  /* ARKODE ERKStep, Dormand–Prince 5(4) (MATLAB's ode45) */
+  MBD_INT_RK4 = 3    /* classical fourth-order Runge–Kutta, fixed step opts->step */
+} mbd_integrator_kind;
+
+/* right-hand side: ydot = f(t, y).  Return 0 ok, > 0 recoverable (the solver retries a smaller step;
+ * rk4 treats it as an error), < 0 stop: the solver returns that same negative code and leaves err
+ * untouched (the callback is expected to have filled its own error). */
+typedef int (*mbd_ode_rhs_fn)(double t, const double *y, double *ydot, void *ud);
+
+/* called at every requested output time with the (interpolated) state; < 0 stops the run with that
+ * code (err untouched), 0 continues. */
+typedef int (*mbd_ode_output_fn)(double t, const double *y, void *ud);
+
+/* called after every accepted internal step with the solver's state at t, which the callback may
+ * change in place (a coordinate re-partition, a projection).  Return 0: continue unchanged;
+ * 1: y was changed, restart the solver from (t, y) (history discarded); < 0: stop with that code. */
+typedef int (*mbd_ode_step_fn)(double t, double *y, void *ud);
+
+typedef struct mbd_ode_opts {
+  int kind;         /* mbd_integrator_kind */
+  double rtol;      /* relative tolerance (variable-step kinds) */
+  double atol;      /* absolute tolerance (scalar, all components) */
+  double step;      /* rk4: fixed step h (required > 0); others: initial step, 0 = solver's choice */
+  double max_step;  /* largest step, 0 = unlimited */
+  long max_steps;   /* largest number of internal steps over the whole run, 0 = 10^7 */
+} mbd_ode_opts;
+
+typedef struct mbd_ode_stats {
+  long nfev;        /* right-hand-side evaluations, including those for Jacobians */
+  long steps;       /* accepted internal steps */
+  long rejected;    /* steps rejected by the error test or by a nonlinear-solver failure */
+  long nonlin_iters;/* nonlinear (corrector) iterations, CVODE only */
+  long jac_evals;   /* Jacobian evaluations (BDF) */
+  long restarts;    /* solver restarts requested by the step callback */
+  double avg_step;  /* (t_reached - t0) / steps */
+  double last_step; /* last step size used */
+  double t_reached; /* time the solver reached (t of the last output on success) */
+} mbd_ode_stats;
+
+/* integrate y' = f(t, y) from t0 through the output times tout[0..ntout-1] (increasing, all > t0 or
+ * the first == t0, which is output at once without a step).
+ * y: in, y(t0) of size n; out, the state at the last time reached.
+ * output: may be NULL.  step: may be NULL.  stats: may be NULL, else zeroed and filled.
+ * Returns MBD_OK, a negative code from a callback, MBD_E_INPUT for bad options (message in err),
+ * MBD_E_INTEGRATOR when the solver fails (message names the time, the step and the solver's flag),
+ * MBD_E_NOMEM.  Outputs already delivered stay delivered when it fails.  No allocation happens
+ * between steps; the solver memory is made at the start and freed at the end. */
+int mbd_ode_solve(int n, double t0, double *y, const double *tout, int ntout,
+                  const mbd_ode_opts *opts, mbd_ode_rhs_fn rhs, mbd_ode_output_fn output,
+                  mbd_ode_step_fn step, void *ud, mbd_ode_stats *stats, mbd_error *err);
+
+/* name of an integrator kind ("adams"); NULL for an unknown kind */
+const char *mbd_integrator_name(int kind);
+
+/* kind from a name; -1 for an unknown name */
+int mbd_integrator_from_name(const char *name);
+
+#endif

@@ -1,0 +1,51 @@
+/* mbd — output: CSV files and plots (PNG or SVG through PLplot's pngcairo and svg devices). */
+#ifndef MBD_OUTPUT_H
+#define MBD_OUTPUT_H
+
+#include "mbd/status.h"
+
+/* write a CSV file: a header line with the column names, then nrows rows; cols[j][i] is row i of
+ * column j.  Numbers are written with 17 significant digits (%.17g) so they read back exactly.
+ * Returns MBD_OK or MBD_E_IO with a message naming the file and the system error. */
+int mbd_csv_write(const char *file, int ncols, const char *const *names, const double *const *cols,
+                  int nrows, mbd_error *err);
+
+/* one curve of a line plot: n points (x[i], y[i]); label shown in the legend (may be NULL) */
+typedef struct mbd_plot_series {
+  const char *label;
+  const double *x;
+  const double *y;
+  int n;
+} mbd_plot_series;
+
+typedef struct mbd_plot_spec {
+  const char *file;   /* output file; the extension picks the device: .png or .svg */
+  const char *title;  /* may be NULL */
+  const char *xlabel; /* may be NULL */
+  const char *ylabel; /* may be NULL */
+  const mbd_plot_series *series;
+  int nseries;
+  int width, height;  /* pixels; 0 = 800 x 600 */
+  int equal_axes;     /* 1: same scale on both axes (loci y-vs-x) */
+} mbd_plot_spec;
+
+/* line plot of one or more series on white background, with axes, grid, labels and a legend.
+ * Non-finite points are skipped.  Returns MBD_OK, MBD_E_INPUT (no series, unknown extension,
+ * empty data) or MBD_E_IO. */
+int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err);
+
+/* heat map of z over a grid: z[i + nx*j] at (x[i], y[j]), with a colour bar and optional contour
+ * lines (ncontour > 0).  Same devices and statuses as mbd_plot_lines. */
+typedef struct mbd_plot_heatmap_spec {
+  const char *file, *title, *xlabel, *ylabel, *zlabel;
+  const double *x; int nx;
+  const double *y; int ny;
+  const double *z;    /* nx*ny values, x fastest */
+  int ncontour;       /* number of contour levels drawn over the map, 0 = none */
+  int log_scale;      /* 1: colour by log10(z) (z > 0) */
+  int width, height;
+} mbd_plot_heatmap_spec;
+
+int mbd_plot_heatmap(const mbd_plot_heatmap_spec *spec, mbd_error *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* the `mbd` module: registration of every concern's bindings */
+#include "l_mbd.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdlib.h>
+
+#ifndef MBD_STDLIB_DIR
+#define MBD_STDLIB_DIR "stdlib"
+#endif
+#ifndef MBD_VERSION_STRING
+#define MBD_VERSION_STRING "0.0.0"
+#endif
+
+const char *mbd_version(void) { return MBD_VERSION_STRING; }
+
+/* prepend DIR/?.lua;DIR/?/init.lua to package.path */
+static void set_path(lua_State *L) {
+  const char *dir = getenv("MBD_STDLIB");
+  if (!dir || !*dir) {
+    dir = MBD_STDLIB_DIR;
+  }
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "path");
+  lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;%s", dir, dir, lua_tostring(L, -1));
+  lua_setfield(L, -3, "path");
+  lua_pop(L, 2);
+}
+
+int mbd_open(lua_State *L) {
+  set_path(L);
+  lua_newtable(L);
+  lua_pushstring(L, mbd_version());
+  lua_setfield(L, -2, "version");
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "mbd");
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "mbd");
+  lua_pop(L, 1);
+  return 1;
+}
