@@ -1,0 +1,74 @@
+/* mbd — dense linear algebra on small matrices, all through LAPACKE/CBLAS (column-major).
+ *
+ * Every routine that needs workspace takes a workspace sized once (at assembly) for the largest
+ * problem it will see; nothing here allocates per call except the *_alloc functions. */
+#ifndef MBD_LINALG_H
+#define MBD_LINALG_H
+
+#include "mbd/status.h"
+
+/* element (i, j) of a column-major matrix with leading dimension ld */
+#define MBD_AT(a, ld, i, j) ((a)[(size_t)(j) * (size_t)(ld) + (size_t)(i)])
+
+/* LU factorization with partial pivoting of the n×n matrix a (in place, dgetrf).
+ * Returns 0, or k > 0 when U(k,k) is exactly zero (1-based: the first singular pivot). */
+int mbd_lu_factor(int n, double *a, int lda, int *ipiv);
+
+/* solve A X = B with the factors of mbd_lu_factor; b is n×nrhs with leading dimension n */
+void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs);
+
+/* solve A^T X = B with the factors of mbd_lu_factor */
+void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs);
+
+/* reciprocal condition number estimate (1-norm) of a factored matrix; anorm is the 1-norm of the
+ * original matrix (mbd_norm1 before factoring).  work: 4n doubles, iwork: n ints. */
+double mbd_lu_rcond(int n, const double *lu, int lda, double anorm, double *work, int *iwork);
+
+/* 1-norm (largest column sum) of an m×n matrix */
+double mbd_norm1(int m, int n, const double *a, int lda);
+
+/* workspace for least-squares / minimum-norm solutions and rank decisions of an m×n matrix
+ * (dgelsd and dgeqp3), sized for any problem up to mmax × nmax. */
+typedef struct mbd_lsq_ws {
+  int mmax, nmax;   /* largest sizes served */
+  double *a;        /* mmax*nmax copy of the matrix */
+  double *b;        /* max(mmax,nmax) right-hand side / solution */
+  double *s;        /* singular values, min(mmax,nmax) */
+  double *tau;      /* QR reflector scalars, min(mmax,nmax) */
+  double *work;     /* LAPACK workspace */
+  int lwork;        /* its length */
+  int *iwork;       /* integer workspace (dgelsd) */
+  int *jpvt;        /* column pivots (dgeqp3), nmax */
+} mbd_lsq_ws;
+
+/* allocate a workspace for problems up to mmax×nmax; MBD_OK or MBD_E_NOMEM */
+int mbd_lsq_alloc(mbd_lsq_ws *ws, int mmax, int nmax, mbd_error *err);
+void mbd_lsq_free(mbd_lsq_ws *ws);
+
+/* minimum-norm least-squares solution x of A x ≈ b (A m×n, any shape, any rank) by SVD (dgelsd).
+ * a is copied (not changed); b has m entries; x gets n entries.  Singular values below
+ * rcond·s_max are treated as zero; *rank receives the numerical rank (may be NULL).
+ * Returns MBD_OK, or MBD_E_SINGULAR if the SVD fails to converge. */
+int mbd_lsq_solve(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double *b,
+                  double *x, double rcond, int *rank);
+
+/* rank and column order of A (m×n) by QR with column pivoting (dgeqp3): perm[0..n-1] receives
+ * the columns in pivot order (0-based), the first *rank of them independent.  |R(k,k)| ≤
+ * tol·|R(0,0)| ends the rank.  rdiag (may be NULL) gets |R(k,k)|, min(m,n) entries. */
+int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double tol, int *perm,
+                  int *rank, double *rdiag);
+
+/* Moore–Penrose inverse X = A⁺ (n×m) of A (m×n) by SVD; singular values below rcond·s_max
+ * are dropped.  ws must be sized for m×n. */
+int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, int ldx,
+             double rcond, int *rank);
+
+/* y = alpha·op(A)·x + beta·y (cblas_dgemv); trans = 0: A, 1: Aᵀ; A is m×n */
+void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, const double *x,
+              double beta, double *y);
+
+/* C = alpha·op(A)·op(B) + beta·C (cblas_dgemm); op(A) is m×k, op(B) k×n */
+void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
+              const double *b, int ldb, double beta, double *c, int ldc);
+
+#endif

@@ -1,0 +1,252 @@
+/* mbd — the mechanism model: bodies, joints, drives, forces; assembly; simulation and results.
+ *
+ * A model is built object by object (mbd_model_add_*), then assembled (coordinates numbered,
+ * initial position and velocity analysis, rank test of the constraint Jacobian), then simulated
+ * or analysed kinematically.  Adding an object after assembly marks the model for re-assembly,
+ * which starts again from the poses the user gave.
+ *
+ * Coordinates: a planar body has (x, y, θ) of its centre of mass; a spatial body (x, y, z, e0..e3)
+ * with Euler parameters and their normalization constraint in the constraint set.  Units SI. */
+#ifndef MBD_MODEL_H
+#define MBD_MODEL_H
+
+#include <stddef.h>
+
+#include "mbd/status.h"
+
+typedef struct mbd_model mbd_model;
+typedef struct mbd_data mbd_data;
+typedef struct mbd_run mbd_run;
+
+/* ------------------------------------------------------------------------------------------ */
+/* building                                                                                    */
+
+/* a new empty model with its ground body (index 0, named "ground").  dim = 2 or 3.
+ * Returns NULL with err filled on bad input or no memory. */
+mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err);
+void mbd_model_free(mbd_model *m);
+
+int mbd_model_dim(const mbd_model *m);
+const char *mbd_model_name(const mbd_model *m);
+
+/* gravity vector (dim entries, m/s²) */
+void mbd_model_set_gravity(mbd_model *m, const double *g);
+
+typedef struct mbd_body_spec {
+  const char *name;     /* unique among bodies; NULL → "body<N>" */
+  double mass;          /* kg, > 0 */
+  double inertia[6];    /* planar: inertia[0] = Izz about the CM; spatial: Ixx Iyy Izz Ixy Iyz Izx */
+  double pos[3];        /* initial position estimate of the CM, global */
+  double angle;         /* planar: initial angle estimate, rad */
+  double rot[4];        /* spatial: initial Euler parameters e0..e3 (normalized with a warning) */
+  double vel[3];        /* initial velocity estimate of the CM, global */
+  double omega[3];      /* initial angular velocity estimate: planar omega[0]; spatial global */
+} mbd_body_spec;
+
+/* add a body; returns its index (≥ 1) or a negative status with err naming the body */
+int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err);
+
+typedef enum mbd_joint_type {
+  MBD_JOINT_REVOLUTE = 0,
+  MBD_JOINT_TRANSLATIONAL,
+  MBD_JOINT_FIXED,
+  MBD_JOINT_SPHERICAL,
+  MBD_JOINT_UNIVERSAL,
+  MBD_JOINT_CYLINDRICAL,
+  MBD_JOINT_NTYPES
+} mbd_joint_type;
+
+typedef struct mbd_joint_spec {
+  const char *name;     /* unique among joints; NULL → "<type><N>" */
+  int type;             /* mbd_joint_type */
+  int body1, body2;     /* body indices (0 = ground), different */
+  double at1[3], at2[3];     /* joint point in each body's frame */
+  double axis1[3], axis2[3]; /* joint axis in each body's frame (types that need it) */
+  int has_axis1, has_axis2;  /* whether the axes were given */
+} mbd_joint_spec;
+
+/* add a joint; returns its index (≥ 0) or a negative status with err naming the joint */
+int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err);
+
+/* a scalar function of time with its first two derivatives: out[0] = f(t), out[1] = f'(t),
+ * out[2] = f''(t).  Returns 0, or < 0 with err filled (the run stops with that message). */
+typedef int (*mbd_time_fn)(void *ud, double t, double out[3], mbd_error *err);
+
+/* prescribe a joint's relative coordinate (revolute: angle θ2−θ1; translational: displacement
+ * along axis1) as fn(t).  Returns the drive index or a negative status. */
+int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_error *err);
+
+/* a force/torque function: out gets dim entries (force) or 1 (planar torque) / 3 (spatial torque)
+ * at time t for the current state in d (read it with mbd_channel_value).  0 ok, < 0 with err. */
+typedef int (*mbd_vec_fn)(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
+                          mbd_error *err);
+
+typedef struct mbd_force_spec {
+  int body;             /* body index ≥ 1 */
+  double at[3];         /* application point in the body frame (forces only) */
+  double value[3];      /* constant value (global frame) when fn is NULL */
+  mbd_vec_fn fn;        /* or a function of time and state */
+  void *ud;             /* passed to fn */
+} mbd_force_spec;
+
+int mbd_model_add_force(mbd_model *m, const mbd_force_spec *s, mbd_error *err);
+int mbd_model_add_torque(mbd_model *m, const mbd_force_spec *s, mbd_error *err);
+
+typedef struct mbd_spring_spec {
+  const char *name;
+  int body1, body2;
+  double at1[3], at2[3];
+  double k, c, length;  /* stiffness N/m, damping N·s/m, free length m */
+} mbd_spring_spec;
+
+int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err);
+
+/* rotational spring-damper on a revolute joint's relative angle: torque on body2
+ * −k(θ−angle) − c θ̇, the opposite on body1 */
+int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
+                                    mbd_error *err);
+
+/* lookups: index or −1 */
+int mbd_model_find_body(const mbd_model *m, const char *name);
+int mbd_model_find_joint(const mbd_model *m, const char *name);
+const char *mbd_model_body_name(const mbd_model *m, int body);
+const char *mbd_model_joint_name(const mbd_model *m, int joint);
+int mbd_model_joint_type(const mbd_model *m, int joint);
+int mbd_model_nbody(const mbd_model *m);   /* including ground */
+int mbd_model_njoint(const mbd_model *m);
+const char *mbd_joint_type_name(int type);
+
+/* ------------------------------------------------------------------------------------------ */
+/* assembly                                                                                    */
+
+typedef struct mbd_assembly_opts {
+  double position_tol;  /* Newton tolerance on |Φ|∞, default 1e-10 */
+  int max_iter;         /* Newton iterations, default 50 */
+} mbd_assembly_opts;
+
+/* number coordinates and constraints, size the workspaces, solve the initial position and
+ * velocity analyses, and run the rank test.  Returns MBD_OK, MBD_E_ASSEMBLY (names the joint with
+ * the largest residual), MBD_E_INPUT or MBD_E_NOMEM.  Warnings (redundant constraints removed,
+ * poses moved) are kept: mbd_model_warning(). */
+int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err);
+int mbd_model_is_assembled(const mbd_model *m);
+
+/* warnings raised by the last assembly or run; i from 0; NULL past the end */
+const char *mbd_model_warning(const mbd_model *m, int i);
+void mbd_model_clear_warnings(mbd_model *m);
+
+typedef struct mbd_model_info {
+  int nbody;            /* moving bodies (without ground) */
+  int njoint, ndrive, nforce;
+  int ncoord;           /* n */
+  int nconstraint;      /* all constraint equations (m) */
+  int rank;             /* rank of Φq at the assembled pose */
+  int dof;              /* n − rank (drives counted as constraints) */
+  int nredundant;       /* rows removed by the rank test */
+} mbd_model_info;
+
+int mbd_model_get_info(const mbd_model *m, mbd_model_info *info);
+
+/* name of coordinate i ("crank.theta"), constraint row i ("joint 'O' row 1") into buf */
+void mbd_model_coord_name(const mbd_model *m, int i, char *buf, size_t len);
+void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* simulation                                                                                  */
+
+typedef enum mbd_formulation {
+  MBD_FORM_AUGMENTED = 0, /* index-1 Lagrange multiplier system (paper 000 eq 13) */
+  MBD_FORM_BAUMGARTE,     /* constraint stabilization (paper 000 eq 8–9) */
+  MBD_FORM_GCP,           /* generalized coordinate partitioning (paper 000 eq 10–13) */
+  MBD_FORM_KANE,          /* Kane's partial velocities (paper 000 eq 46) */
+  MBD_FORM_UK,            /* Udwadia–Kalaba (paper 004 eq 5) */
+  MBD_FORM_RELATIVE,      /* relative joint coordinates (paper 002) */
+  MBD_FORM_N
+} mbd_formulation;
+
+const char *mbd_formulation_name(int f);
+int mbd_formulation_from_name(const char *name); /* −1 for unknown */
+
+typedef struct mbd_sim_opts {
+  double t_end;         /* s, > 0 */
+  int formulation;      /* mbd_formulation */
+  int integrator;       /* mbd_integrator_kind */
+  double rtol, atol;    /* integrator tolerances */
+  double step;          /* rk4 step; initial step otherwise (0 = auto) */
+  double max_step;      /* 0 = unlimited */
+  double position_tol;  /* Newton tolerance of position analyses */
+  int max_newton;       /* Newton iterations per analysis */
+  double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ */
+  double output_every;  /* sampling interval of the recorded channels, s */
+} mbd_sim_opts;
+
+/* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500 */
+void mbd_sim_opts_default(mbd_sim_opts *o);
+
+/* run a dynamic simulation (assembling first if needed).  *out always receives a run (NULL only
+ * on MBD_E_NOMEM) holding what was recorded, also when the run failed mid-way; the status and the
+ * message are in err and in the run. */
+int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err);
+
+typedef struct mbd_kin_opts {
+  double t_end;         /* s */
+  int steps;            /* number of intervals: outputs at t_end·k/steps, k = 0..steps */
+  double position_tol;
+  int max_newton;
+} mbd_kin_opts;
+
+/* kinematic analysis of a fully driven mechanism (0 degrees of freedom): position, velocity,
+ * acceleration at each output time, and the reactions and drive efforts by inverse dynamics. */
+int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* channels and results                                                                        */
+
+/* channel by name ("crank.theta"), or −1.  Channels exist once the model is assembled. */
+int mbd_channel_find(const mbd_model *m, const char *name);
+int mbd_channel_count(const mbd_model *m);
+const char *mbd_channel_name(const mbd_model *m, int ch);
+
+/* value of a channel in the current state of d; channels that need accelerations or multipliers
+ * (reactions, efforts) are only valid after a dynamics evaluation: *ok = 0 when not available. */
+double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok);
+
+typedef struct mbd_run_stats {
+  double wall_time;     /* s */
+  double cpu_time;      /* s, process CPU */
+  long nfev;            /* right-hand-side evaluations */
+  long steps;           /* accepted steps */
+  long rejected;        /* rejected steps */
+  double avg_step;      /* s */
+  long newton_iterations;
+  double max_position_violation; /* max |Φ| over the samples */
+  double max_velocity_violation; /* max |Φq q̇ + Φt| over the samples */
+  long repartitions;
+  long lu_factorizations;
+} mbd_run_stats;
+
+int mbd_run_nchannel(const mbd_run *r);
+const char *mbd_run_channel_name(const mbd_run *r, int c);
+int mbd_run_find(const mbd_run *r, const char *name);
+int mbd_run_nsample(const mbd_run *r);
+const double *mbd_run_times(const mbd_run *r);
+/* value of channel c at sample i */
+double mbd_run_sample(const mbd_run *r, int c, int i);
+/* channel c at time t, linearly interpolated between samples; *ok = 0 outside the recorded span */
+double mbd_run_value(const mbd_run *r, int c, double t, int *ok);
+/* copy channel c into out (nsample entries) */
+void mbd_run_series(const mbd_run *r, int c, double *out);
+const mbd_run_stats *mbd_run_get_stats(const mbd_run *r);
+/* status of the run (MBD_OK or the failure) and its message */
+int mbd_run_status(const mbd_run *r);
+const char *mbd_run_message(const mbd_run *r);
+const char *mbd_run_formulation(const mbd_run *r);
+const char *mbd_run_integrator(const mbd_run *r);
+double mbd_run_t_end(const mbd_run *r);
+void mbd_run_free(mbd_run *r);
+
+/* CSV of the listed channels (all when names is NULL), first column "t" */
+int mbd_run_write_csv(const mbd_run *r, const char *file, const char *const *names, int nnames,
+                      mbd_error *err);
+
+#endif

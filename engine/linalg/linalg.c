@@ -1,0 +1,231 @@
+/* dense linear algebra through LAPACKE (the *_work variants, column-major) and CBLAS */
+#include "mbd/linalg.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mbd_lu_factor(int n, double *a, int lda, int *ipiv) {
+  lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
+  // info < 0 would be our bug (bad argument): report it as a singular pivot 1 rather than crash
+  return info < 0 ? 1 : (int)info;
+}
+
+void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
+  LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, lu, lda, ipiv, b, n);
+}
+
+void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
+  LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, nrhs, lu, lda, ipiv, b, n);
+}
+
+double mbd_norm1(int m, int n, const double *a, int lda) {
+  double best = 0;
+  for (int j = 0; j < n; j++) {
+    double s = 0;
+    for (int i = 0; i < m; i++) {
+      s += fabs(MBD_AT(a, lda, i, j));
+    }
+    if (s > best) {
+      best = s;
+    }
+  }
+  return best;
+}
+
+double mbd_lu_rcond(int n, const double *lu, int lda, double anorm, double *work, int *iwork) {
+  double rcond = 0;
+  if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, lu, lda, anorm, &rcond, work, iwork) != 0) {
+    return 0;
+  }
+  return rcond;
+}
+
+// workspace: query dgelsd, dgeqp3 and dgesvd sizes for the largest problem and keep the maximum
+int mbd_lsq_alloc(mbd_lsq_ws *ws, int mmax, int nmax, mbd_error *err) {
+  memset(ws, 0, sizeof *ws);
+  if (mmax < 1) {
+    mmax = 1;
+  }
+  if (nmax < 1) {
+    nmax = 1;
+  }
+  ws->mmax = mmax;
+  ws->nmax = nmax;
+  int mn = mmax < nmax ? mmax : nmax;
+  int mx = mmax > nmax ? mmax : nmax;
+  double q1 = 0, q2 = 0, q3 = 0;
+  lapack_int iq = 0, rank = 0;
+  // workspace queries (lwork = -1) on null matrices are allowed by LAPACK
+  LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mmax, nmax, 1, NULL, mmax, NULL, mx, NULL, -1.0, &rank,
+                      &q1, -1, &iq);
+  LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, mmax, nmax, NULL, mmax, NULL, NULL, &q2, -1);
+  LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', mmax, nmax, NULL, mmax, NULL, NULL, mmax, NULL,
+                      mn, &q3, -1);
+  double q = q1 > q2 ? q1 : q2;
+  q = q > q3 ? q : q3;
+  ws->lwork = (int)q + 16;
+  // dgesvd for pinv also needs U (m×mn) and Vt (mn×n): carve them from work
+  ws->lwork += mmax * mn + mn * nmax;
+  int liwork = (int)iq > 1 ? (int)iq : 1;
+  ws->a = calloc((size_t)mmax * nmax, sizeof(double));
+  ws->b = calloc((size_t)mx, sizeof(double));
+  ws->s = calloc((size_t)mn, sizeof(double));
+  ws->tau = calloc((size_t)mn, sizeof(double));
+  ws->work = calloc((size_t)ws->lwork, sizeof(double));
+  ws->iwork = calloc((size_t)liwork + 8 * (size_t)mx, sizeof(int));
+  ws->jpvt = calloc((size_t)nmax, sizeof(int));
+  if (!ws->a || !ws->b || !ws->s || !ws->tau || !ws->work || !ws->iwork || !ws->jpvt) {
+    mbd_lsq_free(ws);
+    return MBD_FAIL(err, MBD_E_NOMEM, "linear algebra workspace %d x %d: out of memory", mmax,
+                    nmax);
+  }
+  return MBD_OK;
+}
+
+void mbd_lsq_free(mbd_lsq_ws *ws) {
+  free(ws->a);
+  free(ws->b);
+  free(ws->s);
+  free(ws->tau);
+  free(ws->work);
+  free(ws->iwork);
+  free(ws->jpvt);
+  memset(ws, 0, sizeof *ws);
+}
+
+// copy an m×n matrix into the workspace's own storage (leading dimension m)
+static void copy_in(mbd_lsq_ws *ws, int m, int n, const double *a, int lda) {
+  for (int j = 0; j < n; j++) {
+    memcpy(ws->a + (size_t)j * m, a + (size_t)j * lda, (size_t)m * sizeof(double));
+  }
+}
+
+int mbd_lsq_solve(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double *b,
+                  double *x, double rcond, int *rank) {
+  if (m == 0 || n == 0) {
+    for (int j = 0; j < n; j++) {
+      x[j] = 0;
+    }
+    if (rank) {
+      *rank = 0;
+    }
+    return MBD_OK;
+  }
+  copy_in(ws, m, n, a, lda);
+  int ldb = m > n ? m : n;
+  memset(ws->b, 0, (size_t)ldb * sizeof(double));
+  memcpy(ws->b, b, (size_t)m * sizeof(double));
+  lapack_int r = 0;
+  lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, 1, ws->a, m, ws->b, ldb, ws->s,
+                                        rcond, &r, ws->work, ws->lwork, ws->iwork);
+  if (info != 0) {
+    return MBD_E_SINGULAR;
+  }
+  memcpy(x, ws->b, (size_t)n * sizeof(double));
+  if (rank) {
+    *rank = (int)r;
+  }
+  return MBD_OK;
+}
+
+int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double tol, int *perm,
+                  int *rank, double *rdiag) {
+  int mn = m < n ? m : n;
+  if (n == 0 || m == 0) {
+    for (int j = 0; j < n; j++) {
+      perm[j] = j;
+    }
+    *rank = 0;
+    return MBD_OK;
+  }
+  copy_in(ws, m, n, a, lda);
+  memset(ws->jpvt, 0, (size_t)n * sizeof(int));  // 0: every column free to move
+  lapack_int info =
+      LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, ws->a, m, ws->jpvt, ws->tau, ws->work, ws->lwork);
+  if (info != 0) {
+    return MBD_E_LAPACK;
+  }
+  double r0 = fabs(ws->a[0]);
+  int r = 0;
+  for (int k = 0; k < mn; k++) {
+    double d = fabs(MBD_AT(ws->a, m, k, k));
+    if (rdiag) {
+      rdiag[k] = d;
+    }
+    if (d > tol * r0 && d > 0) {
+      r = k + 1;
+    } else {
+      break;
+    }
+  }
+  for (int j = 0; j < n; j++) {
+    perm[j] = ws->jpvt[j] - 1;
+  }
+  *rank = r;
+  return MBD_OK;
+}
+
+int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, int ldx,
+             double rcond, int *rank) {
+  int mn = m < n ? m : n;
+  copy_in(ws, m, n, a, lda);
+  // U (m×mn) and Vt (mn×n) live at the end of work
+  double *u = ws->work + (ws->lwork - m * mn - mn * n);
+  double *vt = u + m * mn;
+  int lw = ws->lwork - m * mn - mn * n;
+  lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, u, m, vt,
+                                        mn, ws->work, lw);
+  if (info != 0) {
+    return MBD_E_SINGULAR;
+  }
+  double cut = mn > 0 ? rcond * ws->s[0] : 0;
+  int r = 0;
+  // X = V diag(1/s) Uᵀ over the kept singular values
+  for (int j = 0; j < m; j++) {
+    for (int i = 0; i < n; i++) {
+      MBD_AT(x, ldx, i, j) = 0;
+    }
+  }
+  for (int k = 0; k < mn; k++) {
+    if (ws->s[k] <= cut || ws->s[k] == 0) {
+      break;
+    }
+    r++;
+    double inv = 1.0 / ws->s[k];
+    for (int j = 0; j < m; j++) {
+      double ujk = MBD_AT(u, m, j, k) * inv;
+      for (int i = 0; i < n; i++) {
+        MBD_AT(x, ldx, i, j) += MBD_AT(vt, mn, k, i) * ujk;
+      }
+    }
+  }
+  if (rank) {
+    *rank = r;
+  }
+  return MBD_OK;
+}
+
+void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, const double *x,
+              double beta, double *y) {
+  if (m == 0 || n == 0) {
+    int ny = trans ? n : m;
+    for (int i = 0; i < ny; i++) {
+      y[i] *= beta;
+    }
+    return;
+  }
+  cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta, y,
+              1);
+}
+
+void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
+              const double *b, int ldb, double beta, double *c, int ldc) {
+  if (m == 0 || n == 0) {
+    return;
+  }
+  cblas_dgemm(CblasColMajor, transa ? CblasTrans : CblasNoTrans, transb ? CblasTrans : CblasNoTrans,
+              m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}

@@ -1,0 +1,491 @@
+/* building a model: bodies, joints, drives, forces, springs; lookups; warnings */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+
+static const char *const joint_type_names[MBD_JOINT_NTYPES] = {
+    "revolute", "translational", "fixed", "spherical", "universal", "cylindrical"};
+
+const char *mbd_joint_type_name(int type) {
+  return (type >= 0 && type < MBD_JOINT_NTYPES) ? joint_type_names[type] : "unknown";
+}
+
+// grow a dynamic array of element size sz to hold one more element
+static int grow(void **arr, int *cap, int count, size_t sz) {
+  if (count < *cap) {
+    return 0;
+  }
+  int ncap = *cap ? 2 * *cap : 8;
+  void *p = realloc(*arr, (size_t)ncap * sz);
+  if (!p) {
+    return -1;
+  }
+  *arr = p;
+  *cap = ncap;
+  return 0;
+}
+
+#define GROW(m, arr, cnt, cap) grow((void **)&(m)->arr, &(m)->cap, (m)->cnt, sizeof *(m)->arr)
+
+void mbd_model_warn(mbd_model *m, const char *fmt, ...) {
+  if (m->nwarning >= MBD_MAX_WARNINGS) {
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m->warning[m->nwarning], sizeof m->warning[0], fmt, ap);
+  va_end(ap);
+  m->nwarning++;
+}
+
+const char *mbd_model_warning(const mbd_model *m, int i) {
+  return (i >= 0 && i < m->nwarning) ? m->warning[i] : NULL;
+}
+
+void mbd_model_clear_warnings(mbd_model *m) { m->nwarning = 0; }
+
+// any structural change invalidates the assembly (sizes, rows, channels)
+void mbd_model_unassemble(mbd_model *m);
+
+mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
+  if (dim != 2 && dim != 3) {
+    MBD_FAIL(err, MBD_E_INPUT, "model '%s': dim must be 2 or 3, got %d", name ? name : "", dim);
+    return NULL;
+  }
+  mbd_model *m = calloc(1, sizeof *m);
+  if (!m) {
+    MBD_FAIL(err, MBD_E_NOMEM, "model: out of memory");
+    return NULL;
+  }
+  snprintf(m->name, sizeof m->name, "%s", name ? name : "model");
+  m->dim = dim;
+  m->nc = dim == 2 ? 3 : 7;
+  m->assembly_tol = 1e-10;
+  // the ground: body 0, fixed, identity pose
+  if (GROW(m, body, nbody, cbody)) {
+    free(m);
+    MBD_FAIL(err, MBD_E_NOMEM, "model: out of memory");
+    return NULL;
+  }
+  mbd_body *g = &m->body[0];
+  memset(g, 0, sizeof *g);
+  snprintf(g->name, sizeof g->name, "ground");
+  g->q0[3] = dim == 3 ? 1.0 : 0.0;
+  g->qadr = -1;
+  m->nbody = 1;
+  return m;
+}
+
+void mbd_data_free(mbd_data *d);
+
+void mbd_model_free(mbd_model *m) {
+  if (!m) {
+    return;
+  }
+  mbd_model_unassemble(m);
+  free(m->body);
+  free(m->joint);
+  free(m->drive);
+  free(m->force);
+  free(m->spring);
+  free(m->rspring);
+  free(m);
+}
+
+int mbd_model_dim(const mbd_model *m) { return m->dim; }
+const char *mbd_model_name(const mbd_model *m) { return m->name; }
+int mbd_model_nbody(const mbd_model *m) { return m->nbody; }
+int mbd_model_njoint(const mbd_model *m) { return m->njoint; }
+
+void mbd_model_set_gravity(mbd_model *m, const double *g) {
+  for (int i = 0; i < 3; i++) {
+    m->gravity[i] = i < m->dim ? g[i] : 0.0;
+  }
+}
+
+int mbd_model_find_body(const mbd_model *m, const char *name) {
+  for (int i = 0; i < m->nbody; i++) {
+    if (strcmp(m->body[i].name, name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+int mbd_model_find_joint(const mbd_model *m, const char *name) {
+  for (int i = 0; i < m->njoint; i++) {
+    if (strcmp(m->joint[i].name, name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+const char *mbd_model_body_name(const mbd_model *m, int b) {
+  return (b >= 0 && b < m->nbody) ? m->body[b].name : "?";
+}
+
+const char *mbd_model_joint_name(const mbd_model *m, int j) {
+  return (j >= 0 && j < m->njoint) ? m->joint[j].name : "?";
+}
+
+int mbd_model_joint_type(const mbd_model *m, int j) {
+  return (j >= 0 && j < m->njoint) ? m->joint[j].type : -1;
+}
+
+static int finite_all(const double *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(v[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+// names: letters, digits, '_', and no '.' (channel names are "<name>.<field>")
+static int check_name(const char *name, const char *what, mbd_error *err) {
+  size_t len = strlen(name);
+  if (len == 0 || len >= MBD_NAME_MAX) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s: name must have 1 to %d characters", what,
+                    MBD_NAME_MAX - 1);
+  }
+  if (strchr(name, '.')) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': a name cannot contain '.'", what, name);
+  }
+  return MBD_OK;
+}
+
+// spatial inertia: symmetric positive definite and the triangle inequalities of principal moments
+static int check_inertia3(const double *I, const char *name, mbd_error *err) {
+  double a = I[0], b = I[4], c = I[8];
+  double d1 = a, d2 = a * b - I[1] * I[3];
+  double d3 = a * (b * c - I[5] * I[7]) - I[1] * (I[3] * c - I[5] * I[6]) +
+              I[2] * (I[3] * I[7] - b * I[6]);
+  if (!(d1 > 0 && d2 > 0 && d3 > 0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': inertia tensor is not positive definite", name);
+  }
+  // triangle inequality on the principal moments: check on the diagonal (exact when principal)
+  double tol = 1e-12 * (a + b + c);
+  if (a + b < c - tol || b + c < a - tol || c + a < b - tol) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "body '%s': inertia {%g, %g, %g} violates the triangle inequality "
+                    "(each moment must not exceed the sum of the other two)",
+                    name, a, b, c);
+  }
+  return MBD_OK;
+}
+
+int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
+  char name[MBD_NAME_MAX];
+  if (s->name) {
+    int rc = check_name(s->name, "body", err);
+    if (rc) {
+      return rc;
+    }
+    snprintf(name, sizeof name, "%s", s->name);
+  } else {
+    snprintf(name, sizeof name, "body%d", m->nbody);
+  }
+  if (mbd_model_find_body(m, name) >= 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': a body with this name already exists", name);
+  }
+  if (!(s->mass > 0) || !isfinite(s->mass)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': mass must be positive, got %g", name, s->mass);
+  }
+  if (!finite_all(s->pos, 3) || !finite_all(s->vel, 3) || !finite_all(s->omega, 3) ||
+      !finite_all(s->inertia, 6) || !isfinite(s->angle) || !finite_all(s->rot, 4)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': pose, velocity and inertia must be finite", name);
+  }
+  mbd_body b;
+  memset(&b, 0, sizeof b);
+  snprintf(b.name, sizeof b.name, "%s", name);
+  b.mass = s->mass;
+  if (m->dim == 2) {
+    if (!(s->inertia[0] > 0)) {
+      return MBD_FAIL(err, MBD_E_INPUT, "body '%s': inertia must be positive, got %g", name,
+                      s->inertia[0]);
+    }
+    b.inertia[8] = s->inertia[0];
+    b.q0[0] = s->pos[0];
+    b.q0[1] = s->pos[1];
+    b.q0[2] = s->angle;
+    b.v0[0] = s->vel[0];
+    b.v0[1] = s->vel[1];
+    b.v0[2] = s->omega[0];
+  } else {
+    // inertia row-major 3×3 from Ixx Iyy Izz Ixy Iyz Izx
+    const double *I = s->inertia;
+    double T[9] = {I[0], I[3], I[5], I[3], I[1], I[4], I[5], I[4], I[2]};
+    int rc = check_inertia3(T, name, err);
+    if (rc) {
+      return rc;
+    }
+    memcpy(b.inertia, T, sizeof T);
+    double nrm = sqrt(s->rot[0] * s->rot[0] + s->rot[1] * s->rot[1] + s->rot[2] * s->rot[2] +
+                      s->rot[3] * s->rot[3]);
+    if (!(nrm > 0)) {
+      return MBD_FAIL(err, MBD_E_INPUT, "body '%s': Euler parameters are all zero", name);
+    }
+    if (fabs(nrm - 1) > 1e-9) {
+      mbd_model_warn(m, "body '%s': Euler parameters had norm %.6g; normalized", name, nrm);
+    }
+    for (int i = 0; i < 3; i++) {
+      b.q0[i] = s->pos[i];
+      b.v0[i] = s->vel[i];
+      b.v0[3 + i] = s->omega[i];
+    }
+    for (int i = 0; i < 4; i++) {
+      b.q0[3 + i] = s->rot[i] / nrm;
+    }
+  }
+  if (GROW(m, body, nbody, cbody)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, "body '%s': out of memory", name);
+  }
+  b.qadr = -1;
+  m->body[m->nbody] = b;
+  mbd_model_unassemble(m);
+  return m->nbody++;
+}
+
+static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+// a unit vector perpendicular to a (for spatial reference axes)
+static void perpendicular(const double *a, double *p) {
+  double t[3] = {1, 0, 0};
+  if (fabs(a[0]) > 0.8) {
+    t[0] = 0;
+    t[1] = 1;
+  }
+  // p = t − (t·a) a, normalized
+  double d = t[0] * a[0] + t[1] * a[1] + t[2] * a[2];
+  for (int i = 0; i < 3; i++) {
+    p[i] = t[i] - d * a[i];
+  }
+  double n = norm3(p);
+  for (int i = 0; i < 3; i++) {
+    p[i] /= n;
+  }
+}
+
+int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
+  char name[MBD_NAME_MAX];
+  if (s->type < 0 || s->type >= MBD_JOINT_NTYPES) {
+    return MBD_FAIL(err, MBD_E_INPUT, "joint: unknown type %d", s->type);
+  }
+  const char *tname = joint_type_names[s->type];
+  if (s->name) {
+    int rc = check_name(s->name, tname, err);
+    if (rc) {
+      return rc;
+    }
+    snprintf(name, sizeof name, "%s", s->name);
+  } else {
+    snprintf(name, sizeof name, "%s%d", tname, m->njoint + 1);
+  }
+  if (mbd_model_find_joint(m, name) >= 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': a joint with this name already exists", tname,
+                    name);
+  }
+  if (s->body1 < 0 || s->body1 >= m->nbody || s->body2 < 0 || s->body2 >= m->nbody) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': body index out of range", tname, name);
+  }
+  if (s->body1 == s->body2) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': bodies are the same ('%s')", tname, name,
+                    m->body[s->body1].name);
+  }
+  if (!finite_all(s->at1, 3) || !finite_all(s->at2, 3) || !finite_all(s->axis1, 3) ||
+      !finite_all(s->axis2, 3)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': points and axes must be finite", tname, name);
+  }
+  if (m->dim == 2 && s->type > MBD_JOINT_FIXED) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "%s '%s': not a planar joint (planar models have revolute, translational, "
+                    "fixed)",
+                    tname, name);
+  }
+  mbd_joint j;
+  memset(&j, 0, sizeof j);
+  snprintf(j.name, sizeof j.name, "%s", name);
+  j.type = s->type;
+  j.body1 = s->body1;
+  j.body2 = s->body2;
+  j.drive = -1;
+  j.rspring = -1;
+  memcpy(j.at1, s->at1, sizeof j.at1);
+  memcpy(j.at2, s->at2, sizeof j.at2);
+  // axes: planar translational needs axis1; spatial revolute/cylindrical/translational/universal
+  int need1 = (m->dim == 2) ? (s->type == MBD_JOINT_TRANSLATIONAL)
+                            : (s->type != MBD_JOINT_SPHERICAL && s->type != MBD_JOINT_FIXED);
+  int need2 = m->dim == 3 && need1;
+  if (need1 && !s->has_axis1) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': missing field 'axis1'", tname, name);
+  }
+  if (need2 && !s->has_axis2) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': missing field 'axis2'", tname, name);
+  }
+  if (s->has_axis1) {
+    double n1 = norm3(s->axis1);
+    if (!(n1 > 1e-12)) {
+      return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': axis1 is zero", tname, name);
+    }
+    for (int i = 0; i < 3; i++) {
+      j.axis1[i] = s->axis1[i] / n1;
+    }
+  }
+  if (s->has_axis2) {
+    double n2 = norm3(s->axis2);
+    if (!(n2 > 1e-12)) {
+      return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': axis2 is zero", tname, name);
+    }
+    for (int i = 0; i < 3; i++) {
+      j.axis2[i] = s->axis2[i] / n2;
+    }
+  }
+  if (m->dim == 3) {
+    if (s->type == MBD_JOINT_UNIVERSAL) {
+      double d = j.axis1[0] * j.axis2[0] + j.axis1[1] * j.axis2[1] + j.axis1[2] * j.axis2[2];
+      (void)d;  // perpendicularity is checked in the assembled pose (axes live in two frames)
+    }
+    if (need1) {
+      perpendicular(j.axis1, j.ref1);
+    }
+    if (need2) {
+      perpendicular(j.axis2, j.ref2);
+    }
+  }
+  // planar locked angle: the relative angle of the poses the user gave
+  if (m->dim == 2) {
+    j.angle0 = m->body[s->body2].q0[2] - m->body[s->body1].q0[2];
+  }
+  if (GROW(m, joint, njoint, cjoint)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, "%s '%s': out of memory", tname, name);
+  }
+  m->joint[m->njoint] = j;
+  mbd_model_unassemble(m);
+  return m->njoint++;
+}
+
+int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_error *err) {
+  if (joint < 0 || joint >= m->njoint) {
+    return MBD_FAIL(err, MBD_E_INPUT, "drive: joint index out of range");
+  }
+  mbd_joint *j = &m->joint[joint];
+  int ok = j->type == MBD_JOINT_REVOLUTE || j->type == MBD_JOINT_TRANSLATIONAL ||
+           (m->dim == 3 && j->type == MBD_JOINT_CYLINDRICAL);
+  if (!ok) {
+    return MBD_FAIL(err, MBD_E_INPUT, "drive on %s '%s': only revolute, translational%s joints "
+                    "can be driven", mbd_joint_type_name(j->type), j->name,
+                    m->dim == 3 ? " and cylindrical" : "");
+  }
+  if (j->drive >= 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, "drive on joint '%s': the joint is already driven", j->name);
+  }
+  if (!fn) {
+    return MBD_FAIL(err, MBD_E_INPUT, "drive on joint '%s': no position function", j->name);
+  }
+  if (GROW(m, drive, ndrive, cdrive)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, "drive: out of memory");
+  }
+  mbd_drive *dr = &m->drive[m->ndrive];
+  dr->joint = joint;
+  dr->fn = fn;
+  dr->ud = ud;
+  dr->row = -1;
+  j->drive = m->ndrive;
+  mbd_model_unassemble(m);
+  return m->ndrive++;
+}
+
+static int add_force(mbd_model *m, const mbd_force_spec *s, int kind, mbd_error *err) {
+  const char *what = kind == FORCE_POINT ? "force" : "torque";
+  if (s->body < 1 || s->body >= m->nbody) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s: body index out of range (the ground takes no force)",
+                    what);
+  }
+  if (!finite_all(s->at, 3) || !finite_all(s->value, 3)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "%s on body '%s': values must be finite", what,
+                    m->body[s->body].name);
+  }
+  if (GROW(m, force, nforce, cforce)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, "%s: out of memory", what);
+  }
+  mbd_force *f = &m->force[m->nforce];
+  memset(f, 0, sizeof *f);
+  f->kind = kind;
+  f->body = s->body;
+  memcpy(f->at, s->at, sizeof f->at);
+  memcpy(f->value, s->value, sizeof f->value);
+  f->fn = s->fn;
+  f->ud = s->ud;
+  return m->nforce++;
+}
+
+int mbd_model_add_force(mbd_model *m, const mbd_force_spec *s, mbd_error *err) {
+  return add_force(m, s, FORCE_POINT, err);
+}
+
+int mbd_model_add_torque(mbd_model *m, const mbd_force_spec *s, mbd_error *err) {
+  return add_force(m, s, FORCE_TORQUE, err);
+}
+
+int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err) {
+  char name[MBD_NAME_MAX];
+  snprintf(name, sizeof name, "%s", s->name ? s->name : "spring");
+  if (s->body1 < 0 || s->body1 >= m->nbody || s->body2 < 0 || s->body2 >= m->nbody) {
+    return MBD_FAIL(err, MBD_E_INPUT, "spring '%s': body index out of range", name);
+  }
+  if (s->body1 == s->body2) {
+    return MBD_FAIL(err, MBD_E_INPUT, "spring '%s': bodies are the same ('%s')", name,
+                    m->body[s->body1].name);
+  }
+  if (!(s->k >= 0) || !(s->c >= 0) || !(s->length >= 0) || !isfinite(s->k) || !isfinite(s->c) ||
+      !isfinite(s->length)) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "spring '%s': k, c and length must be finite and not negative", name);
+  }
+  if (GROW(m, spring, nspring, cspring)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, "spring: out of memory");
+  }
+  mbd_spring *sp = &m->spring[m->nspring];
+  memset(sp, 0, sizeof *sp);
+  snprintf(sp->name, sizeof sp->name, "%s", name);
+  sp->body1 = s->body1;
+  sp->body2 = s->body2;
+  memcpy(sp->at1, s->at1, sizeof sp->at1);
+  memcpy(sp->at2, s->at2, sizeof sp->at2);
+  sp->k = s->k;
+  sp->c = s->c;
+  sp->length = s->length;
+  return m->nspring++;
+}
+
+int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
+                                    mbd_error *err) {
+  if (joint < 0 || joint >= m->njoint) {
+    return MBD_FAIL(err, MBD_E_INPUT, "rotational_spring: joint index out of range");
+  }
+  mbd_joint *j = &m->joint[joint];
+  if (j->type != MBD_JOINT_REVOLUTE) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "rotational_spring on %s '%s': only a revolute joint has a relative angle",
+                    mbd_joint_type_name(j->type), j->name);
+  }
+  if (!(k >= 0) || !(c >= 0) || !isfinite(k) || !isfinite(c) || !isfinite(angle)) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "rotational_spring on joint '%s': k and c must be finite and not negative",
+                    j->name);
+  }
+  if (GROW(m, rspring, nrspring, crspring)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, "rotational_spring: out of memory");
+  }
+  mbd_rspring *r = &m->rspring[m->nrspring];
+  r->joint = joint;
+  r->k = k;
+  r->c = c;
+  r->angle = angle;
+  return m->nrspring++;
+}

@@ -1,0 +1,146 @@
+/* the run object: recorded channels on a time grid, statistics, status */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd/output.h"
+#include "model_impl.h"
+#include "run_impl.h"
+
+mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
+  mbd_run *r = calloc(1, sizeof *r);
+  if (!r) {
+    return NULL;
+  }
+  r->nchan = m->nchannel;
+  r->cap = cap > 0 ? cap : 1;
+  r->names = calloc((size_t)(r->nchan ? r->nchan : 1), sizeof *r->names);
+  r->t = calloc((size_t)r->cap, sizeof(double));
+  r->val = calloc((size_t)r->cap * (size_t)(r->nchan ? r->nchan : 1), sizeof(double));
+  if (!r->names || !r->t || !r->val) {
+    mbd_run_free(r);
+    return NULL;
+  }
+  for (int c = 0; c < r->nchan; c++) {
+    snprintf(r->names[c], sizeof r->names[c], "%s", m->channel[c].name);
+  }
+  return r;
+}
+
+void mbd_run_free(mbd_run *r) {
+  if (!r) {
+    return;
+  }
+  free(r->names);
+  free(r->t);
+  free(r->val);
+  free(r);
+}
+
+int mbd_run_record(mbd_run *r, const mbd_model *m, const mbd_data *d, mbd_error *err) {
+  if (r->nsamp >= r->cap) {
+    return MBD_FAIL(err, MBD_E_STATE, "recorder full at t = %g (%d samples)", d->t, r->cap);
+  }
+  double *row = r->val + (size_t)r->nsamp * r->nchan;
+  for (int c = 0; c < r->nchan; c++) {
+    row[c] = mbd_channel_value(m, d, c, NULL);
+    if (!isfinite(row[c])) {
+      return MBD_FAIL(err, MBD_E_NAN, "channel '%s' became %g at t = %g: the run was stopped",
+                      r->names[c], row[c], d->t);
+    }
+  }
+  r->t[r->nsamp++] = d->t;
+  return MBD_OK;
+}
+
+int mbd_run_nchannel(const mbd_run *r) { return r->nchan; }
+const char *mbd_run_channel_name(const mbd_run *r, int c) {
+  return (c >= 0 && c < r->nchan) ? r->names[c] : NULL;
+}
+int mbd_run_find(const mbd_run *r, const char *name) {
+  for (int c = 0; c < r->nchan; c++) {
+    if (strcmp(r->names[c], name) == 0) {
+      return c;
+    }
+  }
+  return -1;
+}
+int mbd_run_nsample(const mbd_run *r) { return r->nsamp; }
+const double *mbd_run_times(const mbd_run *r) { return r->t; }
+double mbd_run_sample(const mbd_run *r, int c, int i) { return r->val[(size_t)i * r->nchan + c]; }
+const mbd_run_stats *mbd_run_get_stats(const mbd_run *r) { return &r->stats; }
+int mbd_run_status(const mbd_run *r) { return r->status; }
+const char *mbd_run_message(const mbd_run *r) { return r->message; }
+const char *mbd_run_formulation(const mbd_run *r) { return r->formulation; }
+const char *mbd_run_integrator(const mbd_run *r) { return r->integrator; }
+double mbd_run_t_end(const mbd_run *r) { return r->t_end; }
+
+void mbd_run_series(const mbd_run *r, int c, double *out) {
+  for (int i = 0; i < r->nsamp; i++) {
+    out[i] = mbd_run_sample(r, c, i);
+  }
+}
+
+double mbd_run_value(const mbd_run *r, int c, double t, int *ok) {
+  *ok = 0;
+  int n = r->nsamp;
+  if (n == 0 || c < 0 || c >= r->nchan || !(t >= r->t[0] - 1e-12) ||
+      !(t <= r->t[n - 1] + 1e-12)) {
+    return NAN;
+  }
+  *ok = 1;
+  if (n == 1 || t <= r->t[0]) {
+    return mbd_run_sample(r, c, 0);
+  }
+  if (t >= r->t[n - 1]) {
+    return mbd_run_sample(r, c, n - 1);
+  }
+  // bisection for the interval [t_lo, t_hi] containing t
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (r->t[mid] <= t) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  double s = (t - r->t[lo]) / (r->t[hi] - r->t[lo]);
+  return (1 - s) * mbd_run_sample(r, c, lo) + s * mbd_run_sample(r, c, hi);
+}
+
+int mbd_run_write_csv(const mbd_run *r, const char *file, const char *const *names, int nnames,
+                      mbd_error *err) {
+  int nc = names ? nnames : r->nchan;
+  const char **hdr = calloc((size_t)nc + 1, sizeof *hdr);
+  double *cols = calloc(((size_t)nc + 1) * (size_t)(r->nsamp ? r->nsamp : 1), sizeof(double));
+  const double **colp = calloc((size_t)nc + 1, sizeof *colp);
+  if (!hdr || !cols || !colp) {
+    free(hdr);
+    free(cols);
+    free(colp);
+    return MBD_FAIL(err, MBD_E_NOMEM, "write_csv: out of memory");
+  }
+  hdr[0] = "t";
+  colp[0] = r->t;
+  int rc = MBD_OK;
+  for (int k = 0; k < nc; k++) {
+    int c = names ? mbd_run_find(r, names[k]) : k;
+    if (c < 0) {
+      rc = MBD_FAIL(err, MBD_E_INPUT, "write_csv: no channel '%s'", names[k]);
+      break;
+    }
+    hdr[k + 1] = r->names[c];
+    double *col = cols + (size_t)k * r->nsamp;
+    mbd_run_series(r, c, col);
+    colp[k + 1] = col;
+  }
+  if (rc == MBD_OK) {
+    rc = mbd_csv_write(file, nc + 1, hdr, colp, r->nsamp, err);
+  }
+  free(hdr);
+  free(cols);
+  free(colp);
+  return rc;
+}
