@@ -30,12 +30,19 @@ typedef struct mbd_plot_spec {
 } mbd_plot_spec;
 
 /* line plot of one or more series on white background, with axes, grid, labels and a legend.
- * Non-finite points are skipped.  Returns MBD_OK, MBD_E_INPUT (no series, unknown extension,
- * empty data) or MBD_E_IO. */
+ * Non-finite points are skipped (they break the line).  The legend (shown when there are several
+ * series or a labelled one; unlabelled series read "series k") sits in a corner free of data, or
+ * right of the plot when none is free.  Each call uses its own PLplot stream and ends it, never
+ * prints and never exits; not thread-safe (PLplot keeps global state).  Returns MBD_OK,
+ * MBD_E_INPUT (no series, unknown extension, no finite point, size outside 1..16384) or MBD_E_IO
+ * (file cannot be written, PLplot error, empty output), with a message naming the file. */
 int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err);
 
 /* heat map of z over a grid: z[i + nx*j] at (x[i], y[j]), with a colour bar and optional contour
- * lines (ncontour > 0).  Same devices and statuses as mbd_plot_lines. */
+ * lines (ncontour > 0).  Same devices and statuses as mbd_plot_lines.
+ * Each value fills the cell between the midpoints to its neighbours; x and y must be strictly
+ * increasing.  Non-finite z (and z <= 0 with log_scale) leaves its cell white.  Contour levels are
+ * evenly spaced inside the colour range (in log10 units with log_scale). */
 typedef struct mbd_plot_heatmap_spec {
   const char *file, *title, *xlabel, *ylabel, *zlabel;
   const double *x; int nx;
