@@ -1,6 +1,8 @@
 /* the `mbd` module: registration of every concern's bindings */
 #include "l_mbd.h"
 
+#include "l_model.h"
+
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdlib.h>
@@ -32,6 +34,8 @@ int mbd_open(lua_State *L) {
   lua_newtable(L);
   lua_pushstring(L, mbd_version());
   lua_setfield(L, -2, "version");
+  mbd_open_model(L);
+  mbd_open_run(L);
   lua_pushvalue(L, -1);
   lua_setglobal(L, "mbd");
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);

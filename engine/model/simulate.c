@@ -135,6 +135,12 @@ static int output(double t, const double *y, void *ud) {
   if (rc < 0) {
     return rc;
   }
+  if (s->o->poll) {
+    rc = s->o->poll(s->o->poll_ud, t, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
   s->max_pos = fmax(s->max_pos, mbd_position_violation(s->m, s->d));
   s->max_vel = fmax(s->max_vel, mbd_velocity_violation(s->m, s->d));
   return mbd_run_record(s->run, s->m, s->d, s->err);
@@ -337,6 +343,12 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     rc = inverse_dynamics(m, d, err);
     if (rc < 0) {
       break;
+    }
+    if (o->poll) {
+      rc = o->poll(o->poll_ud, t, err);
+      if (rc < 0) {
+        break;
+      }
     }
     maxp = fmax(maxp, mbd_position_violation(m, d));
     maxv = fmax(maxv, mbd_velocity_violation(m, d));

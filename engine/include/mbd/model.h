@@ -178,6 +178,10 @@ typedef struct mbd_sim_opts {
   int max_newton;       /* Newton iterations per analysis */
   double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ */
   double output_every;  /* sampling interval of the recorded channels, s */
+  /* called at every output sample (may be NULL): return 0 to go on, < 0 to stop the run with
+   * that status and a message in err (an interrupt from the REPL, a time limit) */
+  int (*poll)(void *ud, double t, mbd_error *err);
+  void *poll_ud;
 } mbd_sim_opts;
 
 /* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500 */
@@ -193,6 +197,8 @@ typedef struct mbd_kin_opts {
   int steps;            /* number of intervals: outputs at t_end·k/steps, k = 0..steps */
   double position_tol;
   int max_newton;
+  int (*poll)(void *ud, double t, mbd_error *err); /* as in mbd_sim_opts */
+  void *poll_ud;
 } mbd_kin_opts;
 
 /* kinematic analysis of a fully driven mechanism (0 degrees of freedom): position, velocity,

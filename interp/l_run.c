@@ -1,0 +1,385 @@
+/* Lua binding of runs (DSL.md "Running") and of mbd.plot */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l_model.h"
+#include "l_util.h"
+#include "mbd/output.h"
+
+#define RUN_MT "mbd.Run"
+
+typedef struct lrun {
+  mbd_run *r;
+} lrun;
+
+void l_run_push(lua_State *L, mbd_run *r) {
+  lrun *lr = lua_newuserdatauv(L, sizeof *lr, 0);
+  lr->r = r;
+  luaL_setmetatable(L, RUN_MT);
+}
+
+mbd_run *l_run_check(lua_State *L, int idx) {
+  lrun *lr = luaL_checkudata(L, idx, RUN_MT);
+  return lr->r;
+}
+
+static int l_run_gc(lua_State *L) {
+  lrun *lr = luaL_checkudata(L, 1, RUN_MT);
+  mbd_run_free(lr->r);
+  lr->r = NULL;
+  return 0;
+}
+
+/* a channel index or an error naming the channel and where to find the list */
+static int check_channel(lua_State *L, mbd_run *r, int idx, const char *fn) {
+  const char *name = luaL_checkstring(L, idx);
+  int c = mbd_run_find(r, name);
+  if (c < 0) {
+    luaL_error(L, "run:%s: no channel '%s' (run.channels lists them)", fn, name);
+  }
+  return c;
+}
+
+/* run:value(name, t) */
+static int l_run_value(lua_State *L) {
+  mbd_run *r = l_run_check(L, 1);
+  int c = check_channel(L, r, 2, "value");
+  double t = luaL_checknumber(L, 3);
+  int ok = 0;
+  double v = mbd_run_value(r, c, t, &ok);
+  if (!ok) {
+    int n = mbd_run_nsample(r);
+    return luaL_error(L, "run:value: t = %g is outside the recorded span [0, %g]", t,
+                      n ? mbd_run_times(r)[n - 1] : 0.0);
+  }
+  lua_pushnumber(L, v);
+  return 1;
+}
+
+/* run:series(name) → times, values (two arrays) */
+static int l_run_series(lua_State *L) {
+  mbd_run *r = l_run_check(L, 1);
+  int c = check_channel(L, r, 2, "series");
+  int n = mbd_run_nsample(r);
+  const double *t = mbd_run_times(r);
+  lua_createtable(L, n, 0);
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushnumber(L, t[i]);
+    lua_rawseti(L, -3, i + 1);
+    lua_pushnumber(L, mbd_run_sample(r, c, i));
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 2;
+}
+
+/* run:write_csv(file, {names}) */
+static int l_run_write_csv(lua_State *L) {
+  mbd_run *r = l_run_check(L, 1);
+  const char *file = luaL_checkstring(L, 2);
+  const char **names = NULL;
+  int nn = 0;
+  if (!lua_isnoneornil(L, 3)) {
+    luaL_checktype(L, 3, LUA_TTABLE);
+    nn = (int)luaL_len(L, 3);
+    names = lua_newuserdatauv(L, sizeof(char *) * (size_t)(nn ? nn : 1), 0);  // GC-owned
+    for (int i = 0; i < nn; i++) {
+      lua_geti(L, 3, i + 1);
+      names[i] = lua_tostring(L, -1);
+      if (!names[i]) {
+        return luaL_error(L, "run:write_csv: channel names must be strings");
+      }
+      if (mbd_run_find(r, names[i]) < 0) {
+        return luaL_error(L, "run:write_csv: no channel '%s'", names[i]);
+      }
+      lua_pop(L, 1);  // the table keeps the string alive
+    }
+  }
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_run_write_csv(r, file, names, nn, &err) < 0) {
+    return luaL_error(L, "run:write_csv: %s", err.msg);
+  }
+  lua_pushvalue(L, 1);
+  return 1;
+}
+
+static void push_stats(lua_State *L, mbd_run *r) {
+  const mbd_run_stats *s = mbd_run_get_stats(r);
+  lua_newtable(L);
+#define NUM(k)               \
+  lua_pushnumber(L, s->k);   \
+  lua_setfield(L, -2, #k)
+#define INT(k)               \
+  lua_pushinteger(L, s->k);  \
+  lua_setfield(L, -2, #k)
+  NUM(wall_time);
+  NUM(cpu_time);
+  INT(nfev);
+  INT(steps);
+  INT(rejected);
+  NUM(avg_step);
+  INT(newton_iterations);
+  NUM(max_position_violation);
+  NUM(max_velocity_violation);
+  INT(repartitions);
+  INT(lu_factorizations);
+#undef NUM
+#undef INT
+}
+
+static const luaL_Reg run_methods[] = {{"series", l_run_series},
+                                       {"value", l_run_value},
+                                       {"write_csv", l_run_write_csv},
+                                       {NULL, NULL}};
+
+static int l_run_index(lua_State *L) {
+  mbd_run *r = l_run_check(L, 1);
+  const char *k = luaL_checkstring(L, 2);
+  for (const luaL_Reg *m = run_methods; m->name; m++) {
+    if (strcmp(m->name, k) == 0) {
+      lua_pushcfunction(L, m->func);
+      return 1;
+    }
+  }
+  if (strcmp(k, "channels") == 0) {
+    int n = mbd_run_nchannel(r);
+    lua_createtable(L, n, 0);
+    for (int c = 0; c < n; c++) {
+      lua_pushstring(L, mbd_run_channel_name(r, c));
+      lua_rawseti(L, -2, c + 1);
+    }
+  } else if (strcmp(k, "stats") == 0) {
+    push_stats(L, r);
+  } else if (strcmp(k, "ok") == 0) {
+    lua_pushboolean(L, mbd_run_status(r) >= 0);
+  } else if (strcmp(k, "error") == 0) {
+    if (mbd_run_status(r) < 0) {
+      lua_pushstring(L, mbd_run_message(r));
+    } else {
+      lua_pushnil(L);
+    }
+  } else if (strcmp(k, "formulation") == 0) {
+    lua_pushstring(L, mbd_run_formulation(r));
+  } else if (strcmp(k, "integrator") == 0) {
+    lua_pushstring(L, mbd_run_integrator(r));
+  } else if (strcmp(k, "t_end") == 0) {
+    lua_pushnumber(L, mbd_run_t_end(r));
+  } else if (strcmp(k, "samples") == 0) {
+    lua_pushinteger(L, mbd_run_nsample(r));
+  } else {
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+static int l_run_tostring(lua_State *L) {
+  mbd_run *r = l_run_check(L, 1);
+  const mbd_run_stats *s = mbd_run_get_stats(r);
+  int n = mbd_run_nsample(r);
+  double tl = n ? mbd_run_times(r)[n - 1] : 0;
+  char buf[1024];
+  if (strcmp(mbd_run_formulation(r), "kinematics") == 0) {
+    snprintf(buf, sizeof buf,
+             "mbd.Run kinematics: t = 0 .. %g s, %d samples, %d channels; %ld Newton iterations, "
+             "max violation %.3g",
+             tl, n, mbd_run_nchannel(r), s->newton_iterations, s->max_position_violation);
+  } else {
+    snprintf(buf, sizeof buf,
+             "mbd.Run %s + %s: t = 0 .. %g s, %d samples, %d channels; %ld steps, %ld rhs "
+             "evaluations, cpu %.3g s, max violation %.3g%s%s",
+             mbd_run_formulation(r), mbd_run_integrator(r), tl, n, mbd_run_nchannel(r), s->steps,
+             s->nfev, s->cpu_time, s->max_position_violation,
+             mbd_run_status(r) < 0 ? "\n  FAILED: " : "",
+             mbd_run_status(r) < 0 ? mbd_run_message(r) : "");
+  }
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* mbd.plot { run = r | runs = {r1, r2}, labels = {..}, y = {"a", "b"} | "a", x = "t" | channel,
+ *            file = "out.png", title, xlabel, ylabel, width, height, equal_axes }              */
+
+typedef struct plot_buf {
+  mbd_plot_series *series;
+  double *data;
+} plot_buf;
+
+static int l_plot(lua_State *L) {
+  static const char *const fields[] = {"run",    "runs",  "labels", "y",     "x",
+                                       "file",   "title", "xlabel", "ylabel", "width",
+                                       "height", "equal_axes", "kind", NULL};
+  lu_check_fields(L, 1, "plot", fields);
+  const char *kind = lu_opt_string(L, 1, "plot", "kind");
+  if (kind && strcmp(kind, "lines") != 0) {
+    // other kinds (heatmap) are provided by the stdlib wrapper when available
+    return luaL_error(L, "plot: unknown kind '%s' (lines)", kind);
+  }
+  const char *file = lu_opt_string(L, 1, "plot", "file");
+  if (!file) {
+    return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
+  }
+  // the runs: run = r or runs = {r1, r2, ...}
+  int nruns = 0;
+  lua_newtable(L);
+  int runs_idx = lua_gettop(L);
+  if (lua_getfield(L, 1, "run") != LUA_TNIL) {
+    l_run_check(L, -1);
+    lua_rawseti(L, runs_idx, ++nruns);
+  } else {
+    lua_pop(L, 1);
+  }
+  if (lua_getfield(L, 1, "runs") != LUA_TNIL) {
+    luaL_checktype(L, -1, LUA_TTABLE);
+    int n = (int)luaL_len(L, -1);
+    for (int i = 1; i <= n; i++) {
+      lua_geti(L, -1, i);
+      if (!luaL_testudata(L, -1, RUN_MT)) {
+        return luaL_error(L, "plot: runs[%d] is not an mbd.Run", i);
+      }
+      lua_rawseti(L, runs_idx, ++nruns);
+    }
+  }
+  lua_pop(L, 1);
+  if (nruns == 0) {
+    return luaL_error(L, "plot: missing field 'run' (or 'runs')");
+  }
+  // y channels: a string or a list
+  lua_newtable(L);
+  int y_idx = lua_gettop(L);
+  int ny = 0;
+  int t = lua_getfield(L, 1, "y");
+  if (t == LUA_TSTRING) {
+    lua_rawseti(L, y_idx, ++ny);
+  } else if (t == LUA_TTABLE) {
+    int n = (int)luaL_len(L, -1);
+    for (int i = 1; i <= n; i++) {
+      if (lua_geti(L, -1, i) != LUA_TSTRING) {
+        return luaL_error(L, "plot: y[%d] must be a channel name", i);
+      }
+      lua_rawseti(L, y_idx, ++ny);
+    }
+    lua_pop(L, 1);
+  } else {
+    return luaL_error(L, "plot: field 'y' expects a channel name or a list of them");
+  }
+  if (ny == 0) {
+    return luaL_error(L, "plot: field 'y' is empty");
+  }
+  const char *xname = lu_opt_string(L, 1, "plot", "x");
+  int use_t = !xname || strcmp(xname, "t") == 0;
+  int ns = nruns * ny;
+  // all buffers in one GC-owned block so an error below leaks nothing
+  size_t total = 0;
+  for (int i = 1; i <= nruns; i++) {
+    lua_rawgeti(L, runs_idx, i);
+    total += (size_t)mbd_run_nsample(l_run_check(L, -1)) * 2 * (size_t)ny;
+    lua_pop(L, 1);
+  }
+  mbd_plot_series *series = lua_newuserdatauv(L, sizeof *series * (size_t)ns, 0);
+  double *data = lua_newuserdatauv(L, sizeof(double) * (total ? total : 1), 0);
+  lua_newtable(L);  // label strings kept alive here
+  int lab_idx = lua_gettop(L);
+  int has_labels = lua_getfield(L, 1, "labels") == LUA_TTABLE;
+  int labels_idx = lua_gettop(L);
+  size_t off = 0;
+  int k = 0;
+  for (int i = 1; i <= nruns; i++) {
+    lua_rawgeti(L, runs_idx, i);
+    mbd_run *r = l_run_check(L, -1);
+    int n = mbd_run_nsample(r);
+    int xc = -1;
+    if (!use_t) {
+      xc = mbd_run_find(r, xname);
+      if (xc < 0) {
+        return luaL_error(L, "plot: no channel '%s' in run %d", xname, i);
+      }
+    }
+    for (int j = 1; j <= ny; j++, k++) {
+      lua_rawgeti(L, y_idx, j);
+      const char *yname = lua_tostring(L, -1);
+      int yc = mbd_run_find(r, yname);
+      if (yc < 0) {
+        return luaL_error(L, "plot: no channel '%s' in run %d (run.channels lists them)", yname,
+                          i);
+      }
+      double *xs = data + off, *ys = data + off + n;
+      off += 2 * (size_t)n;
+      if (use_t) {
+        memcpy(xs, mbd_run_times(r), sizeof(double) * (size_t)n);
+      } else {
+        mbd_run_series(r, xc, xs);
+      }
+      mbd_run_series(r, yc, ys);
+      // label: "<label of run>: <channel>" or the channel alone
+      if (has_labels && lua_geti(L, labels_idx, i) == LUA_TSTRING) {
+        if (ny > 1) {
+          lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), yname);
+          lua_remove(L, -2);
+        }
+      } else {
+        if (has_labels) {
+          lua_pop(L, 1);
+        }
+        if (nruns > 1) {
+          lua_pushfstring(L, "%s (%s)", yname, mbd_run_formulation(r));
+        } else {
+          lua_pushstring(L, yname);
+        }
+      }
+      series[k].label = lua_tostring(L, -1);
+      lua_rawseti(L, lab_idx, k + 1);
+      series[k].x = xs;
+      series[k].y = ys;
+      series[k].n = n;
+      lua_pop(L, 1);  // yname
+    }
+    lua_pop(L, 1);  // run
+  }
+  mbd_plot_spec spec;
+  memset(&spec, 0, sizeof spec);
+  spec.file = file;
+  spec.title = lu_opt_string(L, 1, "plot", "title");
+  spec.xlabel = lu_opt_string(L, 1, "plot", "xlabel");
+  if (!spec.xlabel) {
+    spec.xlabel = use_t ? "t [s]" : xname;
+  }
+  spec.ylabel = lu_opt_string(L, 1, "plot", "ylabel");
+  if (!spec.ylabel && ny == 1) {
+    lua_rawgeti(L, y_idx, 1);
+    spec.ylabel = lua_tostring(L, -1);  // kept alive by y_idx
+    lua_pop(L, 1);
+  }
+  spec.series = series;
+  spec.nseries = ns;
+  lu_opt_int(L, 1, "plot", "width", &spec.width);
+  lu_opt_int(L, 1, "plot", "height", &spec.height);
+  if (lua_getfield(L, 1, "equal_axes") != LUA_TNIL) {
+    spec.equal_axes = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_plot_lines(&spec, &err) < 0) {
+    return luaL_error(L, "plot: %s", err.msg);
+  }
+  lua_pushstring(L, file);
+  return 1;
+}
+
+void mbd_open_run(lua_State *L) {
+  luaL_newmetatable(L, RUN_MT);
+  lua_pushcfunction(L, l_run_index);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, l_run_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, l_run_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, l_plot);
+  lua_setfield(L, -2, "plot");
+}
