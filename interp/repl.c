@@ -1,0 +1,326 @@
+/* protected calls, error reports and the read-eval-print loop of the mbd program */
+#include "repl.h"
+
+#include <ctype.h>
+#include <lauxlib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l_mbd.h"
+#include "lineedit.h"
+
+#define PROMPT "mbd> "
+#define PROMPT2 ">> "
+#define CHUNKNAME "=stdin"
+#define EOFMARK "<eof>"
+
+/* extra statuses of read_entry beside the Lua ones */
+#define ENTRY_EOF (-1)    /* end of input */
+#define ENTRY_CANCEL (-2) /* Ctrl-C at a prompt dropped the entry */
+
+/* the state running under mbd_repl_call: the SIGINT handler can only reach a static */
+static lua_State *running = NULL;
+
+// --- Ctrl-C: the handler only sets a hook; the hook raises the error in the running Lua code
+
+static void stop_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  lua_sethook(L, NULL, 0, 0);
+  luaL_error(L, "interrupted!");
+}
+
+static void on_sigint(int sig) {
+  // a second Ctrl-C (say, inside a long C computation) ends the program
+  signal(sig, SIG_DFL);
+  lua_sethook(running, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+// --- error messages
+
+/* does the first line of msg carry a position, "<source>:<line>: "? */
+static int has_position(const char *msg) {
+  for (const char *p = msg; *p && *p != '\n'; p++) {
+    if (p[0] == ':' && isdigit((unsigned char)p[1])) {
+      const char *q = p + 1;
+      while (isdigit((unsigned char)*q)) {
+        q++;
+      }
+      if (q[0] == ':' && q[1] == ' ') {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* message handler: a string message, positioned at the first Lua frame when it has no
+ * position (errors raised from C), with a traceback when MBD_TRACEBACK=1 */
+static int msghandler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (!msg) {
+    // an error object: its __tostring, or its type
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+      msg = lua_tostring(L, -1);
+    } else {
+      msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+  }
+  if (!has_position(msg)) {
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+      lua_getinfo(L, "Sl", &ar);
+      if (ar.currentline > 0) {
+        msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+        break;
+      }
+    }
+  }
+  const char *tb = getenv("MBD_TRACEBACK");
+  if (tb && strcmp(tb, "1") == 0) {
+    luaL_traceback(L, L, msg, 1);
+  }
+  return 1;
+}
+
+int mbd_repl_call(lua_State *L, int nargs, int nres) {
+  int base = lua_gettop(L) - nargs;  // the function's index
+  lua_pushcfunction(L, msghandler);
+  lua_insert(L, base);
+
+  // Ctrl-C interrupts only while Lua code runs
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  running = L;
+  sigaction(SIGINT, &sa, &old);
+  int status = lua_pcall(L, nargs, nres, base);
+  sigaction(SIGINT, &old, NULL);
+  if (lua_gethook(L) == stop_hook) {
+    lua_sethook(L, NULL, 0, 0);  // a Ctrl-C that came after the code had finished
+  }
+  running = NULL;
+
+  lua_remove(L, base);
+  return status;
+}
+
+int mbd_repl_report(lua_State *L, int status) {
+  if (status != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", msg ? msg : "(error object is not a string)");
+    fflush(stderr);
+    lua_pop(L, 1);
+  }
+  return status;
+}
+
+// --- the read-eval-print loop
+
+/* the line input lives in a userdata, so a memory error thrown through the loop still frees it */
+static int lineedit_gc(lua_State *L) {
+  mbd_lineedit **box = lua_touserdata(L, 1);
+  mbd_lineedit_close(*box);
+  *box = NULL;
+  return 0;
+}
+
+static mbd_lineedit **push_lineedit(lua_State *L) {
+  mbd_lineedit **box = lua_newuserdatauv(L, sizeof *box, 0);
+  *box = NULL;
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, lineedit_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  *box = mbd_lineedit_open();
+  if (!*box) {
+    luaL_error(L, "not enough memory for line input");
+  }
+  return box;
+}
+
+/* read one line and push it (a leading '=' of a first line becomes "return ", and *eq is set);
+ * returns a MBD_LINEEDIT_* status and pushes nothing unless it is MBD_LINEEDIT_OK */
+static int push_line(lua_State *L, mbd_lineedit *le, int first, int *eq) {
+  lua_getglobal(L, first ? "_PROMPT" : "_PROMPT2");
+  const char *prompt = lua_tostring(L, -1);
+  if (!prompt) {
+    prompt = first ? PROMPT : PROMPT2;
+  }
+  char *line = NULL;
+  int st = mbd_lineedit_read(le, prompt, &line);
+  lua_pop(L, 1);
+  if (st != MBD_LINEEDIT_OK) {
+    return st;
+  }
+  *eq = first && line[0] == '=';
+  if (*eq) {
+    lua_pushfstring(L, "return %s", line + 1);
+  } else {
+    lua_pushstring(L, line);
+  }
+  free(line);
+  return MBD_LINEEDIT_OK;
+}
+
+#define RETURN_PREFIX "return "
+
+/* keep an entry in the history as it was typed: "= x" rather than "return x" */
+static void remember(lua_State *L, mbd_lineedit *le, const char *text, int eq) {
+  if (eq && strncmp(text, RETURN_PREFIX, sizeof RETURN_PREFIX - 1) == 0) {
+    mbd_lineedit_remember(le, lua_pushfstring(L, "=%s", text + sizeof RETURN_PREFIX - 1));
+    lua_pop(L, 1);
+  } else {
+    mbd_lineedit_remember(le, text);
+  }
+}
+
+/* is the load status a syntax error at the end of the input? (then pop the message) */
+static int incomplete(lua_State *L, int status) {
+  if (status == LUA_ERRSYNTAX) {
+    size_t len;
+    const char *msg = lua_tolstring(L, -1, &len);
+    size_t mark = sizeof EOFMARK - 1;
+    if (len >= mark && strcmp(msg + len - mark, EOFMARK) == 0) {
+      lua_pop(L, 1);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* try the line on top of the stack as `return <line>;`: on success replace it by the chunk */
+static int add_return(lua_State *L, mbd_lineedit *le, int eq) {
+  const char *line = lua_tostring(L, -1);
+  const char *retline = lua_pushfstring(L, "return %s;", line);
+  int status = luaL_loadbuffer(L, retline, strlen(retline), CHUNKNAME);
+  if (status == LUA_OK) {
+    lua_remove(L, -2);  // the modified line
+    remember(L, le, line, eq);
+    lua_remove(L, -2);  // the line
+  } else {
+    lua_pop(L, 2);  // the message and the modified line
+  }
+  return status;
+}
+
+/* compile the line at index `at` as a statement, reading more lines while it ends early;
+ * leaves the chunk or the message above it, or nothing for ENTRY_CANCEL */
+static int multi_line(lua_State *L, mbd_lineedit *le, int at, int eq) {
+  for (;;) {
+    size_t len;
+    const char *text = lua_tolstring(L, at, &len);
+    int status = luaL_loadbuffer(L, text, len, CHUNKNAME);
+    if (!incomplete(L, status)) {
+      remember(L, le, text, eq);
+      lua_remove(L, at);
+      return status;
+    }
+    int more_eq;
+    int st = push_line(L, le, 0, &more_eq);
+    if (st == MBD_LINEEDIT_CANCEL) {
+      lua_remove(L, at);
+      return ENTRY_CANCEL;
+    }
+    if (st == MBD_LINEEDIT_EOF) {
+      // end of input inside an entry: report the syntax error
+      status = luaL_loadbuffer(L, text, len, CHUNKNAME);
+      remember(L, le, text, eq);
+      lua_remove(L, at);
+      return status;
+    }
+    // text .. "\n" .. new line
+    lua_pushliteral(L, "\n");
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    lua_pushvalue(L, at);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    lua_replace(L, at);
+  }
+}
+
+/* read one entry and push its compiled chunk (status LUA_OK) or its error message; pushes
+ * nothing for ENTRY_EOF and ENTRY_CANCEL */
+static int read_entry(lua_State *L, mbd_lineedit *le) {
+  int eq;
+  int st = push_line(L, le, 1, &eq);
+  if (st == MBD_LINEEDIT_EOF) {
+    return ENTRY_EOF;
+  }
+  if (st == MBD_LINEEDIT_CANCEL) {
+    return ENTRY_CANCEL;
+  }
+  int status = add_return(L, le, eq);
+  if (status != LUA_OK) {
+    status = multi_line(L, le, lua_gettop(L), eq);
+  }
+  return status;
+}
+
+/* print every argument through tostring, separated by tabs */
+static int print_results(lua_State *L) {
+  int n = lua_gettop(L);
+  luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+  for (int i = 1; i <= n; i++) {
+    size_t len;
+    const char *s = luaL_tolstring(L, i, &len);
+    if (i > 1) {
+      fputc('\t', stdout);
+    }
+    fwrite(s, 1, len, stdout);
+    lua_pop(L, 1);
+  }
+  fputc('\n', stdout);
+  fflush(stdout);
+  return 0;
+}
+
+/* run the chunk on top of the stack and print its results */
+static int run_entry(lua_State *L) {
+  int base = lua_gettop(L) - 1;  // below the chunk
+  int status = mbd_repl_call(L, 0, LUA_MULTRET);
+  int n = lua_gettop(L) - base;
+  if (status == LUA_OK && n > 0) {
+    lua_pushcfunction(L, print_results);
+    lua_insert(L, base + 1);
+    status = mbd_repl_call(L, n, 0);
+  }
+  return status;
+}
+
+void mbd_repl_loop(lua_State *L) {
+  int top = lua_gettop(L);
+  mbd_lineedit **box = push_lineedit(L);
+  mbd_lineedit *le = *box;
+  int base = lua_gettop(L);
+  if (mbd_lineedit_interactive(le)) {
+    printf("mbd %s (%s) \xe2\x80\x94 type help() for an overview, Ctrl-D to quit\n", mbd_version(),
+           LUA_RELEASE);
+    fflush(stdout);
+  }
+  for (;;) {
+    int status = read_entry(L, le);
+    if (status == ENTRY_EOF) {
+      break;
+    }
+    if (status == LUA_OK) {
+      status = run_entry(L);
+    }
+    if (status != ENTRY_CANCEL) {
+      mbd_repl_report(L, status);
+    }
+    lua_settop(L, base);
+  }
+  if (mbd_lineedit_interactive(le)) {
+    fputc('\n', stdout);
+    fflush(stdout);
+  }
+  // close the line input now (its __gc then finds nothing to do)
+  mbd_lineedit_close(le);
+  *box = NULL;
+  lua_settop(L, top);
+}
