@@ -1,6 +1,8 @@
 /* protected calls, error reports and the read-eval-print loop of the mbd program */
 #include "repl.h"
 
+#include "l_model.h"
+
 #include <ctype.h>
 #include <lauxlib.h>
 #include <signal.h>
@@ -34,6 +36,7 @@ static void stop_hook(lua_State *L, lua_Debug *ar) {
 static void on_sigint(int sig) {
   // a second Ctrl-C (say, inside a long C computation) ends the program
   signal(sig, SIG_DFL);
+  mbd_lua_interrupted = 1;  // a simulation running in C stops at its next output sample
   lua_sethook(running, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 

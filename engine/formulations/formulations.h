@@ -8,4 +8,43 @@
 void mbd_baumgarte_gamma(const mbd_model *m, const mbd_data *d, double alpha, double beta,
                          double *gstar);
 
+
+/* coordinate partitioning (partition.c), shared by gcp and kane */
+typedef struct mbd_part {
+  int n, ma, f;         /* coordinates, dependent (active rows), independent */
+  int *perm;            /* n: dependent columns first (perm[0..ma)), then independent */
+  double *jd;           /* ma×ma LU factors of Φ_qd at the current state */
+  int *jpiv;            /* ma pivots */
+  double jd_norm;       /* 1-norm of Φ_qd before factoring */
+  double rcond;         /* reciprocal condition of the current Φ_qd */
+  double rcond0;        /* at partition time */
+  int degraded;         /* set when rcond < rcond0 / 10 */
+  double *x;            /* ma×f scratch: Φ_qd⁻¹ Φ_qi */
+  double *B;            /* n×f partial velocity matrix (kane) */
+  double *K;            /* n×n reduced leading matrix [BᵀM; Φq] (kane) */
+  double *r;            /* n right-hand side */
+  int *kpiv;            /* n pivots */
+  double *work;         /* 4·ma for dgecon */
+  int *iwork;           /* ma */
+  int *perm_old;        /* n: the partition before a re-partition check */
+  long repartitions;
+} mbd_part;
+void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d);
+/* gcp.c: accelerations and multipliers from the augmented system at a consistent state */
+int mbd_gcp_accel(const mbd_model *m, mbd_data *d, mbd_error *err);
+int mbd_part_alloc(mbd_part **out, const mbd_model *m, mbd_error *err);
+void mbd_part_free(mbd_part *p);
+int mbd_part_nindep(const mbd_part *p);
+long mbd_part_repartitions(const mbd_part *p);
+const int *mbd_part_perm(const mbd_part *p);
+int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err);
+void mbd_part_pack(const mbd_part *p, const mbd_data *d, double *y);
+int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const double *y,
+                   double tol, int max_iter, mbd_error *err);
+const double *mbd_part_B(mbd_part *p, const mbd_data *d);
+int mbd_part_accel_kane(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda,
+                        mbd_error *err);
+int mbd_part_maybe_repartition(mbd_part *p, const mbd_model *m, mbd_data *d, double *y,
+                               mbd_error *err);
+
 #endif

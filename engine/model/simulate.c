@@ -79,20 +79,37 @@ typedef struct sim {
   const mbd_sim_opts *o;
   mbd_run *run;
   mbd_error *err;
-  double *gstar;      /* ma: corrected γ */
+  double *gstar;      /* ma: corrected γ (baumgarte) */
+  mbd_part *part;     /* gcp and kane: the coordinate partition, else NULL */
   double max_pos, max_vel;
 } sim;
 
-/* set the state from y = [q; q̇] and compute q̈, λ with the chosen formulation */
-static int dynamics(sim *s, double t, const double *y) {
+/* set the state from the integrator's y and compute q̈ (and λ when want_lambda) with the chosen
+ * formulation.  y = [q; q̇] for augmented and baumgarte, [q_i; q̇_i] for gcp and kane.
+ * Returns 0, > 0 when a position analysis failed (retry with a smaller step), < 0 on error. */
+static int dynamics(sim *s, double t, const double *y, int want_lambda) {
   mbd_model *m = s->m;
   mbd_data *d = s->d;
-  int n = m->n;
+  int n = m->n, rc;
+  if (s->part) {
+    rc = mbd_part_state(s->part, m, d, t, y, s->o->position_tol, s->o->max_newton, s->err);
+    if (rc != 0) {
+      return rc;
+    }
+    rc = mbd_forces_eval(m, d, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (s->o->formulation == MBD_FORM_GCP) {
+      return mbd_gcp_accel(m, d, s->err);
+    }
+    return mbd_part_accel_kane(s->part, m, d, want_lambda, s->err);
+  }
   d->t = t;
   d->have_dynamics = 0;
   memcpy(d->q, y, (size_t)n * sizeof(double));
   memcpy(d->qd, y + n, (size_t)n * sizeof(double));
-  int rc = mbd_constraints_eval(m, d, 1, s->err);
+  rc = mbd_constraints_eval(m, d, 1, s->err);
   if (rc < 0) {
     return rc;
   }
@@ -111,19 +128,36 @@ static int dynamics(sim *s, double t, const double *y) {
 
 static int rhs(double t, const double *y, double *ydot, void *ud) {
   sim *s = ud;
+  mbd_data *d = s->d;
   int n = s->m->n;
-  int rc = dynamics(s, t, y);
-  if (rc < 0) {
+  int rc = dynamics(s, t, y, 0);
+  if (rc != 0) {
     return rc;
   }
-  memcpy(ydot, s->d->qd, (size_t)n * sizeof(double));
-  memcpy(ydot + n, s->d->qdd, (size_t)n * sizeof(double));
-  for (int i = 0; i < 2 * n; i++) {
+  int ny = n;
+  if (s->part) {
+    // only the independent coordinates are integrated
+    const int *perm = mbd_part_perm(s->part);
+    int f = mbd_part_nindep(s->part), ma = s->m->ma;
+    for (int k = 0; k < f; k++) {
+      ydot[k] = d->qd[perm[ma + k]];
+      ydot[f + k] = d->qdd[perm[ma + k]];
+    }
+    ny = f;
+  } else {
+    memcpy(ydot, d->qd, (size_t)n * sizeof(double));
+    memcpy(ydot + n, d->qdd, (size_t)n * sizeof(double));
+  }
+  for (int i = 0; i < 2 * ny; i++) {
     if (!isfinite(ydot[i])) {
       char what[96];
-      mbd_model_coord_name(s->m, i % n, what, sizeof what);
+      int c = i % ny;
+      if (s->part) {
+        c = mbd_part_perm(s->part)[s->m->ma + c];
+      }
+      mbd_model_coord_name(s->m, c, what, sizeof what);
       return MBD_FAIL(s->err, MBD_E_NAN, "the %s of %s became %g at t = %g: the run was stopped",
-                      i < n ? "velocity" : "acceleration", what, ydot[i], t);
+                      i < ny ? "velocity" : "acceleration", what, ydot[i], t);
     }
   }
   return 0;
@@ -131,7 +165,10 @@ static int rhs(double t, const double *y, double *ydot, void *ud) {
 
 static int output(double t, const double *y, void *ud) {
   sim *s = ud;
-  int rc = dynamics(s, t, y);
+  int rc = dynamics(s, t, y, 1);
+  if (rc > 0) {
+    return s->err->code < 0 ? s->err->code : MBD_E_NEWTON;  // no retry for an output sample
+  }
   if (rc < 0) {
     return rc;
   }
@@ -146,15 +183,30 @@ static int output(double t, const double *y, void *ud) {
   return mbd_run_record(s->run, s->m, s->d, s->err);
 }
 
+/* after every accepted step: re-partition when the dependent block has degraded (gcp, kane) */
+static int step(double t, double *y, void *ud) {
+  sim *s = ud;
+  if (!s->part || !s->part->degraded) {
+    return 0;
+  }
+  int rc = mbd_part_state(s->part, s->m, s->d, t, y, s->o->position_tol, s->o->max_newton,
+                          s->err);
+  if (rc != 0) {
+    return rc < 0 ? rc : 0;  // keep the partition; the next evaluation will tell
+  }
+  return mbd_part_maybe_repartition(s->part, s->m, s->d, y, s->err);
+}
+
 static int check_opts(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
     return MBD_FAIL(err, MBD_E_INPUT, "simulate: t_end must be positive, got %g", o->t_end);
   }
-  if (o->formulation != MBD_FORM_AUGMENTED && o->formulation != MBD_FORM_BAUMGARTE) {
+  if (o->formulation != MBD_FORM_AUGMENTED && o->formulation != MBD_FORM_BAUMGARTE &&
+      o->formulation != MBD_FORM_GCP && o->formulation != MBD_FORM_KANE) {
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT,
                     "simulate: formulation '%s' is not available for model '%s' yet "
-                    "(available: augmented, baumgarte)",
+                    "(available: augmented, baumgarte, gcp, kane)",
                     nm ? nm : "?", m->name);
   }
   if (mbd_integrator_name(o->integrator) == NULL) {
@@ -163,6 +215,11 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err)
   if (o->output_every < 0 || !isfinite(o->output_every)) {
     return MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every must be positive, got %g",
                     o->output_every);
+  }
+  if ((o->formulation == MBD_FORM_GCP || o->formulation == MBD_FORM_KANE) &&
+      !(o->position_tol > 0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: position_tol must be positive, got %g",
+                    o->position_tol);
   }
   if (!(o->alpha >= 0) || !(o->beta >= 0)) {
     return MBD_FAIL(err, MBD_E_INPUT, "simulate: Baumgarte alpha and beta must not be negative");
@@ -200,7 +257,9 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   int n = m->n;
   double *y = calloc((size_t)2 * n, sizeof(double));
   double *gstar = calloc((size_t)(m->ma ? m->ma : 1), sizeof(double));
-  if (!run || !y || !gstar) {
+  mbd_part *part = NULL;
+  int partitioned = o->formulation == MBD_FORM_GCP || o->formulation == MBD_FORM_KANE;
+  if (!run || !y || !gstar || (partitioned && mbd_part_alloc(&part, m, err) < 0)) {
     free(grid);
     free(y);
     free(gstar);
@@ -211,16 +270,44 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->integrator));
   run->t_end = o->t_end;
   mbd_data *d = m->data;
-  memcpy(y, d->q, (size_t)n * sizeof(double));
-  memcpy(y + n, d->qd, (size_t)n * sizeof(double));
+  int ny = n;
+  if (partitioned) {
+    // the first partition, from Φq at the assembled pose
+    rc = mbd_constraints_eval(m, d, 1, err);
+    if (rc == MBD_OK) {
+      mbd_constraints_gather(m, d);
+      rc = mbd_part_choose(part, m, d, err);
+    }
+    if (rc < 0) {
+      free(grid);
+      free(y);
+      free(gstar);
+      mbd_part_free(part);
+      mbd_run_free(run);
+      return rc;
+    }
+    ny = mbd_part_nindep(part);
+    mbd_part_pack(part, d, y);
+  } else {
+    memcpy(y, d->q, (size_t)n * sizeof(double));
+    memcpy(y + n, d->qd, (size_t)n * sizeof(double));
+  }
   d->newton_iterations = 0;
   d->lu_factorizations = 0;
-  sim s = {m, d, o, run, err, gstar, 0, 0};
+  sim s = {m, d, o, run, err, gstar, part, 0, 0};
   mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0};
   mbd_ode_stats st;
   memset(&st, 0, sizeof st);
   double w0 = wall_now(), c0 = cpu_now();
-  rc = mbd_ode_solve(2 * n, 0.0, y, grid, nout, &io, rhs, output, NULL, &s, &st, err);
+  if (ny == 0) {
+    rc = MBD_FAIL(err, MBD_E_INPUT,
+                  "simulate: model '%s' has no degree of freedom left; use m:kinematics for a "
+                  "fully driven mechanism",
+                  m->name);
+  } else {
+    rc = mbd_ode_solve(2 * ny, 0.0, y, grid, nout, &io, rhs, output, partitioned ? step : NULL, &s,
+                       &st, err);
+  }
   run->stats.wall_time = wall_now() - w0;
   run->stats.cpu_time = cpu_now() - c0;
   run->stats.nfev = st.nfev;
@@ -230,8 +317,9 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   run->stats.newton_iterations = d->newton_iterations;
   run->stats.max_position_violation = s.max_pos;
   run->stats.max_velocity_violation = s.max_vel;
-  run->stats.repartitions = 0;
+  run->stats.repartitions = part ? mbd_part_repartitions(part) : 0;
   run->stats.lu_factorizations = d->lu_factorizations;
+  mbd_part_free(part);
   finish_run(run, rc, err);
   free(grid);
   free(y);

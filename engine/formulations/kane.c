@@ -1,0 +1,51 @@
+/* formulation "kane": Kane's method with partial velocities (paper 000 eq 14–46)
+ *
+ * With the partition of partition.c, q̇ = B u + C where u = q̇_i are the generalized speeds and
+ * B (n×f) the partial velocity matrix, the null space of Φq (Φq B = 0).  The generalized inertia
+ * force F* = BᵀM q̈ (eq 33) and active force F = BᵀQ (eq 40) balance, and together with the
+ * acceleration constraints Φq q̈ = γ they give the n×n system of eq 46, smaller than the
+ * (n+m)×(n+m) augmented system of GCP. */
+#include <string.h>
+
+#include "formulations.h"
+
+/* paper 000 eq 46: [BᵀM; Φq] q̈ = [BᵀQ; γ] (n×n), forces and M evaluated.  With want_lambda the
+ * multipliers follow by one back substitution with the LU of Φ_qd: Φ_qdᵀ λ = (Q − M q̈)_d. */
+int mbd_part_accel_kane(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda,
+                        mbd_error *err) {
+  int n = p->n, ma = p->ma, f = p->f;
+  mbd_part_partial_velocities(p, d);
+  // top f rows: BᵀM (f×n) and BᵀQ; bottom ma rows: Φq and γ
+  mbd_gemm(1, 0, f, n, n, 1.0, p->B, n, d->M, n, 0.0, p->K, n);
+  mbd_gemv(1, n, f, 1.0, p->B, n, d->Q, 0.0, p->r);
+  for (int c = 0; c < n; c++) {
+    for (int r = 0; r < ma; r++) {
+      MBD_AT(p->K, n, f + r, c) = MBD_AT(d->phiq_a, ma, r, c);
+    }
+  }
+  memcpy(p->r + f, d->gamma_a, (size_t)ma * sizeof(double));
+  int piv = mbd_lu_factor(n, p->K, n, p->kpiv);
+  d->lu_factorizations++;
+  if (piv != 0) {
+    return MBD_FAIL(err, MBD_E_SINGULAR,
+                    "the reduced matrix [BᵀM; Φq] is singular at t = %g (pivot %d)", d->t, piv);
+  }
+  mbd_lu_solve(n, p->K, n, p->kpiv, p->r, 1);
+  memcpy(d->qdd, p->r, (size_t)n * sizeof(double));
+  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  if (want_lambda && ma > 0) {
+    // (Q − M q̈) restricted to the dependent coordinates
+    memcpy(d->tmp_n, d->Q, (size_t)n * sizeof(double));
+    mbd_gemv(0, n, n, -1.0, d->M, n, d->qdd, 1.0, d->tmp_n);
+    for (int k = 0; k < ma; k++) {
+      d->tmp_m[k] = d->tmp_n[p->perm[k]];
+    }
+    mbd_lu_solve_trans(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
+    for (int k = 0; k < ma; k++) {
+      d->lambda[m->active[k]] = d->tmp_m[k];
+    }
+  }
+  d->have_dynamics = 1;
+  return MBD_OK;
+}
+

@@ -1,2 +1,0 @@
-/* placeholder until the first source lands; removed then */
-typedef int mbd_placeholder_sym;
