@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Run the whole test suite: a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer
+# (build-asan/) and a Release build (build/), both with warnings as errors, each through ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+for cfg in "build-asan Debug ON" "build Release OFF"; do
+  set -- $cfg
+  echo "== $2 build in $1 (sanitizers $3) =="
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE="$2" -DMBD_SANITIZE="$3" -DMBD_WERROR=ON >/dev/null
+  cmake --build "$1" -j"$jobs"
+  ctest --test-dir "$1" --output-on-failure -j"$jobs"
+done
