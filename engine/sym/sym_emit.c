@@ -1,0 +1,542 @@
+/* symbolic expressions: C source generation, compilation with the system compiler, a cache of
+ * compiled shared objects, and loading (paper 002: derived equations emitted as source code) */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sym_impl.h"
+
+extern char **environ;
+
+/* the compiler flags; part of the cache key */
+static const char *const cflags[] = {"-O2", "-ffp-contract=off", "-shared", "-fPIC"};
+#define NCFLAGS ((int)(sizeof cflags / sizeof cflags[0]))
+
+/* ---- a growing string -------------------------------------------------------------------------- */
+
+typedef struct str {
+  char *p;
+  size_t n, cap;
+  int nomem;
+} str;
+
+static void sput(str *s, const char *t) {
+  size_t len = strlen(t);
+  if (s->nomem) {
+    return;
+  }
+  if (s->n + len + 1 > s->cap) {
+    size_t c = s->cap ? s->cap : 256;
+    while (c < s->n + len + 1) {
+      c *= 2;
+    }
+    char *q = realloc(s->p, c);
+    if (!q) {
+      s->nomem = 1;
+      return;
+    }
+    s->p = q;
+    s->cap = c;
+  }
+  memcpy(s->p + s->n, t, len + 1);
+  s->n += len;
+}
+
+static void sputf(str *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void sputf(str *s, const char *fmt, ...) {
+  char tmp[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  sput(s, tmp);
+}
+
+/* ---- emission ---------------------------------------------------------------------------------- */
+
+typedef struct emitter {
+  const mbd_sym_ctx *ctx;
+  sym_plan *P;
+  char **text;  /* text[id]: C text of an inlined single-use node, NULL once consumed */
+  int32_t *tmp; /* tmp[id]: temporary number, -1 when inlined or a leaf */
+  int use_powi, use_sign;
+} emitter;
+
+/* C text of node id as an operand (a temporary, a variable, a literal or a parenthesized
+ * expression), appended to s */
+static void operand(emitter *E, str *s, mbd_sym_id id) {
+  const sym_node *n = NODE(E->ctx, id);
+  if (n->op == MBD_SYM_CONST) {
+    double v = n->value;
+    if (isnan(v)) {
+      sput(s, "NAN");
+    } else if (isinf(v)) {
+      sput(s, v > 0 ? "INFINITY" : "(-INFINITY)");
+    } else {
+      char t[40];
+      snprintf(t, sizeof t, "%.17g", v);
+      if (!strpbrk(t, ".eE")) {
+        strcat(t, ".0");
+      }
+      sput(s, v < 0 ? "(" : "");
+      sput(s, t);
+      sput(s, v < 0 ? ")" : "");
+    }
+  } else if (n->op == MBD_SYM_VAR) {
+    sputf(s, "v[%d]", (int)E->P->slot[id]);
+  } else if (E->tmp[id] >= 0) {
+    sputf(s, "t%d", (int)E->tmp[id]);
+  } else {
+    sput(s, "(");
+    sput(s, E->text[id] ? E->text[id] : "0");
+    sput(s, ")");
+    free(E->text[id]);
+    E->text[id] = NULL;
+  }
+}
+
+/* C expression of node id's recipe (see sym_eval.c), appended to s */
+static void recipe(emitter *E, str *s, mbd_sym_id id) {
+  const mbd_sym_ctx *ctx = E->ctx;
+  const sym_node *n = NODE(ctx, id);
+  const int32_t *a = ctx->args + n->adr;
+  static const char *fname[MBD_SYM_NOPS] = {
+      [MBD_SYM_SIN] = "sin",   [MBD_SYM_COS] = "cos",  [MBD_SYM_TAN] = "tan",
+      [MBD_SYM_EXP] = "exp",   [MBD_SYM_LOG] = "log",  [MBD_SYM_SQRT] = "sqrt",
+      [MBD_SYM_ABS] = "fabs",  [MBD_SYM_SIGN] = "mbd_sign", [MBD_SYM_ATAN2] = "atan2"};
+  mbd_sym_id f;
+  double e;
+  int k;
+  switch (n->op) {
+    case MBD_SYM_ADD:
+      for (int i = 0; i < n->nargs; i++) {
+        int neg = sym_is_negation(ctx, a[i], &f);
+        sput(s, neg ? (i ? " - " : "-") : (i ? " + " : ""));
+        operand(E, s, neg ? f : a[i]);
+      }
+      return;
+    case MBD_SYM_MUL: {
+      int started = 0;
+      for (int i = 0; i < n->nargs; i++) {
+        if (!sym_is_reciprocal(ctx, a[i], &f)) {
+          sput(s, started ? " * " : "");
+          operand(E, s, a[i]);
+          started = 1;
+        }
+      }
+      for (int i = 0; i < n->nargs; i++) {
+        if (sym_is_reciprocal(ctx, a[i], &f)) {
+          sput(s, started ? " / " : "1.0 / ");
+          operand(E, s, f);
+          started = 1;
+        }
+      }
+      return;
+    }
+    case MBD_SYM_POW:
+      if (mbd_sym_is_const(ctx, a[1], &e) && sym_small_int(e, &k)) {
+        if (k == -1) {
+          sput(s, "1.0 / ");
+          operand(E, s, a[0]);
+        } else if (k == 2 && !E->text[a[0]]) {
+          operand(E, s, a[0]); /* a leaf or temporary: written twice (x * x = mbd_powi(x, 2)) */
+          sput(s, " * ");
+          operand(E, s, a[0]);
+        } else {
+          E->use_powi = 1;
+          sput(s, "mbd_powi(");
+          operand(E, s, a[0]);
+          sputf(s, ", %d)", k);
+        }
+        return;
+      }
+      sput(s, "pow(");
+      operand(E, s, a[0]);
+      sput(s, ", ");
+      operand(E, s, a[1]);
+      sput(s, ")");
+      return;
+    case MBD_SYM_IFELSE:
+      operand(E, s, a[0]);
+      sput(s, " > 0 ? ");
+      operand(E, s, a[1]);
+      sput(s, " : ");
+      operand(E, s, a[2]);
+      return;
+    default:
+      E->use_sign |= n->op == MBD_SYM_SIGN;
+      sput(s, fname[n->op]);
+      sput(s, "(");
+      for (int i = 0; i < n->nargs; i++) {
+        sput(s, i ? ", " : "");
+        operand(E, s, a[i]);
+      }
+      sput(s, ")");
+      return;
+  }
+}
+
+static int is_ident(const char *s) {
+  if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) {
+    return 0;
+  }
+  for (; *s; s++) {
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9'))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_id *exprs,
+                   int nvars, const mbd_sym_id *vars, char **src, mbd_error *err) {
+  *src = NULL;
+  if (!is_ident(name)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "sym.emit: function name '%s' is not a C identifier",
+                    name ? name : "(null)");
+  }
+  sym_plan P;
+  int status = sym_plan_build(ctx, nexpr, exprs, nvars, vars, &P, err);
+  if (status) {
+    return status;
+  }
+  size_t nn = (size_t)ctx->nnodes + 1;
+  emitter E = {ctx, &P, calloc(nn, sizeof(char *)), malloc(sizeof(int32_t) * nn), 0, 0};
+  uint8_t *isout = calloc(nn, 1);
+  str body = {0}, out = {0};
+  if (!E.text || !E.tmp || !isout) {
+    status = MBD_FAIL(err, MBD_E_NOMEM, "sym.emit: out of memory");
+    goto done;
+  }
+  memset(E.tmp, 0xff, sizeof(int32_t) * nn);
+  for (int j = 0; j < nexpr; j++) {
+    isout[exprs[j]] = isout[exprs[j]] < 2 ? isout[exprs[j]] + 1 : 2;
+  }
+  /* a node read more than once (as an operand or an output) becomes a temporary */
+  int ntmp = 0;
+  for (int i = 0; i < P.n; i++) {
+    mbd_sym_id id = P.order[i];
+    int op = NODE(ctx, id)->op;
+    if (op == MBD_SYM_CONST || op == MBD_SYM_VAR) {
+      continue;
+    }
+    str t = {0};
+    recipe(&E, &t, id);
+    if (t.nomem) {
+      free(t.p);
+      status = MBD_FAIL(err, MBD_E_NOMEM, "sym.emit: out of memory");
+      goto done;
+    }
+    if (P.uses[id] + isout[id] > 1) {
+      E.tmp[id] = ntmp++;
+      sputf(&body, "  const double t%d = ", (int)E.tmp[id]);
+      sput(&body, t.p ? t.p : "0");
+      sput(&body, ";\n");
+      free(t.p);
+    } else {
+      E.text[id] = t.p ? t.p : calloc(1, 1);
+    }
+  }
+  for (int j = 0; j < nexpr; j++) {
+    mbd_sym_id id = exprs[j];
+    sputf(&body, "  out[%d] = ", j);
+    if (E.text[id]) {
+      sput(&body, E.text[id]); /* an output read nowhere else: its text directly */
+      free(E.text[id]);
+      E.text[id] = NULL;
+    } else {
+      operand(&E, &body, id);
+    }
+    sput(&body, ";\n");
+  }
+  sput(&out, "/* generated by mbd from symbolic expressions */\n#include <math.h>\n\n");
+  if (E.use_powi) {
+    sput(&out, SYM_POWI_SOURCE "\n");
+  }
+  if (E.use_sign) {
+    sput(&out, "static double mbd_sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }\n\n");
+  }
+  sputf(&out, "void %s(const double *v, double *out);\n", name);
+  sputf(&out, "void %s(const double *v, double *out) {\n", name);
+  sput(&out, "  (void)v;\n");
+  sput(&out, body.p ? body.p : "");
+  sput(&out, "}\n");
+  if (body.nomem || out.nomem) {
+    status = MBD_FAIL(err, MBD_E_NOMEM, "sym.emit: out of memory");
+    goto done;
+  }
+  *src = out.p;
+  out.p = NULL;
+done:
+  if (E.text) {
+    for (size_t i = 0; i < nn; i++) {
+      free(E.text[i]);
+    }
+  }
+  free(E.text);
+  free(E.tmp);
+  free(isout);
+  free(body.p);
+  free(out.p);
+  sym_plan_free(&P);
+  return status;
+}
+
+/* ---- cache folder and compiler ----------------------------------------------------------------- */
+
+int mbd_sym_cache_dir(char *buf, size_t cap, mbd_error *err) {
+  const char *d = getenv("MBD_CACHE");
+  int n;
+  if (d && *d) {
+    n = snprintf(buf, cap, "%s", d);
+  } else if ((d = getenv("XDG_CACHE_HOME")) && *d) {
+    n = snprintf(buf, cap, "%s/mbd", d);
+  } else if ((d = getenv("HOME")) && *d) {
+    n = snprintf(buf, cap, "%s/.cache/mbd", d);
+  } else {
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: no cache folder (set MBD_CACHE or HOME)");
+  }
+  if (n < 0 || (size_t)n >= cap) {
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cache folder name too long");
+  }
+  return MBD_OK;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path) {
+  char tmp[4096];
+  size_t len = strlen(path);
+  if (len >= sizeof tmp) {
+    return -1;
+  }
+  memcpy(tmp, path, len + 1);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(tmp, 0700) && errno != EEXIST) {
+        return -1;
+      }
+      *p = '/';
+    }
+  }
+  if (mkdir(tmp, 0700) && errno != EEXIST) {
+    return -1;
+  }
+  return 0;
+}
+
+/* 64-bit FNV-1a */
+static uint64_t fnv(uint64_t h, const char *s) {
+  for (; *s; s++) {
+    h ^= (uint8_t)*s;
+    h *= 1099511628211ull;
+  }
+  return h ^ 0xffu; /* separator */
+}
+
+static int write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    return -1;
+  }
+  size_t len = strlen(text);
+  int ok = fwrite(text, 1, len, f) == len;
+  ok &= fclose(f) == 0;
+  return ok ? 0 : -1;
+}
+
+/* the first line of a compiler log, for error messages */
+static void first_line(const char *path, char *buf, size_t cap) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    return;
+  }
+  if (fgets(buf, (int)cap, f)) {
+    buf[strcspn(buf, "\n")] = '\0';
+  }
+  fclose(f);
+}
+
+struct mbd_sym_lib {
+  void *handle; /* dlopen handle */
+};
+
+/* split the compiler command (env CC may hold "ccache gcc"); returns argc, -1 when too long */
+static int split_cc(char *cc, char **argv, int max) {
+  int argc = 0;
+  for (char *p = strtok(cc, " \t"); p; p = strtok(NULL, " \t")) {
+    if (argc == max) {
+      return -1;
+    }
+    argv[argc++] = p;
+  }
+  return argc;
+}
+
+/* run the compiler: 0 ok; else fills err */
+static int run_cc(const char *ccenv, const char *csrc, const char *so, const char *log,
+                  mbd_error *err) {
+  char cc[512];
+  snprintf(cc, sizeof cc, "%s", ccenv);
+  char *argv[32];
+  int argc = split_cc(cc, argv, 16);
+  if (argc <= 0) {
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: empty compiler command");
+  }
+  for (int i = 0; i < NCFLAGS; i++) {
+    argv[argc++] = (char *)cflags[i];
+  }
+  argv[argc++] = "-o";
+  argv[argc++] = (char *)so;
+  argv[argc++] = (char *)csrc;
+  argv[argc++] = "-lm";
+  argv[argc] = NULL;
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init(&fa)) {
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot start the compiler");
+  }
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc) {
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot run compiler '%s': %s", argv[0],
+                    strerror(rc));
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0) {
+    if (errno != EINTR) {
+      return MBD_FAIL(err, MBD_E_IO, "sym.compile: lost the compiler process: %s",
+                      strerror(errno));
+    }
+  }
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    char line[256];
+    first_line(log, line, sizeof line);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+      return MBD_FAIL(err, MBD_E_IO, "sym.compile: compiler '%s' not found", argv[0]);
+    }
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: compiler '%s' failed: %s", argv[0],
+                    line[0] ? line : "(no message)");
+  }
+  return MBD_OK;
+}
+
+int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sym_lib **lib,
+                      int *ran_compiler, mbd_error *err) {
+  *fn = NULL;
+  *lib = NULL;
+  if (ran_compiler) {
+    *ran_compiler = 0;
+  }
+  if (!src || !is_ident(name)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "sym.compile: no source or bad function name");
+  }
+  const char *cc = getenv("CC");
+  if (!cc || !*cc) {
+    cc = "cc";
+  }
+  char dir[3072];
+  int status = mbd_sym_cache_dir(dir, sizeof dir, err);
+  if (status) {
+    return status;
+  }
+  if (make_dirs(dir)) {
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot create cache folder '%s': %s", dir,
+                    strerror(errno));
+  }
+  /* the cache key: source, compiler and flags */
+  uint64_t h = fnv(14695981039346656037ull, src);
+  h = fnv(h, cc);
+  for (int i = 0; i < NCFLAGS; i++) {
+    h = fnv(h, cflags[i]);
+  }
+  char so[3200], csrc[3200], tmp[3300], log[3300];
+  snprintf(so, sizeof so, "%s/%016llx.so", dir, (unsigned long long)h);
+  snprintf(csrc, sizeof csrc, "%s/%016llx.c", dir, (unsigned long long)h);
+  snprintf(tmp, sizeof tmp, "%s/%016llx.%ld.tmp.so", dir, (unsigned long long)h, (long)getpid());
+  snprintf(log, sizeof log, "%s/%016llx.%ld.log", dir, (unsigned long long)h, (long)getpid());
+  if (access(so, R_OK) != 0) {
+    /* compile to a private name, then rename: concurrent compilers never see half a file */
+    char csrc_tmp[3300];
+    snprintf(csrc_tmp, sizeof csrc_tmp, "%s/%016llx.%ld.c", dir, (unsigned long long)h,
+             (long)getpid());
+    if (write_file(csrc_tmp, src)) {
+      return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot write '%s': %s", csrc_tmp,
+                      strerror(errno));
+    }
+    status = run_cc(cc, csrc_tmp, tmp, log, err);
+    if (ran_compiler) {
+      *ran_compiler = 1;
+    }
+    remove(log);
+    if (status) {
+      remove(csrc_tmp);
+      remove(tmp);
+      return status;
+    }
+    rename(csrc_tmp, csrc); /* kept beside the .so for reading */
+    if (rename(tmp, so)) {
+      remove(tmp);
+      return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot store '%s': %s", so, strerror(errno));
+    }
+  }
+  void *hd = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!hd) {
+    const char *m = dlerror();
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot load '%s': %s", so, m ? m : "?");
+  }
+  void *sym = dlsym(hd, name);
+  if (!sym) {
+    dlclose(hd);
+    return MBD_FAIL(err, MBD_E_IO, "sym.compile: '%s' has no function '%s'", so, name);
+  }
+  mbd_sym_lib *l = malloc(sizeof *l);
+  if (!l) {
+    dlclose(hd);
+    return MBD_FAIL(err, MBD_E_NOMEM, "sym.compile: out of memory");
+  }
+  l->handle = hd;
+  *lib = l;
+  /* POSIX guarantees a function pointer round-trips through dlsym's void *: copy the bits */
+  memcpy(fn, &sym, sizeof *fn);
+  return MBD_OK;
+}
+
+int mbd_sym_compile(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_id *exprs,
+                    int nvars, const mbd_sym_id *vars, mbd_sym_cfn *fn, mbd_sym_lib **lib,
+                    int *ran_compiler, mbd_error *err) {
+  char *src;
+  *fn = NULL;
+  *lib = NULL;
+  int status = mbd_sym_emit_c(ctx, name, nexpr, exprs, nvars, vars, &src, err);
+  if (status) {
+    return status;
+  }
+  status = mbd_sym_compile_c(src, name, fn, lib, ran_compiler, err);
+  free(src);
+  return status;
+}
+
+void mbd_sym_lib_close(mbd_sym_lib *lib) {
+  if (lib) {
+    dlclose(lib->handle);
+    free(lib);
+  }
+}

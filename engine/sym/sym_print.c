@@ -1,0 +1,358 @@
+/* symbolic expressions: readable infix text ("x^2 + y^2 - L^2")
+ *
+ * Precedence, loosest first: sum (1), product and quotient (2), unary minus (3), power (4, right
+ * associative), atoms and function calls (5).  A product prints its coefficient first, then the
+ * factors with non-negative exponents, then "/" and the factors with negative constant exponents.
+ * A sum prints its positive terms, then its negative ones as "- term", then its constant. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym_impl.h"
+
+#define PRINT_LIMIT (1u << 20) /* longest text produced before "..." */
+
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+  int full; /* the limit was reached */
+  int nomem;
+  const int32_t *key; /* key[id]: smallest variable index in node id (print order of operands) */
+} sbuf;
+
+/* operands of node e in print order: stable by the smallest variable index they contain, so
+ * x^2 + y^2 prints in the order the variables were made, whatever order the terms were */
+static int32_t *print_order(const mbd_sym_ctx *ctx, const sbuf *b, mbd_sym_id e, int32_t *small,
+                            int nsmall) {
+  int m = NODE(ctx, e)->nargs;
+  int32_t *o = m <= nsmall ? small : malloc(sizeof *o * (size_t)m);
+  if (!o) {
+    return NULL;
+  }
+  for (int i = 0; i < m; i++) {
+    int32_t t = ARG(ctx, e, i);
+    int j = i;
+    /* a constant (a product's coefficient) stays first */
+    while (j > 0 && NODE(ctx, o[j - 1])->op != MBD_SYM_CONST && b->key[o[j - 1]] > b->key[t]) {
+      o[j] = o[j - 1];
+      j--;
+    }
+    o[j] = t;
+  }
+  return o;
+}
+
+static void put(sbuf *b, const char *s) {
+  size_t len = strlen(s);
+  if (b->full || b->nomem) {
+    return;
+  }
+  if (b->n + len > PRINT_LIMIT) {
+    b->full = 1;
+    return;
+  }
+  if (b->n + len + 1 > b->cap) {
+    size_t c = b->cap ? b->cap : 64;
+    while (c < b->n + len + 1) {
+      c *= 2;
+    }
+    char *q = realloc(b->p, c);
+    if (!q) {
+      b->nomem = 1;
+      return;
+    }
+    b->p = q;
+    b->cap = c;
+  }
+  memcpy(b->p + b->n, s, len + 1);
+  b->n += len;
+}
+
+/* shortest text that reads back as v */
+static void put_num(sbuf *b, double v) {
+  char s[40];
+  if (isnan(v)) {
+    put(b, "nan");
+    return;
+  }
+  if (isinf(v)) {
+    put(b, v > 0 ? "inf" : "-inf");
+    return;
+  }
+  if (v == floor(v) && fabs(v) < 1e15) {
+    snprintf(s, sizeof s, "%.0f", v);
+  } else {
+    for (int p = 1; p <= 17; p++) {
+      snprintf(s, sizeof s, "%.*g", p, v);
+      if (strtod(s, NULL) == v) {
+        break;
+      }
+    }
+  }
+  put(b, s);
+}
+
+static void pr(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, int minprec);
+
+static int is_neg_term(const mbd_sym_ctx *ctx, mbd_sym_id t) {
+  const sym_node *n = NODE(ctx, t);
+  if (n->op == MBD_SYM_CONST) {
+    return n->value < 0;
+  }
+  return n->op == MBD_SYM_MUL && NODE(ctx, ARG(ctx, t, 0))->op == MBD_SYM_CONST &&
+         NODE(ctx, ARG(ctx, t, 0))->value < 0;
+}
+
+/* 1 when factor f of a product goes below the fraction bar (constant negative exponent) */
+static int is_den(const mbd_sym_ctx *ctx, mbd_sym_id f, double *e) {
+  const sym_node *n = NODE(ctx, f);
+  if (n->op == MBD_SYM_POW && NODE(ctx, ARG(ctx, f, 1))->op == MBD_SYM_CONST) {
+    *e = NODE(ctx, ARG(ctx, f, 1))->value;
+    return *e < 0;
+  }
+  return 0;
+}
+
+/* a product (or a lone power with negative exponent when e is not a product), its coefficient
+ * multiplied by sgn */
+static void pr_mul(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, double sgn) {
+  const sym_node *n = NODE(ctx, e);
+  int m = n->op == MBD_SYM_MUL ? n->nargs : 1;
+  int32_t small[16];
+  const int32_t *a = &e;
+  if (n->op == MBD_SYM_MUL) {
+    a = print_order(ctx, b, e, small, 16);
+    if (!a) {
+      b->nomem = 1;
+      return;
+    }
+  }
+  double coef = 1.0, ex;
+  int i0 = 0;
+  if (NODE(ctx, a[0])->op == MBD_SYM_CONST) {
+    coef = NODE(ctx, a[0])->value;
+    i0 = 1;
+  }
+  coef *= sgn;
+  int nnum = 0, nden = 0;
+  for (int i = i0; i < m; i++) {
+    if (is_den(ctx, a[i], &ex)) {
+      nden++;
+    } else {
+      nnum++;
+    }
+  }
+  int started = 0;
+  if (coef == -1.0 && nnum > 0) {
+    put(b, "-");
+  } else if (coef != 1.0 || nnum == 0) {
+    put_num(b, coef);
+    started = 1;
+  }
+  for (int i = i0; i < m; i++) {
+    if (!is_den(ctx, a[i], &ex)) {
+      if (started) {
+        put(b, "*");
+      }
+      pr(ctx, b, a[i], 3);
+      started = 1;
+    }
+  }
+  if (nden == 0) {
+    goto done;
+  }
+  put(b, "/");
+  if (nden > 1) {
+    put(b, "(");
+  }
+  int k = 0;
+  for (int i = i0; i < m; i++) {
+    if (is_den(ctx, a[i], &ex)) {
+      if (k++) {
+        put(b, "*");
+      }
+      mbd_sym_id base = ARG(ctx, a[i], 0);
+      if (ex == -1.0) {
+        pr(ctx, b, base, nden > 1 ? 3 : 5);
+      } else {
+        pr(ctx, b, base, 5);
+        put(b, "^");
+        put_num(b, -ex);
+      }
+    }
+  }
+  if (nden > 1) {
+    put(b, ")");
+  }
+done:
+  if (a != &e && a != small) {
+    free((void *)a);
+  }
+}
+
+static void pr_add(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e) {
+  const sym_node *n = NODE(ctx, e);
+  int32_t small[16];
+  int32_t *a = print_order(ctx, b, e, small, 16);
+  if (!a) {
+    b->nomem = 1;
+    return;
+  }
+  int first = 1;
+  /* pass 0: positive terms, pass 1: negative terms, pass 2: the constant */
+  for (int pass = 0; pass < 3; pass++) {
+    for (int i = 0; i < n->nargs; i++) {
+      mbd_sym_id t = a[i];
+      int isc = NODE(ctx, t)->op == MBD_SYM_CONST, neg = is_neg_term(ctx, t);
+      if ((pass == 2) != isc || (pass < 2 && neg != (pass == 1))) {
+        continue;
+      }
+      if (neg) {
+        put(b, first ? "-" : " - ");
+        if (isc) {
+          put_num(b, -NODE(ctx, t)->value);
+        } else {
+          pr_mul(ctx, b, t, -1.0);
+        }
+      } else {
+        if (!first) {
+          put(b, " + ");
+        }
+        pr(ctx, b, t, 2);
+      }
+      first = 0;
+    }
+  }
+  if (a != small) {
+    free(a);
+  }
+}
+
+static int prec_of(const mbd_sym_ctx *ctx, mbd_sym_id e) {
+  const sym_node *n = NODE(ctx, e);
+  double ex;
+  switch (n->op) {
+    case MBD_SYM_CONST:
+      return n->value < 0 ? 3 : 5;
+    case MBD_SYM_ADD:
+      return 1;
+    case MBD_SYM_MUL:
+      return 2;
+    case MBD_SYM_POW:
+      return is_den(ctx, e, &ex) ? 2 : 4;
+    default:
+      return 5;
+  }
+}
+
+static void pr(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, int minprec) {
+  static const char *fname[MBD_SYM_NOPS] = {
+      [MBD_SYM_SIN] = "sin",   [MBD_SYM_COS] = "cos",    [MBD_SYM_TAN] = "tan",
+      [MBD_SYM_EXP] = "exp",   [MBD_SYM_LOG] = "log",    [MBD_SYM_SQRT] = "sqrt",
+      [MBD_SYM_ABS] = "abs",   [MBD_SYM_SIGN] = "sign",  [MBD_SYM_ATAN2] = "atan2",
+      [MBD_SYM_IFELSE] = "ifelse"};
+  if (b->full || b->nomem) {
+    return;
+  }
+  const sym_node *n = NODE(ctx, e);
+  int paren = prec_of(ctx, e) < minprec;
+  double ex;
+  if (paren) {
+    put(b, "(");
+  }
+  switch (n->op) {
+    case MBD_SYM_CONST:
+      put_num(b, n->value);
+      break;
+    case MBD_SYM_VAR:
+      put(b, ctx->names + n->adr);
+      break;
+    case MBD_SYM_ADD:
+      pr_add(ctx, b, e);
+      break;
+    case MBD_SYM_MUL:
+      pr_mul(ctx, b, e, 1.0);
+      break;
+    case MBD_SYM_POW:
+      if (is_den(ctx, e, &ex)) {
+        pr_mul(ctx, b, e, 1.0);
+      } else {
+        pr(ctx, b, ARG(ctx, e, 0), 5);
+        put(b, "^");
+        pr(ctx, b, ARG(ctx, e, 1), 5);
+      }
+      break;
+    default:
+      put(b, fname[n->op]);
+      put(b, "(");
+      for (int i = 0; i < n->nargs; i++) {
+        if (i) {
+          put(b, ", ");
+        }
+        pr(ctx, b, ARG(ctx, e, i), 0);
+      }
+      put(b, ")");
+      break;
+  }
+  if (paren) {
+    put(b, ")");
+  }
+}
+
+char *mbd_sym_to_string(mbd_sym_ctx *ctx, mbd_sym_id e) {
+  sbuf b = {0};
+  if (!sym_valid(ctx, e)) {
+    put(&b, "<invalid>");
+  } else {
+    /* print keys: smallest variable index below each node (constants last) */
+    int32_t *order, *key = malloc(sizeof *key * ((size_t)ctx->nnodes + 1));
+    int n = sym_topo(ctx, 1, &e, &order);
+    if (n < 0 || !key) {
+      free(key);
+      if (n >= 0) {
+        free(order);
+      }
+      return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+      const sym_node *nd = NODE(ctx, order[i]);
+      int32_t k = nd->op == MBD_SYM_VAR ? nd->index : INT32_MAX;
+      for (int j = 0; j < nd->nargs && nd->op != MBD_SYM_VAR; j++) {
+        int32_t kj = key[ARG(ctx, order[i], j)];
+        k = kj < k ? kj : k;
+      }
+      key[order[i]] = k;
+    }
+    free(order);
+    b.key = key;
+    pr(ctx, &b, e, 0);
+    free(key);
+  }
+  if (b.full) {
+    b.full = 0;
+    put(&b, "...");
+  }
+  if (b.nomem || !b.p) {
+    free(b.p);
+    return b.nomem ? NULL : calloc(1, 1);
+  }
+  return b.p;
+}
+
+size_t mbd_sym_print(mbd_sym_ctx *ctx, mbd_sym_id e, char *buf, size_t cap) {
+  char *s = mbd_sym_to_string(ctx, e);
+  if (!s) {
+    if (cap) {
+      buf[0] = '\0';
+    }
+    return 0;
+  }
+  size_t len = strlen(s);
+  if (cap) {
+    size_t k = len < cap - 1 ? len : cap - 1;
+    memcpy(buf, s, k);
+    buf[k] = '\0';
+  }
+  free(s);
+  return len;
+}
