@@ -761,6 +761,11 @@ static int l_model_info(lua_State *L) {
              "  degrees of freedom: %d",
              in.ncoord, in.nconstraint, in.rank, in.nredundant, in.dof);
     luaL_addstring(&b, line);
+    if (in.moved_body > 0 && in.moved > 1e-9) {
+      snprintf(line, sizeof line, "\n  assembly moved the given poses by up to %.3g (body '%s')",
+               in.moved, mbd_model_body_name(lm->m, in.moved_body));
+      luaL_addstring(&b, line);
+    }
   } else {
     snprintf(line, sizeof line, "  not assembled: %s", err.msg);
     luaL_addstring(&b, line);
@@ -778,6 +783,8 @@ static int l_model_info(lua_State *L) {
     lua_setfield(L, -2, "dof");
     lua_pushinteger(L, in.nredundant);
     lua_setfield(L, -2, "redundant");
+    lua_pushnumber(L, in.moved);
+    lua_setfield(L, -2, "moved");
     lua_newtable(L);
     for (int i = 0; i < mbd_channel_count(lm->m); i++) {
       lua_pushstring(L, mbd_channel_name(lm->m, i));

@@ -350,16 +350,18 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
     mbd_model_unassemble(m);
     return MBD_FAIL(err, MBD_E_ASSEMBLY, "model '%s' cannot be assembled: %s", m->name, msg);
   }
-  // report bodies that assembly moved noticeably from the given pose
+  // how far assembly moved the given poses (reported by m:info, not a warning: rough poses are
+  // a normal way to describe a mechanism)
+  m->moved = 0;
+  m->moved_body = -1;
   for (int b = 1; b < m->nbody; b++) {
     int a = m->body[b].qadr;
-    double moved = 0;
     for (int c = 0; c < m->nc; c++) {
-      moved = fmax(moved, fabs(d->q[a + c] - m->body[b].q0[c]));
-    }
-    if (moved > 1e-3) {  // a millimetre or milliradian: more than rounding of the input
-      mbd_model_warn(m, "body '%s': assembly moved its pose by up to %.3g from the given one",
-                     m->body[b].name, moved);
+      double dq = fabs(d->q[a + c] - m->body[b].q0[c]);
+      if (dq > m->moved) {
+        m->moved = dq;
+        m->moved_body = b;
+      }
     }
   }
   rc = rank_test(m, d, err);
@@ -403,5 +405,7 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   info->rank = m->rank;
   info->dof = m->n - m->rank;
   info->nredundant = m->mrow - m->ma;
+  info->moved = m->moved;
+  info->moved_body = m->moved_body;
   return MBD_OK;
 }

@@ -25,6 +25,7 @@ typedef struct mbd_joint {
   double axis1[3], axis2[3]; /* unit axes in body frames */
   double ref1[3], ref2[3]; /* spatial: unit reference axes ⟂ axis, for relative angles */
   double angle0;           /* planar translational/fixed: locked relative angle θ2−θ1 */
+  double angle_memo;       /* spatial: last continuous relative angle (unwrapping memo, rad) */
   int row0, nrow;          /* rows in the full constraint vector */
   int drive;               /* drive index or −1 */
   int rspring;             /* rotational spring index or −1 */
@@ -68,6 +69,7 @@ typedef enum {
   CH_JCOORD,   /* joint angle / displacement */
   CH_JFORCE,   /* joint reaction on body2, global, comp 0..2 */
   CH_JEFFORT,  /* drive effort (torque or force) on body2 */
+  CH_JTORQUE,  /* spatial joint reaction torque on body2 about its joint point, global, comp 0..2 */
   CH_ENERGY,
   CH_VIOLATION
 } channel_kind;
@@ -111,6 +113,8 @@ struct mbd_model {
   mbd_channel *channel;
   mbd_data *data;          /* state and workspaces, sized at assembly */
   double assembly_tol;
+  double moved;            /* largest change assembly made to a given coordinate */
+  int moved_body;          /* the body it belongs to, −1 for none */
 
   int nwarning;
   char warning[MBD_MAX_WARNINGS][256];
@@ -180,5 +184,46 @@ int mbd_channels_build(mbd_model *m, mbd_error *err);
 /* augmented dynamics: q̈ and λ from [M Φqᵀ; Φq 0] with the given right-hand side γ* (ma) */
 int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
                            mbd_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* spatial bodies (model/spatial.c, model/forces3.c): q = (r, p), p = (e0, e1, e2, e3)         */
+
+/* Euler-parameter matrices (Nikravesh ch. 6; Haug ch. 9), all row-major:
+ * A = E Gᵀ (3×3), E = [−e, ẽ + e0 I] and G = [−e, −ẽ + e0 I] (3×4), ω = 2Eṗ (global),
+ * ω' = 2Gṗ (body frame); B(p, a) = ∂(A(p) a)/∂p (3×4), exact also off the unit sphere */
+void mbd_ep_A(const double *p, double *A);
+void mbd_ep_E(const double *p, double *E);
+void mbd_ep_G(const double *p, double *G);
+void mbd_ep_B(const double *p, const double *a, double *B);
+/* eigenvalues of a symmetric 3×3 (row-major), ascending */
+void mbd_sym3_eigenvalues(const double *S, double *ev);
+
+/* check a spatial joint's axes in the given poses and choose its reference axes (ref2 so that the
+ * relative angle is 0 in the poses the user gave; fixed: the relative frame of those poses) */
+int mbd_spatial_joint_init(const mbd_model *m, mbd_joint *j, mbd_error *err);
+/* before the assembly's position analysis: reset the angle memos */
+void mbd_spatial_reset(mbd_model *m);
+/* after it: ṗ = ½ Eᵀω from the given global angular velocities, ṙ as given */
+void mbd_spatial_velocity0(const mbd_model *m, mbd_data *d);
+/* Φ, Φq, Φt, γ of spatial joints, drives and Euler-parameter norms (Φq, Φt zeroed by caller) */
+int mbd_constraints_eval3(const mbd_model *m, mbd_data *d, mbd_error *err);
+/* joint angle (which = 0, revolute/cylindrical, continuous) or displacement along axis1
+ * (which = 1, translational/cylindrical) and its rate */
+void mbd_spatial_joint_coord(const mbd_model *m, const mbd_data *d, int j, int which,
+                             double *value, double *rate);
+/* the same coordinate as a row: value, rate, ∂/∂q over (body1 | body2) coordinates (J, 14
+ * entries, may be NULL) and the quadratic part h of the coordinate's second derivative
+ * (coordinate¨ = J q̈ + h; may be NULL) */
+void mbd_spatial_coord_row(const mbd_model *m, const mbd_data *d, int j, int which, double *value,
+                           double *rate, double *J, double *h);
+/* global angular velocity component of body b */
+double mbd_spatial_omega(const mbd_model *m, const mbd_data *d, int b, int comp);
+/* reaction torque of joint j on body2 about its joint point (global), needs λ */
+double mbd_spatial_reaction_torque(const mbd_model *m, const mbd_data *d, int j, int comp);
+
+/* M = diag(m I₃, 4GᵀJ'G), Q = [m g + ΣF; 2Gᵀn' + 8ĠᵀJ'Ġp] and the energy of spatial models
+ * (model/forces3.c) */
+int mbd_forces_eval3(const mbd_model *m, mbd_data *d, mbd_error *err);
+double mbd_energy3(const mbd_model *m, const mbd_data *d);
 
 #endif

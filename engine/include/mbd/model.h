@@ -143,6 +143,8 @@ typedef struct mbd_model_info {
   int rank;             /* rank of Φq at the assembled pose */
   int dof;              /* n − rank (drives counted as constraints) */
   int nredundant;       /* rows removed by the rank test */
+  double moved;         /* largest change assembly made to a given coordinate (m or rad) */
+  int moved_body;       /* the body it belongs to, −1 for none */
 } mbd_model_info;
 
 int mbd_model_get_info(const mbd_model *m, mbd_model_info *info);
