@@ -7,7 +7,8 @@
 
 #include "sym_impl.h"
 
-/* ---- context ----------------------------------------------------------------------------------- */
+/* ---- context -----------------------------------------------------------------------------------
+ */
 
 mbd_sym_ctx *mbd_sym_ctx_new(void) {
   mbd_sym_ctx *ctx = calloc(1, sizeof *ctx);
@@ -71,7 +72,8 @@ static int grow(void **p, int *cap, int need, size_t sz) {
   return 0;
 }
 
-/* ---- hash-consing ------------------------------------------------------------------------------ */
+/* ---- hash-consing ------------------------------------------------------------------------------
+ */
 
 static uint32_t mix(uint32_t h, uint32_t v) {
   h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
@@ -112,7 +114,8 @@ static int same_key(const mbd_sym_ctx *ctx, const sym_node *n, int op, int nargs
   return memcmp(ctx->args + n->adr, args, sizeof *args * (size_t)nargs) == 0;
 }
 
-/* slot of the key in the table: the node's id if present (returned in *found), else the empty slot */
+/* slot of the key in the table: the node's id if present (returned in *found), else the empty slot
+ */
 static int probe(const mbd_sym_ctx *ctx, uint32_t h, int op, int nargs, const int32_t *args,
                  double value, const char *name, mbd_sym_id *found) {
   uint32_t mask = (uint32_t)ctx->ctable - 1;
@@ -176,7 +179,7 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
   n->value = op == MBD_SYM_CONST ? value : 0.0;
   n->hash = h;
   n->adr = ctx->nargs;
-  if (op == MBD_SYM_VAR) {
+  if (op == MBD_SYM_VAR && name) {
     int len = (int)strlen(name) + 1;
     if (grow((void **)&ctx->names, &ctx->cnames, ctx->nnames + len, 1)) {
       return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory (variable names)");
@@ -203,7 +206,8 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
   return id;
 }
 
-/* ---- constants and variables ------------------------------------------------------------------- */
+/* ---- constants and variables -------------------------------------------------------------------
+ */
 
 mbd_sym_id mbd_sym_const(mbd_sym_ctx *ctx, double value) {
   if (isnan(value)) {
@@ -245,7 +249,8 @@ mbd_sym_id mbd_sym_var(mbd_sym_ctx *ctx, const char *name, int index) {
   return id;
 }
 
-/* ---- helpers ----------------------------------------------------------------------------------- */
+/* ---- helpers -----------------------------------------------------------------------------------
+ */
 
 static int is_const(const mbd_sym_ctx *ctx, mbd_sym_id e, double *v) {
   if (ctx->nodes[e].op == MBD_SYM_CONST) {
@@ -286,7 +291,8 @@ static int cmp_id(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* ---- sums -------------------------------------------------------------------------------------- */
+/* ---- sums --------------------------------------------------------------------------------------
+ */
 
 /* split term t into coefficient · base (base without constant factor) */
 static mbd_sym_id split_term(mbd_sym_ctx *ctx, mbd_sym_id t, double *c) {
@@ -418,7 +424,8 @@ done:
   return r;
 }
 
-/* ---- products ---------------------------------------------------------------------------------- */
+/* ---- products ----------------------------------------------------------------------------------
+ */
 
 mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
   if (check_ids(ctx, n, factors, "mul")) {
@@ -549,7 +556,8 @@ done:
   return r;
 }
 
-/* ---- binary shorthands ------------------------------------------------------------------------- */
+/* ---- binary shorthands -------------------------------------------------------------------------
+ */
 
 mbd_sym_id mbd_sym_add(mbd_sym_ctx *ctx, mbd_sym_id a, mbd_sym_id b) {
   int32_t t[2] = {a, b};
@@ -576,7 +584,8 @@ mbd_sym_id mbd_sym_div(mbd_sym_ctx *ctx, mbd_sym_id a, mbd_sym_id b) {
   return mbd_sym_mul(ctx, a, mbd_sym_powc(ctx, b, -1.0));
 }
 
-/* ---- powers ------------------------------------------------------------------------------------ */
+/* ---- powers ------------------------------------------------------------------------------------
+ */
 
 mbd_sym_id mbd_sym_pow(mbd_sym_ctx *ctx, mbd_sym_id base, mbd_sym_id exponent) {
   int32_t a[2] = {base, exponent};
@@ -638,7 +647,8 @@ mbd_sym_id mbd_sym_powc(mbd_sym_ctx *ctx, mbd_sym_id base, double exponent) {
   return mbd_sym_pow(ctx, base, mbd_sym_const(ctx, exponent));
 }
 
-/* ---- functions --------------------------------------------------------------------------------- */
+/* ---- functions ---------------------------------------------------------------------------------
+ */
 
 static double fold1(int op, double x) {
   switch (op) {
@@ -684,9 +694,13 @@ mbd_sym_id mbd_sym_cos(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM
 mbd_sym_id mbd_sym_tan(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM_TAN, a, "tan"); }
 mbd_sym_id mbd_sym_exp(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM_EXP, a, "exp"); }
 mbd_sym_id mbd_sym_log(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM_LOG, a, "log"); }
-mbd_sym_id mbd_sym_sqrt(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM_SQRT, a, "sqrt"); }
+mbd_sym_id mbd_sym_sqrt(mbd_sym_ctx *ctx, mbd_sym_id a) {
+  return fn1(ctx, MBD_SYM_SQRT, a, "sqrt");
+}
 mbd_sym_id mbd_sym_abs(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM_ABS, a, "abs"); }
-mbd_sym_id mbd_sym_sign(mbd_sym_ctx *ctx, mbd_sym_id a) { return fn1(ctx, MBD_SYM_SIGN, a, "sign"); }
+mbd_sym_id mbd_sym_sign(mbd_sym_ctx *ctx, mbd_sym_id a) {
+  return fn1(ctx, MBD_SYM_SIGN, a, "sign");
+}
 
 mbd_sym_id mbd_sym_atan2(mbd_sym_ctx *ctx, mbd_sym_id y, mbd_sym_id x) {
   int32_t a[2] = {y, x};
@@ -717,9 +731,9 @@ mbd_sym_id mbd_sym_ifelse(mbd_sym_ctx *ctx, mbd_sym_id c, mbd_sym_id a, mbd_sym_
 
 mbd_sym_id mbd_sym_apply(mbd_sym_ctx *ctx, mbd_sym_op op, int nargs, const mbd_sym_id *args) {
   static const int8_t arity[MBD_SYM_NOPS] = {
-      [MBD_SYM_CONST] = -2, [MBD_SYM_VAR] = -2, [MBD_SYM_ADD] = -1, [MBD_SYM_MUL] = -1,
-      [MBD_SYM_POW] = 2,    [MBD_SYM_SIN] = 1,  [MBD_SYM_COS] = 1,  [MBD_SYM_TAN] = 1,
-      [MBD_SYM_EXP] = 1,    [MBD_SYM_LOG] = 1,  [MBD_SYM_SQRT] = 1, [MBD_SYM_ABS] = 1,
+      [MBD_SYM_CONST] = -2, [MBD_SYM_VAR] = -2,  [MBD_SYM_ADD] = -1,  [MBD_SYM_MUL] = -1,
+      [MBD_SYM_POW] = 2,    [MBD_SYM_SIN] = 1,   [MBD_SYM_COS] = 1,   [MBD_SYM_TAN] = 1,
+      [MBD_SYM_EXP] = 1,    [MBD_SYM_LOG] = 1,   [MBD_SYM_SQRT] = 1,  [MBD_SYM_ABS] = 1,
       [MBD_SYM_SIGN] = 1,   [MBD_SYM_ATAN2] = 2, [MBD_SYM_IFELSE] = 3};
   if ((int)op < 0 || op >= MBD_SYM_NOPS || arity[op] == -2 ||
       (arity[op] >= 0 && arity[op] != nargs) || nargs < 0) {
@@ -742,7 +756,8 @@ mbd_sym_id mbd_sym_apply(mbd_sym_ctx *ctx, mbd_sym_op op, int nargs, const mbd_s
   }
 }
 
-/* ---- inspection -------------------------------------------------------------------------------- */
+/* ---- inspection --------------------------------------------------------------------------------
+ */
 
 mbd_sym_op mbd_sym_op_of(const mbd_sym_ctx *ctx, mbd_sym_id e) {
   return sym_valid(ctx, e) ? (mbd_sym_op)ctx->nodes[e].op : MBD_SYM_NOPS;

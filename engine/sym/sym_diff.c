@@ -4,13 +4,14 @@
 
 #include "sym_impl.h"
 
-/* ---- differentiation --------------------------------------------------------------------------- */
+/* ---- differentiation ---------------------------------------------------------------------------
+ */
 
 typedef struct diff_state {
   mbd_sym_ctx *ctx;
-  mbd_sym_id var;  /* the variable */
-  int32_t *memo;   /* memo[id] = derivative of node id (< n0), -1 not yet known */
-  int n0;          /* number of nodes when the call started */
+  mbd_sym_id var; /* the variable */
+  int32_t *memo;  /* memo[id] = derivative of node id (< n0), -1 not yet known */
+  int n0;         /* number of nodes when the call started */
 } diff_state;
 
 static mbd_sym_id d(diff_state *D, mbd_sym_id e);
@@ -198,7 +199,8 @@ mbd_sym_id mbd_sym_diff(mbd_sym_ctx *ctx, mbd_sym_id e, mbd_sym_id var) {
   return r;
 }
 
-/* ---- substitution ------------------------------------------------------------------------------ */
+/* ---- substitution ------------------------------------------------------------------------------
+ */
 
 typedef struct subs_state {
   mbd_sym_ctx *ctx;
@@ -275,7 +277,8 @@ mbd_sym_id mbd_sym_subs(mbd_sym_ctx *ctx, mbd_sym_id e, int n, const mbd_sym_id 
   return r;
 }
 
-/* ---- Jacobian ---------------------------------------------------------------------------------- */
+/* ---- Jacobian ----------------------------------------------------------------------------------
+ */
 
 int mbd_sym_jacobian(mbd_sym_ctx *ctx, int nf, const mbd_sym_id *f, int nv, const mbd_sym_id *v,
                      mbd_sym_id *J, mbd_error *err) {
@@ -284,8 +287,9 @@ int mbd_sym_jacobian(mbd_sym_ctx *ctx, int nf, const mbd_sym_id *f, int nv, cons
       J[i * nv + j] = mbd_sym_diff(ctx, f[i], v[j]);
       if (J[i * nv + j] < 0) {
         const mbd_error *ce = mbd_sym_ctx_error(ctx);
-        return MBD_FAIL(err, ce->code ? ce->code : MBD_E_INPUT, "sym.jacobian: row %d, column %d: %s",
-                        i + 1, j + 1, ce->code ? ce->msg : "invalid expression");
+        return MBD_FAIL(err, ce->code ? ce->code : MBD_E_INPUT,
+                        "sym.jacobian: row %d, column %d: %s", i + 1, j + 1,
+                        ce->code ? ce->msg : "invalid expression");
       }
     }
   }

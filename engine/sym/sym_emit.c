@@ -20,7 +20,8 @@ extern char **environ;
 static const char *const cflags[] = {"-O2", "-ffp-contract=off", "-shared", "-fPIC"};
 #define NCFLAGS ((int)(sizeof cflags / sizeof cflags[0]))
 
-/* ---- a growing string -------------------------------------------------------------------------- */
+/* ---- a growing string --------------------------------------------------------------------------
+ */
 
 typedef struct str {
   char *p;
@@ -64,7 +65,8 @@ static void sputf(str *s, const char *fmt, ...) {
   sput(s, tmp);
 }
 
-/* ---- emission ---------------------------------------------------------------------------------- */
+/* ---- emission ----------------------------------------------------------------------------------
+ */
 
 typedef struct emitter {
   const mbd_sym_ctx *ctx;
@@ -113,9 +115,9 @@ static void recipe(emitter *E, str *s, mbd_sym_id id) {
   const sym_node *n = NODE(ctx, id);
   const int32_t *a = ctx->args + n->adr;
   static const char *fname[MBD_SYM_NOPS] = {
-      [MBD_SYM_SIN] = "sin",   [MBD_SYM_COS] = "cos",  [MBD_SYM_TAN] = "tan",
-      [MBD_SYM_EXP] = "exp",   [MBD_SYM_LOG] = "log",  [MBD_SYM_SQRT] = "sqrt",
-      [MBD_SYM_ABS] = "fabs",  [MBD_SYM_SIGN] = "mbd_sign", [MBD_SYM_ATAN2] = "atan2"};
+      [MBD_SYM_SIN] = "sin",  [MBD_SYM_COS] = "cos",       [MBD_SYM_TAN] = "tan",
+      [MBD_SYM_EXP] = "exp",  [MBD_SYM_LOG] = "log",       [MBD_SYM_SQRT] = "sqrt",
+      [MBD_SYM_ABS] = "fabs", [MBD_SYM_SIGN] = "mbd_sign", [MBD_SYM_ATAN2] = "atan2"};
   mbd_sym_id f;
   double e;
   int k;
@@ -267,7 +269,8 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
     sput(&out, SYM_POWI_SOURCE "\n");
   }
   if (E.use_sign) {
-    sput(&out, "static double mbd_sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }\n\n");
+    sput(&out,
+         "static double mbd_sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }\n\n");
   }
   sputf(&out, "void %s(const double *v, double *out);\n", name);
   sputf(&out, "void %s(const double *v, double *out) {\n", name);
@@ -295,7 +298,8 @@ done:
   return status;
 }
 
-/* ---- cache folder and compiler ----------------------------------------------------------------- */
+/* ---- cache folder and compiler -----------------------------------------------------------------
+ */
 
 int mbd_sym_cache_dir(char *buf, size_t cap, mbd_error *err) {
   const char *d = getenv("MBD_CACHE");
@@ -422,8 +426,7 @@ static int run_cc(const char *ccenv, const char *csrc, const char *so, const cha
   int st;
   while (waitpid(pid, &st, 0) < 0) {
     if (errno != EINTR) {
-      return MBD_FAIL(err, MBD_E_IO, "sym.compile: lost the compiler process: %s",
-                      strerror(errno));
+      return MBD_FAIL(err, MBD_E_IO, "sym.compile: lost the compiler process: %s", strerror(errno));
     }
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {

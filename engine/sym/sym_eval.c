@@ -12,7 +12,8 @@
 
 #include "sym_impl.h"
 
-/* ---- plans ------------------------------------------------------------------------------------- */
+/* ---- plans -------------------------------------------------------------------------------------
+ */
 
 int sym_recipe_refs(const mbd_sym_ctx *ctx, mbd_sym_id id, int32_t *refs) {
   const sym_node *n = NODE(ctx, id);
@@ -126,8 +127,9 @@ int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nva
           plan->slot[id] = NODE(ctx, id)->index;
           plan->nslots = plan->slot[id] + 1 > plan->nslots ? plan->slot[id] + 1 : plan->nslots;
         } else if (plan->slot[id] < 0) {
-          status = MBD_FAIL(err, MBD_E_INPUT, "sym: variable '%s' is not among the %d variables given",
-                            ctx->names + NODE(ctx, id)->adr, nvars);
+          status =
+              MBD_FAIL(err, MBD_E_INPUT, "sym: variable '%s' is not among the %d variables given",
+                       ctx->names + NODE(ctx, id)->adr, nvars);
           goto done;
         }
       }
@@ -143,7 +145,8 @@ done:
   return status;
 }
 
-/* ---- evaluation on the DAG --------------------------------------------------------------------- */
+/* ---- evaluation on the DAG ---------------------------------------------------------------------
+ */
 
 static double eval_node(const mbd_sym_ctx *ctx, mbd_sym_id id, const double *val,
                         const double *vars) {
@@ -235,10 +238,11 @@ int mbd_sym_eval(mbd_sym_ctx *ctx, mbd_sym_id e, const double *vals, double *out
   return MBD_OK;
 }
 
-/* ---- the tape ---------------------------------------------------------------------------------- */
+/* ---- the tape ----------------------------------------------------------------------------------
+ */
 
 enum {
-  OP_LOAD, /* r[d] = v[a] */
+  OP_LOAD,  /* r[d] = v[a] */
   OP_STORE, /* out[d] = r[a] */
   OP_ADD,
   OP_SUB,
@@ -268,10 +272,10 @@ typedef struct sym_instr {
 struct mbd_sym_tape {
   sym_instr *code; /* code[ncode] */
   int ncode;
-  double *reg;     /* reg[nreg]: constants in [0, nconst), then temporaries */
+  double *reg; /* reg[nreg]: constants in [0, nconst), then temporaries */
   int nreg, nconst;
-  int nout;        /* outputs */
-  int nvars;       /* length of v read */
+  int nout;  /* outputs */
+  int nvars; /* length of v read */
 };
 
 /* tape builder */
@@ -307,9 +311,9 @@ static int emit_node(const mbd_sym_ctx *ctx, tape_b *B, mbd_sym_id id, int d) {
   int k, err = 0;
   double e;
   static const int fn_op[MBD_SYM_NOPS] = {
-      [MBD_SYM_SIN] = OP_SIN,   [MBD_SYM_COS] = OP_COS,   [MBD_SYM_TAN] = OP_TAN,
-      [MBD_SYM_EXP] = OP_EXP,   [MBD_SYM_LOG] = OP_LOG,   [MBD_SYM_SQRT] = OP_SQRT,
-      [MBD_SYM_ABS] = OP_ABS,   [MBD_SYM_SIGN] = OP_SIGN, [MBD_SYM_ATAN2] = OP_ATAN2};
+      [MBD_SYM_SIN] = OP_SIN, [MBD_SYM_COS] = OP_COS,   [MBD_SYM_TAN] = OP_TAN,
+      [MBD_SYM_EXP] = OP_EXP, [MBD_SYM_LOG] = OP_LOG,   [MBD_SYM_SQRT] = OP_SQRT,
+      [MBD_SYM_ABS] = OP_ABS, [MBD_SYM_SIGN] = OP_SIGN, [MBD_SYM_ATAN2] = OP_ATAN2};
   switch ((mbd_sym_op)n->op) {
     case MBD_SYM_ADD: {
       mbd_sym_id f0, f1;

@@ -9,28 +9,28 @@
 
 /* one node of the DAG */
 typedef struct sym_node {
-  uint8_t op;     /* mbd_sym_op */
-  int32_t nargs;  /* number of arguments */
-  int32_t adr;    /* first argument in ctx->args; VAR: offset of its name in ctx->names */
-  int32_t index;  /* VAR: slot in the evaluation vector; else -1 */
-  double value;   /* CONST: the value; else 0 */
-  uint32_t hash;  /* structural hash */
+  uint8_t op;    /* mbd_sym_op */
+  int32_t nargs; /* number of arguments */
+  int32_t adr;   /* first argument in ctx->args; VAR: offset of its name in ctx->names */
+  int32_t index; /* VAR: slot in the evaluation vector; else -1 */
+  double value;  /* CONST: the value; else 0 */
+  uint32_t hash; /* structural hash */
 } sym_node;
 
 struct mbd_sym_ctx {
-  sym_node *nodes;   /* nodes[nnodes] */
+  sym_node *nodes; /* nodes[nnodes] */
   int nnodes, cnodes;
-  int32_t *args;     /* argument ids, nodes[i].adr .. + nargs */
+  int32_t *args; /* argument ids, nodes[i].adr .. + nargs */
   int nargs, cargs;
-  int32_t *table;    /* open-addressing hash table of node ids, -1 empty; size ctable (power of 2) */
+  int32_t *table; /* open-addressing hash table of node ids, -1 empty; size ctable (power of 2) */
   int ctable;
-  char *names;       /* variable names, NUL-terminated, back to back */
+  char *names; /* variable names, NUL-terminated, back to back */
   int nnames, cnames;
-  int nslots;        /* one more than the largest variable index */
-  int32_t *scratch;  /* scratch ids for the n-ary constructors */
-  double *scratchv;  /* scratch values (coefficients, exponents) */
+  int nslots;       /* one more than the largest variable index */
+  int32_t *scratch; /* scratch ids for the n-ary constructors */
+  double *scratchv; /* scratch values (coefficients, exponents) */
   int cscratch;
-  mbd_error err;     /* last error */
+  mbd_error err; /* last error */
 };
 
 /* non-failing accessors for valid ids */
@@ -79,20 +79,20 @@ static inline double sym_powi(double x, int n) {
   return n < 0 ? 1.0 / r : r;
 }
 
-#define SYM_POWI_SOURCE                                     \
-  "static double mbd_powi(double x, int n) {\n"            \
-  "  unsigned k = (unsigned)(n < 0 ? -n : n);\n"           \
-  "  double r = 1.0;\n"                                    \
-  "  while (k) {\n"                                        \
-  "    if (k & 1u) {\n"                                    \
-  "      r *= x;\n"                                        \
-  "    }\n"                                                \
-  "    k >>= 1;\n"                                         \
-  "    if (k) {\n"                                         \
-  "      x *= x;\n"                                        \
-  "    }\n"                                                \
-  "  }\n"                                                  \
-  "  return n < 0 ? 1.0 / r : r;\n"                        \
+#define SYM_POWI_SOURCE                          \
+  "static double mbd_powi(double x, int n) {\n"  \
+  "  unsigned k = (unsigned)(n < 0 ? -n : n);\n" \
+  "  double r = 1.0;\n"                          \
+  "  while (k) {\n"                              \
+  "    if (k & 1u) {\n"                          \
+  "      r *= x;\n"                              \
+  "    }\n"                                      \
+  "    k >>= 1;\n"                               \
+  "    if (k) {\n"                               \
+  "      x *= x;\n"                              \
+  "    }\n"                                      \
+  "  }\n"                                        \
+  "  return n < 0 ? 1.0 / r : r;\n"              \
   "}\n"
 
 /* sign as used everywhere: -1, 0, 1 (0 for NaN) */

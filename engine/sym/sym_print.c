@@ -247,9 +247,9 @@ static int prec_of(const mbd_sym_ctx *ctx, mbd_sym_id e) {
 
 static void pr(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, int minprec) {
   static const char *fname[MBD_SYM_NOPS] = {
-      [MBD_SYM_SIN] = "sin",   [MBD_SYM_COS] = "cos",    [MBD_SYM_TAN] = "tan",
-      [MBD_SYM_EXP] = "exp",   [MBD_SYM_LOG] = "log",    [MBD_SYM_SQRT] = "sqrt",
-      [MBD_SYM_ABS] = "abs",   [MBD_SYM_SIGN] = "sign",  [MBD_SYM_ATAN2] = "atan2",
+      [MBD_SYM_SIN] = "sin",      [MBD_SYM_COS] = "cos",   [MBD_SYM_TAN] = "tan",
+      [MBD_SYM_EXP] = "exp",      [MBD_SYM_LOG] = "log",   [MBD_SYM_SQRT] = "sqrt",
+      [MBD_SYM_ABS] = "abs",      [MBD_SYM_SIGN] = "sign", [MBD_SYM_ATAN2] = "atan2",
       [MBD_SYM_IFELSE] = "ifelse"};
   if (b->full || b->nomem) {
     return;

@@ -1,14 +1,14 @@
 /* tests of the symbolic engine (engine/sym/, mbd/sym.h) */
-#include "mbd_test.h"
-
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
 
 #include "mbd/sym.h"
+#include "mbd_test.h"
 
-/* ---- helpers ----------------------------------------------------------------------------------- */
+/* ---- helpers -----------------------------------------------------------------------------------
+ */
 
 typedef struct fixture {
   mbd_sym_ctx *c;
@@ -54,7 +54,8 @@ static void assert_text(mbd_sym_ctx *c, mbd_sym_id e, const char *want) {
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-/* ---- hash-consing ------------------------------------------------------------------------------ */
+/* ---- hash-consing ------------------------------------------------------------------------------
+ */
 
 static void test_hash_consing(void **state) {
   fixture *f = *state;
@@ -77,22 +78,23 @@ static void test_hash_consing(void **state) {
   assert_int_equal(mbd_sym_nslots(c), 3);
 }
 
-/* ---- simplification ---------------------------------------------------------------------------- */
+/* ---- simplification ----------------------------------------------------------------------------
+ */
 
 static void test_simplify(void **state) {
   fixture *f = *state;
   mbd_sym_ctx *c = f->c;
   mbd_sym_id x = f->x, y = f->y;
   double v;
-  assert_int_equal(mbd_sym_add(c, x, K(0)), x);                      /* x + 0 */
-  assert_int_equal(mbd_sym_mul(c, x, K(1)), x);                      /* x·1 */
-  assert_int_equal(mbd_sym_mul(c, x, K(0)), K(0));                   /* x·0 */
-  assert_int_equal(mbd_sym_sub(c, x, x), K(0));                      /* x − x */
-  assert_int_equal(mbd_sym_div(c, x, x), K(1));                      /* x / x, x ≠ 0 */
-  assert_int_equal(mbd_sym_pow(c, x, K(0)), K(1));                   /* x^0 */
-  assert_int_equal(mbd_sym_pow(c, x, K(1)), x);                      /* x^1 */
-  assert_int_equal(mbd_sym_pow(c, K(1), y), K(1));                   /* 1^y */
-  assert_int_equal(mbd_sym_add(c, K(2), K(3)), K(5));                /* folding */
+  assert_int_equal(mbd_sym_add(c, x, K(0)), x);       /* x + 0 */
+  assert_int_equal(mbd_sym_mul(c, x, K(1)), x);       /* x·1 */
+  assert_int_equal(mbd_sym_mul(c, x, K(0)), K(0));    /* x·0 */
+  assert_int_equal(mbd_sym_sub(c, x, x), K(0));       /* x − x */
+  assert_int_equal(mbd_sym_div(c, x, x), K(1));       /* x / x, x ≠ 0 */
+  assert_int_equal(mbd_sym_pow(c, x, K(0)), K(1));    /* x^0 */
+  assert_int_equal(mbd_sym_pow(c, x, K(1)), x);       /* x^1 */
+  assert_int_equal(mbd_sym_pow(c, K(1), y), K(1));    /* 1^y */
+  assert_int_equal(mbd_sym_add(c, K(2), K(3)), K(5)); /* folding */
   assert_int_equal(mbd_sym_pow(c, K(2), K(3)), K(8));
   assert_int_equal(mbd_sym_sin(c, K(0)), K(0));
   assert_int_equal(mbd_sym_cos(c, K(0)), K(1));
@@ -109,8 +111,8 @@ static void test_simplify(void **state) {
   assert_int_equal(mbd_sym_div(c, mbd_sym_powc(c, x, 3), x), x2);
   assert_int_equal(mbd_sym_mul(c, mbd_sym_mul(c, K(2), x), mbd_sym_mul(c, K(3), y)),
                    mbd_sym_mul(c, K(6), mbd_sym_mul(c, x, y)));
-  assert_int_equal(mbd_sym_powc(c, x2, 3), mbd_sym_powc(c, x, 6));   /* (x^2)^3 */
-  assert_int_equal(mbd_sym_powc(c, mbd_sym_mul(c, x, y), 2),         /* (xy)^2 */
+  assert_int_equal(mbd_sym_powc(c, x2, 3), mbd_sym_powc(c, x, 6)); /* (x^2)^3 */
+  assert_int_equal(mbd_sym_powc(c, mbd_sym_mul(c, x, y), 2),       /* (xy)^2 */
                    mbd_sym_mul(c, x2, mbd_sym_powc(c, y, 2)));
   assert_int_equal(mbd_sym_powc(c, x, 0.5), mbd_sym_sqrt(c, x));
   /* a constant factor is distributed; negation of a difference */
@@ -139,14 +141,15 @@ static void test_simplify(void **state) {
   assert_int_equal(mbd_sym_op_of(c, mbd_sym_powc(c, x2, 0.5)), MBD_SYM_SQRT);
 }
 
-/* ---- printing ---------------------------------------------------------------------------------- */
+/* ---- printing ----------------------------------------------------------------------------------
+ */
 
 static void test_print(void **state) {
   fixture *f = *state;
   mbd_sym_ctx *c = f->c;
   mbd_sym_id x = f->x, y = f->y, L = mbd_sym_var(c, "L", -1);
-  mbd_sym_id circle = mbd_sym_sub(
-      c, mbd_sym_add(c, mbd_sym_powc(c, x, 2), mbd_sym_powc(c, y, 2)), mbd_sym_powc(c, L, 2));
+  mbd_sym_id circle = mbd_sym_sub(c, mbd_sym_add(c, mbd_sym_powc(c, x, 2), mbd_sym_powc(c, y, 2)),
+                                  mbd_sym_powc(c, L, 2));
   assert_text(c, circle, "x^2 + y^2 - L^2");
   assert_text(c, mbd_sym_div(c, mbd_sym_mul(c, K(2), mbd_sym_mul(c, x, y)), f->z), "2*x*y/z");
   assert_text(c, mbd_sym_powc(c, mbd_sym_sin(c, x), 2), "sin(x)^2");
@@ -165,7 +168,8 @@ static void test_print(void **state) {
   assert_string_equal(buf, "x^2");
 }
 
-/* ---- derivatives ------------------------------------------------------------------------------- */
+/* ---- derivatives -------------------------------------------------------------------------------
+ */
 
 /* Central difference (f(x+h) - f(x-h)) / 2h: truncation h²|f'''|/6 and roundoff about
  * ε|f|/h.  With h = 1e-5·max(1, |x|) and the test functions below (|f|, |f'''| < 100 at the
@@ -215,8 +219,8 @@ static void test_diff_fd(void **state) {
       {"2^x", mbd_sym_pow(c, K(2), mbd_sym_mul(c, x, y))},
       {"div", mbd_sym_div(c, mbd_sym_sin(c, x), mbd_sym_add(c, u, z))},
       {"product", mbd_sym_mul_n(c, 3, (mbd_sym_id[]){x, mbd_sym_exp(c, y), mbd_sym_cos(c, z)})},
-      {"ifelse", mbd_sym_ifelse(c, mbd_sym_sub(c, x, y), mbd_sym_powc(c, x, 2),
-                                mbd_sym_mul(c, y, z))},
+      {"ifelse",
+       mbd_sym_ifelse(c, mbd_sym_sub(c, x, y), mbd_sym_powc(c, x, 2), mbd_sym_mul(c, y, z))},
       {"sign", mbd_sym_mul(c, mbd_sym_sign(c, mbd_sym_sub(c, x, K(10))), u)},
   };
   const double pts[][3] = {{0.7, -0.4, 1.3}, {1.9, 0.8, -0.6}, {-1.2, 1.1, 0.9}, {2.5, 2.0, 0.4}};
@@ -291,7 +295,8 @@ static void test_diff_shared(void **state) {
   }
 }
 
-/* ---- substitution ------------------------------------------------------------------------------ */
+/* ---- substitution ------------------------------------------------------------------------------
+ */
 
 static void test_subs(void **state) {
   fixture *f = *state;
@@ -318,7 +323,8 @@ static void test_subs(void **state) {
   assert_int_equal(mbd_sym_subs(c, e, 1, &yp1, &x), MBD_SYM_NONE);
 }
 
-/* ---- tape -------------------------------------------------------------------------------------- */
+/* ---- tape --------------------------------------------------------------------------------------
+ */
 
 /* a list of expressions using every operation, negated terms, divisions and shared parts */
 static int make_exprs(mbd_sym_ctx *c, mbd_sym_id x, mbd_sym_id y, mbd_sym_id z, mbd_sym_id *e) {
@@ -326,7 +332,8 @@ static int make_exprs(mbd_sym_ctx *c, mbd_sym_id x, mbd_sym_id y, mbd_sym_id z, 
   int n = 0;
   e[n++] = mbd_sym_sub(c, mbd_sym_add(c, mbd_sym_powc(c, x, 2), mbd_sym_powc(c, y, 2)), K(1.7));
   e[n++] = mbd_sym_div(c, mbd_sym_sin(c, s), mbd_sym_add(c, mbd_sym_powc(c, s, 2), K(1)));
-  e[n++] = mbd_sym_mul(c, mbd_sym_exp(c, mbd_sym_neg(c, s)), mbd_sym_tan(c, mbd_sym_mul(c, K(0.3), z)));
+  e[n++] =
+      mbd_sym_mul(c, mbd_sym_exp(c, mbd_sym_neg(c, s)), mbd_sym_tan(c, mbd_sym_mul(c, K(0.3), z)));
   e[n++] = mbd_sym_add(c, mbd_sym_log(c, mbd_sym_add(c, mbd_sym_powc(c, z, 2), K(2))),
                        mbd_sym_sqrt(c, mbd_sym_abs(c, x)));
   e[n++] = mbd_sym_atan2(c, mbd_sym_sub(c, y, x), mbd_sym_add(c, z, K(0.1)));
@@ -335,9 +342,9 @@ static int make_exprs(mbd_sym_ctx *c, mbd_sym_id x, mbd_sym_id y, mbd_sym_id z, 
   e[n++] = mbd_sym_sub(c, mbd_sym_neg(c, x), mbd_sym_div(c, y, mbd_sym_mul(c, x, z)));
   e[n++] = mbd_sym_mul(c, mbd_sym_sign(c, y), mbd_sym_powc(c, mbd_sym_add(c, x, z), 2.5));
   e[n++] = mbd_sym_div(c, K(1), mbd_sym_mul(c, mbd_sym_sub(c, x, K(5)), mbd_sym_add(c, y, K(5))));
-  e[n++] = s;                                                                 /* also an output */
-  e[n++] = K(4.25);                                                           /* a constant */
-  e[n++] = z;                                                                 /* a variable */
+  e[n++] = s;       /* also an output */
+  e[n++] = K(4.25); /* a constant */
+  e[n++] = z;       /* a variable */
   e[n++] = mbd_sym_powc(c, mbd_sym_sub(c, mbd_sym_add(c, x, K(1)), mbd_sym_mul(c, y, z)), 12);
   return n;
 }
@@ -411,7 +418,8 @@ static void test_jacobian(void **state) {
   mbd_sym_tape_free(t);
 }
 
-/* ---- C generation ------------------------------------------------------------------------------ */
+/* ---- C generation ------------------------------------------------------------------------------
+ */
 
 static char cache_dir[256];
 
@@ -457,8 +465,7 @@ static void test_emit_and_compile(void **state) {
   int ran = -1;
   mbd_error err;
   mbd_error_clear(&err);
-  assert_int_equal(mbd_sym_compile(c, "sym_test_fn", n, e, 0, NULL, &fn, &lib, &ran, &err),
-                   MBD_OK);
+  assert_int_equal(mbd_sym_compile(c, "sym_test_fn", n, e, 0, NULL, &fn, &lib, &ran, &err), MBD_OK);
   assert_int_equal(ran, 1);
   mbd_sym_tape *t;
   assert_int_equal(mbd_sym_tape_new(c, n, e, 0, NULL, &t, NULL), MBD_OK);
@@ -498,9 +505,9 @@ static void test_emit_and_compile(void **state) {
     snprintf(saved, sizeof saved, "%s", old);
   }
   setenv("CC", "/nonexistent/mbd-cc", 1);
-  assert_int_equal(mbd_sym_compile_c("void g(const double *v, double *o) {}", "g", &fn, &lib,
-                                     &ran, &err),
-                   MBD_E_IO);
+  assert_int_equal(
+      mbd_sym_compile_c("void g(const double *v, double *o) {}", "g", &fn, &lib, &ran, &err),
+      MBD_E_IO);
   assert_non_null(strstr(err.msg, "mbd-cc"));
   if (old) {
     setenv("CC", saved, 1);

@@ -3,7 +3,8 @@
  *
  * All nodes live in a context (mbd_sym_ctx) and are named by 32-bit ids (mbd_sym_id, >= 0).
  * Equal subexpressions are one node: building the same expression twice gives the same id, so id
- * equality is structural equality of the canonical forms.  Nodes are never freed before the context.
+ * equality is structural equality of the canonical forms.  Nodes are never freed before the
+ * context.
  *
  * Canonical form (what the constructors build):
  *   - a − b is a + (−1)·b; −a is (−1)·a; a / b is a · b^−1;
@@ -13,8 +14,8 @@
  *
  * Simplification on construction (the complete list; nothing else is rewritten):
  *   - constant folding of every operation with IEEE semantics (log(−1) = NaN, sqrt(−1) = NaN); a
- *     constant raised to a negative power of zero (division by the constant 0) folds to NaN, not inf;
- *     -0.0 is stored as 0.0 and every NaN as one canonical NaN;
+ *     constant raised to a negative power of zero (division by the constant 0) folds to NaN, not
+ * inf; -0.0 is stored as 0.0 and every NaN as one canonical NaN;
  *   - sums: x + 0 = x, like terms combined (2x + 3x = 5x, x − x = 0), nested sums flattened, a
  *     constant factor distributed over a sum (2·(x + y) = 2x + 2y, −(x − y) = y − x);
  *   - products: x·1 = x, x·0 = 0 (assumes x finite), like factors combined by adding constant
@@ -25,9 +26,9 @@
  *   - ifelse(c, a, a) = a; ifelse of a constant condition picks its branch.
  * A NaN constant anywhere in a sum or product folds the whole sum or product to NaN.
  *
- * Conditional: ifelse(c, a, b) is a when c > 0 and b otherwise (also when c is NaN).  Its derivative
- * is ifelse(c, a', b') — the derivative of the selected branch; at c = 0 that is the b branch.
- * sign(x) is −1, 0 or 1 (0 for NaN); d|x|/dx = sign(x), so 0 at x = 0.
+ * Conditional: ifelse(c, a, b) is a when c > 0 and b otherwise (also when c is NaN).  Its
+ * derivative is ifelse(c, a', b') — the derivative of the selected branch; at c = 0 that is the b
+ * branch. sign(x) is −1, 0 or 1 (0 for NaN); d|x|/dx = sign(x), so 0 at x = 0.
  *
  * Errors: constructors return MBD_SYM_NONE on failure (out of memory, an invalid id) and record the
  * error in the context (mbd_sym_ctx_error).  Every constructor given MBD_SYM_NONE as an argument
@@ -81,7 +82,8 @@ typedef void (*mbd_sym_cfn)(const double *v, double *out);
 /* new empty context; NULL when out of memory.  Free with mbd_sym_ctx_free. */
 mbd_sym_ctx *mbd_sym_ctx_new(void);
 
-/* free a context and all its nodes (tapes and libraries made from it stay valid); NULL is a no-op */
+/* free a context and all its nodes (tapes and libraries made from it stay valid); NULL is a no-op
+ */
 void mbd_sym_ctx_free(mbd_sym_ctx *ctx);
 
 /* the last error recorded by a constructor, diff or subs (code 0 when none) */
