@@ -2,7 +2,7 @@
  *
  * The formulations turn a mechanism into a first-order ODE y' = f(t, y) of size n and hand it here.
  * Output is dense: the solver steps on its own and the values at the requested output times are
- * interpolated (CVodeGetDky / ARKStepGetDky), so the number of steps and right-hand-side evaluations
+ * interpolated (CVodeGetDky / ERKStepGetDky), so the number of steps and right-hand-side evaluations
  * does not depend on how often the caller samples (the figures of merit of paper 000). */
 #ifndef MBD_INTEGRATORS_H
 #define MBD_INTEGRATORS_H
@@ -18,7 +18,9 @@ typedef enum mbd_integrator_kind {
 
 /* right-hand side: ydot = f(t, y).  Return 0 ok, > 0 recoverable (the solver retries a smaller step;
  * rk4 treats it as an error), < 0 stop: the solver returns that same negative code and leaves err
- * untouched (the callback is expected to have filled its own error). */
+ * untouched (the callback is expected to have filled its own error).  After a stop the rhs is not
+ * called again.  rk45 retries from the last accepted state with a quarter of the step (ERKStep 6.4
+ * cannot retry by itself), at most 10 times in a row. */
 typedef int (*mbd_ode_rhs_fn)(double t, const double *y, double *ydot, void *ud);
 
 /* called at every requested output time with the (interpolated) state; < 0 stops the run with that
@@ -27,7 +29,9 @@ typedef int (*mbd_ode_output_fn)(double t, const double *y, void *ud);
 
 /* called after every accepted internal step with the solver's state at t, which the callback may
  * change in place (a coordinate re-partition, a projection).  Return 0: continue unchanged;
- * 1: y was changed, restart the solver from (t, y) (history discarded); < 0: stop with that code. */
+ * 1: y was changed, restart the solver from (t, y) (history discarded; counted in stats->restarts
+ * each time, rk4 only counts it); < 0: stop with that code.  Outputs strictly before t are
+ * interpolated from the step before the callback runs; an output exactly at t gets y after it. */
 typedef int (*mbd_ode_step_fn)(double t, double *y, void *ud);
 
 typedef struct mbd_ode_opts {
@@ -43,17 +47,20 @@ typedef struct mbd_ode_stats {
   long nfev;        /* right-hand-side evaluations, including those for Jacobians */
   long steps;       /* accepted internal steps */
   long rejected;    /* steps rejected by the error test or by a nonlinear-solver failure */
-  long nonlin_iters;/* nonlinear (corrector) iterations, CVODE only */
+  long nonlin_iters; /* nonlinear (corrector) iterations, CVODE only */
   long jac_evals;   /* Jacobian evaluations (BDF) */
   long restarts;    /* solver restarts requested by the step callback */
   double avg_step;  /* (t_reached - t0) / steps */
-  double last_step; /* last step size used */
-  double t_reached; /* time the solver reached (t of the last output on success) */
+  double last_step; /* size of the last accepted step */
+  double t_reached; /* time of the last accepted step (t of the last output on success) */
 } mbd_ode_stats;
 
 /* integrate y' = f(t, y) from t0 through the output times tout[0..ntout-1] (increasing, all > t0 or
- * the first == t0, which is output at once without a step).
- * y: in, y(t0) of size n; out, the state at the last time reached.
+ * the first == t0, which is output at once without a step).  The output callback gets exactly
+ * tout[k] as its time.  Variable-step kinds stop at tout[ntout-1] and interpolate the others, so
+ * their steps and rhs evaluations do not depend on ntout; rk4 takes ceil((tout[k]-tout[k-1])/h)
+ * equal steps between outputs.
+ * y: in, y(t0) of size n; out, the state at the last accepted step (stats->t_reached).
  * output: may be NULL.  step: may be NULL.  stats: may be NULL, else zeroed and filled.
  * Returns MBD_OK, a negative code from a callback, MBD_E_INPUT for bad options (message in err),
  * MBD_E_INTEGRATOR when the solver fails (message names the time, the step and the solver's flag),
@@ -62,6 +69,14 @@ typedef struct mbd_ode_stats {
 int mbd_ode_solve(int n, double t0, double *y, const double *tout, int ntout,
                   const mbd_ode_opts *opts, mbd_ode_rhs_fn rhs, mbd_ode_output_fn output,
                   mbd_ode_step_fn step, void *ud, mbd_ode_stats *stats, mbd_error *err);
+
+/* default for opts->max_steps == 0: the largest number of internal steps over a whole run (10^7) */
+long mbd_ode_default_max_steps(void);
+
+/* fill opts with the defaults for kind: rtol 1e-6, atol 1e-8, step 0 (rk4: 1e-3), max_step 0
+ * (unlimited), max_steps 0 (mbd_ode_default_max_steps()).  Returns MBD_OK, or MBD_E_INPUT for an
+ * unknown kind (opts is then filled as for adams) or a NULL opts. */
+int mbd_ode_opts_default(mbd_ode_opts *opts, int kind);
 
 /* name of an integrator kind ("adams"); NULL for an unknown kind */
 const char *mbd_integrator_name(int kind);
