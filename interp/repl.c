@@ -249,7 +249,7 @@ static int multi_line(lua_State *L, mbd_lineedit *le, int at, int eq) {
 /* read one entry and push its compiled chunk (status LUA_OK) or its error message; pushes
  * nothing for ENTRY_EOF and ENTRY_CANCEL */
 static int read_entry(lua_State *L, mbd_lineedit *le) {
-  int eq;
+  int eq = 0;
   int st = push_line(L, le, 1, &eq);
   if (st == MBD_LINEEDIT_EOF) {
     return ENTRY_EOF;

@@ -43,9 +43,23 @@ double mbd_lu_rcond(int n, const double *lu, int lda, double anorm, double *work
   return rcond;
 }
 
+/* OpenBLAS starts worker threads for level-3 calls; on the small matrices of a mechanism they
+ * only cost time (the double pendulum ran twice as fast with one thread), and parallel sweeps use
+ * processes instead.  The symbol is weak so that another CBLAS works too. */
+extern void openblas_set_num_threads(int n) __attribute__((weak));
+
+static void single_thread_blas(void) {
+  static int done = 0;
+  if (!done && openblas_set_num_threads) {
+    openblas_set_num_threads(1);
+  }
+  done = 1;
+}
+
 // workspace: query dgelsd, dgeqp3 and dgesvd sizes for the largest problem and keep the maximum
 int mbd_lsq_alloc(mbd_lsq_ws *ws, int mmax, int nmax, mbd_error *err) {
   memset(ws, 0, sizeof *ws);
+  single_thread_blas();
   if (mmax < 1) {
     mmax = 1;
   }

@@ -266,8 +266,10 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
     mbd_run_free(run);
     return MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
   }
-  snprintf(run->formulation, sizeof run->formulation, "%s", mbd_formulation_name(o->formulation));
-  snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->integrator));
+  const char *fname = mbd_formulation_name(o->formulation);
+  const char *iname = mbd_integrator_name(o->integrator);
+  snprintf(run->formulation, sizeof run->formulation, "%s", fname ? fname : "?");
+  snprintf(run->integrator, sizeof run->integrator, "%s", iname ? iname : "?");
   run->t_end = o->t_end;
   mbd_data *d = m->data;
   int ny = n;

@@ -16,7 +16,7 @@ static char g_dir[64]; /* the temporary folder of this run */
 
 /* path of a file in the temporary folder (a ring of static buffers: up to 8 alive at once) */
 static const char *tmp_path(const char *name) {
-  static char path[8][256];
+  static char path[8][384]; /* g_dir (64) + "/" + a name of up to 255 */
   static int next = 0;
   char *p = path[next];
   next = (next + 1) % 8;
