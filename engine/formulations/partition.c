@@ -79,13 +79,14 @@ static int factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d) {
   p->jd_norm = mbd_norm1(ma, ma, p->jd, ma);
   int piv = mbd_lu_factor(ma, p->jd, ma, p->jpiv);
   d->lu_factorizations++;
-  if (piv == 0) {
-    p->rcond = ma ? mbd_lu_rcond(ma, p->jd, ma, p->jd_norm, p->work, p->iwork) : 1.0;
-  } else {
-    p->rcond = 0;
-  }
+  p->rcond = 0;
   (void)m;
   return piv;
+}
+
+/* reciprocal condition number of the factored Φ_qd (dgecon, O(m²)) */
+static void update_rcond(mbd_part *p) {
+  p->rcond = p->ma ? mbd_lu_rcond(p->ma, p->jd, p->ma, p->jd_norm, p->work, p->iwork) : 1.0;
 }
 
 /* choose the partition from Φq at the current state (constraints evaluated and gathered) */
@@ -118,6 +119,7 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
     return MBD_FAIL(err, MBD_E_SINGULAR, "partitioning at t = %g: dependent block is singular",
                     d->t);
   }
+  update_rcond(p);
   p->rcond0 = p->rcond;
   p->degraded = 0;
   return MBD_OK;
@@ -191,6 +193,8 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     }
     d->newton_iterations++;
   }
+  // watch the conditioning of the dependent block (once per evaluation, at the converged state)
+  update_rcond(p);
   if (p->rcond < 0.1 * p->rcond0) {
     p->degraded = 1;
   }
