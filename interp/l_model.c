@@ -670,7 +670,7 @@ static int l_model_simulate(lua_State *L) {
   }
   if (rc < 0) {
     if (run) {
-      return luaL_error(L, "%s (the run up to t = %g is kept in model.last_run)", err.msg,
+      return luaL_error(L, "%s (the run up to t = %f is kept in model.last_run)", err.msg,
                         mbd_run_nsample(run) ? mbd_run_times(run)[mbd_run_nsample(run) - 1] : 0.0);
     }
     return raise_err(L, &err);

@@ -52,7 +52,7 @@ static int l_run_value(lua_State *L) {
   double v = mbd_run_value(r, c, t, &ok);
   if (!ok) {
     int n = mbd_run_nsample(r);
-    return luaL_error(L, "run:value: t = %g is outside the recorded span [0, %g]", t,
+    return luaL_error(L, "run:value: t = %f is outside the recorded span [0, %f]", t,
                       n ? mbd_run_times(r)[n - 1] : 0.0);
   }
   lua_pushnumber(L, v);

@@ -86,7 +86,7 @@ int lu_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *ou
     return 0;
   }
   if (v != (double)(int)v) {
-    luaL_error(L, "%s: field '%s' expects an integer, got %g", ctor, key, v);
+    luaL_error(L, "%s: field '%s' expects an integer, got %f", ctor, key, v);
   }
   *out = (int)v;
   return 1;

@@ -68,7 +68,12 @@ local paper = {
   II = { kane = {0.55, 311, 0.032}, gcp = {0.88, 311, 0.032}, baumgarte = {0.99, 707, 0.014} },
 }
 local label = { kane = "KANE", gcp = "GCP", baumgarte = "CS" }
-local cases = { { "I", 2.0, 1.047 }, { "II", 1.9, 1.1036 }, { "I*", 2.0, 1.047, -2 } }
+-- case I* passes a bifurcation point (all links collinear, Φq loses rank): there the position
+-- and velocity analyses are ill-conditioned, and with ε_int = 1e-6 GCP and KANE lose energy at
+-- each passage (we measured 6 J and 21 J over 10 s).  It is run with ε_int = 1e-8 and
+-- ε_pos = 1e-10, where they agree with each other and keep the energy to ~1e-2 J.
+local cases = { { "I", 2.0, 1.047, 0, 1e-6, 1e-6 }, { "II", 1.9, 1.1036, 0, 1e-6, 1e-6 },
+                { "I*", 2.0, 1.047, -2, 1e-8, 1e-10 } }
 paper["I*"] = paper.I
 local rows, keep = {}, {}
 for _, c in ipairs(cases) do
@@ -78,8 +83,8 @@ for _, c in ipairs(cases) do
   local cpu_kane
   for _, f in ipairs { "kane", "gcp", "baumgarte" } do
     local ok, run, cpu = pcall(study.best_of, 5, function()
-      return m:simulate { t_end = 10, formulation = f, integrator = "adams", rtol = 1e-6,
-                          atol = 1e-6, position_tol = 1e-6, stabilization = { alpha = 5, beta = 5 },
+      return m:simulate { t_end = 10, formulation = f, integrator = "adams", rtol = c[5],
+                          atol = c[5], position_tol = c[6], stabilization = { alpha = 5, beta = 5 },
                           output_every = 0.01 }
     end)
     if not ok then
@@ -95,7 +100,8 @@ for _, c in ipairs(cases) do
   end
 end
 study.table {
-  title = "Table 2 — four-bar: paper vs mbd (CVODE Adams, rtol = atol = 1e-6, eps_pos = 1e-6)",
+  title = "Table 2 — four-bar: paper vs mbd (CVODE Adams; I, II: eps_int = eps_pos = 1e-6; "
+          .. "I*: eps_int = 1e-8, eps_pos = 1e-10)",
   header = { "case", "method", "paper CPU [s]", "paper ratio", "paper nfev", "paper step",
              "mbd CPU [ms]", "mbd ratio", "mbd nfev", "mbd step", "mbd max|Phi|", "repartitions" },
   formats = { nil, nil, "%.2f", nil, nil, "%.3f", "%.2f", nil, nil, "%.4f", "%.1e" },
