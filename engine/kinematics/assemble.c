@@ -326,6 +326,9 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
   }
   mbd_data *d = m->data;
   // the poses and velocities the user gave
+  if (m->dim == 3) {
+    mbd_spatial_reset(m);
+  }
   for (int b = 1; b < m->nbody; b++) {
     int a = m->body[b].qadr;
     for (int c = 0; c < m->nc; c++) {
@@ -363,6 +366,9 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
         m->moved_body = b;
       }
     }
+  }
+  if (m->dim == 3) {
+    mbd_spatial_velocity0(m, d);  // ṗ from the given global ω at the assembled orientation
   }
   rc = rank_test(m, d, err);
   if (rc < 0) {

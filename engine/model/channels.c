@@ -36,6 +36,7 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
   static const char *const v[] = {"vx", "vy", "vz"};
   static const char *const w[] = {"wx", "wy", "wz"};
   static const char *const f[] = {"fx", "fy", "fz"};
+  static const char *const tq[] = {"tx", "ty", "tz"};
   int cap = 0, bad = 0;
   m->nchannel = 0;
   for (int b = 1; b < m->nbody; b++) {
@@ -60,9 +61,16 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
       bad |= add(m, &cap, jt->name, "angle", CH_JCOORD, j, 0, 0);
     } else if (jt->type == MBD_JOINT_TRANSLATIONAL) {
       bad |= add(m, &cap, jt->name, "displacement", CH_JCOORD, j, 0, 0);
+    } else if (jt->type == MBD_JOINT_CYLINDRICAL) {
+      // comp: 0 angle, 1 displacement (spatial.c)
+      bad |= add(m, &cap, jt->name, "angle", CH_JCOORD, j, 0, 0);
+      bad |= add(m, &cap, jt->name, "displacement", CH_JCOORD, j, 1, 0);
     }
     for (int c = 0; c < m->dim; c++) {
       bad |= add(m, &cap, jt->name, f[c], CH_JFORCE, j, c, 1);
+    }
+    for (int c = 0; m->dim == 3 && c < 3; c++) {
+      bad |= add(m, &cap, jt->name, tq[c], CH_JTORQUE, j, c, 1);
     }
     if (jt->drive >= 0) {
       bad |= add(m, &cap, jt->name, "effort", CH_JEFFORT, j, 0, 1);
@@ -131,12 +139,21 @@ double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok)
     case CH_V:
       return d->qd[m->body[c->index].qadr + c->comp];
     case CH_W:
+      if (m->dim == 3) {
+        return mbd_spatial_omega(m, d, c->index, c->comp);
+      }
       return d->qd[m->body[c->index].qadr + 2];
     case CH_JCOORD: {
       double val, rate;
-      mbd_joint_coord(m, d, c->index, &val, &rate);
+      if (m->joint[c->index].type == MBD_JOINT_CYLINDRICAL) {
+        mbd_spatial_joint_coord(m, d, c->index, c->comp, &val, &rate);
+      } else {
+        mbd_joint_coord(m, d, c->index, &val, &rate);
+      }
       return val;
     }
+    case CH_JTORQUE:
+      return mbd_spatial_reaction_torque(m, d, c->index, c->comp);
     case CH_JFORCE:
       return reaction(m, d, c->index, c->comp);
     case CH_JEFFORT:

@@ -134,6 +134,10 @@ static void displacement2(const side2 *p1, const side2 *p2, const double *axis, 
 
 void mbd_joint_coord(const mbd_model *m, const mbd_data *d, int ji, double *value, double *rate) {
   const mbd_joint *j = &m->joint[ji];
+  if (m->dim == 3) {
+    mbd_spatial_joint_coord(m, d, ji, j->type == MBD_JOINT_TRANSLATIONAL, value, rate);
+    return;
+  }
   side2 p1, p2;
   side_make(m, d, j->body1, j->at1, &p1);
   side_make(m, d, j->body2, j->at2, &p2);
@@ -166,9 +170,8 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int want_gamma, mbd_er
   (void)want_gamma;
   memset(d->phiq, 0, (size_t)m->mrow * m->n * sizeof(double));
   memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
-  if (m->dim != 2) {
-    return MBD_FAIL(err, MBD_E_INPUT, "model '%s': spatial constraints are not available yet",
-                    m->name);
+  if (m->dim == 3) {
+    return mbd_constraints_eval3(m, d, err);  // spatial joints, drives, norms (spatial.c)
   }
   // joints
   for (int ji = 0; ji < m->njoint; ji++) {

@@ -45,9 +45,8 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
   int n = m->n;
   memset(d->Q, 0, (size_t)n * sizeof(double));
   memset(d->M, 0, (size_t)n * n * sizeof(double));
-  if (m->dim != 2) {
-    return MBD_FAIL(err, MBD_E_INPUT, "model '%s': spatial dynamics are not available yet",
-                    m->name);
+  if (m->dim == 3) {
+    return mbd_forces_eval3(m, d, err);  // Euler-parameter equations of motion (forces3.c)
   }
   // mass matrix and gravity
   for (int b = 1; b < m->nbody; b++) {
@@ -118,6 +117,9 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
 }
 
 double mbd_energy(const mbd_model *m, const mbd_data *d) {
+  if (m->dim == 3) {
+    return mbd_energy3(m, d);
+  }
   double e = 0;
   // kinetic and gravitational (zero at the origin's height)
   for (int b = 1; b < m->nbody; b++) {

@@ -168,13 +168,15 @@ static int check_inertia3(const double *I, const char *name, mbd_error *err) {
   if (!(d1 > 0 && d2 > 0 && d3 > 0)) {
     return MBD_FAIL(err, MBD_E_INPUT, "body '%s': inertia tensor is not positive definite", name);
   }
-  // triangle inequality on the principal moments: check on the diagonal (exact when principal)
-  double tol = 1e-12 * (a + b + c);
-  if (a + b < c - tol || b + c < a - tol || c + a < b - tol) {
+  // triangle inequality on the principal moments (the eigenvalues; the diagonal when principal)
+  double ev[3];
+  mbd_sym3_eigenvalues(I, ev);
+  double tol = 1e-12 * (ev[0] + ev[1] + ev[2]);
+  if (ev[0] + ev[1] < ev[2] - tol) {
     return MBD_FAIL(err, MBD_E_INPUT,
-                    "body '%s': inertia {%g, %g, %g} violates the triangle inequality "
-                    "(each moment must not exceed the sum of the other two)",
-                    name, a, b, c);
+                    "body '%s': inertia violates the triangle inequality: principal moments "
+                    "{%g, %g, %g}, and each must not exceed the sum of the other two",
+                    name, ev[0], ev[1], ev[2]);
   }
   return MBD_OK;
 }
@@ -253,24 +255,6 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
 
 static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
-// a unit vector perpendicular to a (for spatial reference axes)
-static void perpendicular(const double *a, double *p) {
-  double t[3] = {1, 0, 0};
-  if (fabs(a[0]) > 0.8) {
-    t[0] = 0;
-    t[1] = 1;
-  }
-  // p = t − (t·a) a, normalized
-  double d = t[0] * a[0] + t[1] * a[1] + t[2] * a[2];
-  for (int i = 0; i < 3; i++) {
-    p[i] = t[i] - d * a[i];
-  }
-  double n = norm3(p);
-  for (int i = 0; i < 3; i++) {
-    p[i] /= n;
-  }
-}
-
 int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   char name[MBD_NAME_MAX];
   if (s->type < 0 || s->type >= MBD_JOINT_NTYPES) {
@@ -346,15 +330,10 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     }
   }
   if (m->dim == 3) {
-    if (s->type == MBD_JOINT_UNIVERSAL) {
-      double d = j.axis1[0] * j.axis2[0] + j.axis1[1] * j.axis2[1] + j.axis1[2] * j.axis2[2];
-      (void)d;  // perpendicularity is checked in the assembled pose (axes live in two frames)
-    }
-    if (need1) {
-      perpendicular(j.axis1, j.ref1);
-    }
-    if (need2) {
-      perpendicular(j.axis2, j.ref2);
+    // universal cross perpendicular in the given poses; reference axes for relative angles
+    int rc = mbd_spatial_joint_init(m, &j, err);
+    if (rc) {
+      return rc;
     }
   }
   // planar locked angle: the relative angle of the poses the user gave
@@ -469,10 +448,10 @@ int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c,
     return MBD_FAIL(err, MBD_E_INPUT, "rotational_spring: joint index out of range");
   }
   mbd_joint *j = &m->joint[joint];
-  if (j->type != MBD_JOINT_REVOLUTE) {
+  if (j->type != MBD_JOINT_REVOLUTE && !(m->dim == 3 && j->type == MBD_JOINT_CYLINDRICAL)) {
     return MBD_FAIL(err, MBD_E_INPUT,
-                    "rotational_spring on %s '%s': only a revolute joint has a relative angle",
-                    mbd_joint_type_name(j->type), j->name);
+                    "rotational_spring on %s '%s': only a revolute%s joint has a relative angle",
+                    mbd_joint_type_name(j->type), j->name, m->dim == 3 ? " or cylindrical" : "");
   }
   if (!(k >= 0) || !(c >= 0) || !isfinite(k) || !isfinite(c) || !isfinite(angle)) {
     return MBD_FAIL(err, MBD_E_INPUT,

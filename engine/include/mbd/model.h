@@ -73,7 +73,10 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err);
 typedef int (*mbd_time_fn)(void *ud, double t, double out[3], mbd_error *err);
 
 /* prescribe a joint's relative coordinate (revolute: angle θ2−θ1; translational: displacement
- * along axis1) as fn(t).  Returns the drive index or a negative status. */
+ * along axis1) as fn(t).  Spatial: a revolute's angle about axis1, zero in the poses the user
+ * gave and compared modulo 2π (so fn may run through any number of turns); a translational's or a
+ * cylindrical's displacement along axis1 (a linear actuator: the cylindrical's rotation stays
+ * free).  Returns the drive index or a negative status. */
 int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_error *err);
 
 /* a force/torque function: out gets dim entries (force) or 1 (planar torque) / 3 (spatial torque)
@@ -101,8 +104,9 @@ typedef struct mbd_spring_spec {
 
 int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err);
 
-/* rotational spring-damper on a revolute joint's relative angle: torque on body2
- * −k(θ−angle) − c θ̇, the opposite on body1 */
+/* rotational spring-damper on a revolute joint's relative angle (spatial: also a cylindrical's;
+ * the angle is zero in the poses the user gave): torque on body2 −k(θ−angle) − c θ̇, the
+ * opposite on body1 */
 int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
                                     mbd_error *err);
 
