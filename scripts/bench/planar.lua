@@ -1,0 +1,75 @@
+-- Benchmark (issue 2): right-hand-side evaluations per second for the double pendulum and a
+-- 32-link planar pendulum chain, and how the time per simulated second grows with the number of
+-- links (2, 8, 32, 128).
+--
+--   mbd scripts/bench/planar.lua          (build in Release: cmake -DCMAKE_BUILD_TYPE=Release)
+--
+-- Each figure is the best of 3 repeats (least CPU).  The chain hangs from the origin, links 1 m
+-- long (CM in the middle, m = 1 kg, J = 1/12 kg·m²), released at 0.3 rad from the vertical under
+-- gravity; formulation augmented, CVODE Adams, rtol = atol = 1e-6.  Dense linear algebra: the
+-- augmented matrix has n + m = 5N rows for N links, so one LU costs O(N³) — the scaling table shows
+-- where that takes over from the O(N) assembly of M, Q, Φ and Φq.
+local study = require "mbd.study"
+
+local function chain(N)
+  local m = mbd.model { name = N .. "-link chain", dim = 2, gravity = {0, -9.81} }
+  local a = -math.pi / 2 + 0.3
+  local prev, x, y = m.ground, 0, 0
+  local at_prev = {0, 0}
+  for i = 1, N do
+    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
+                       pos = {x + 0.5 * math.cos(a), y + 0.5 * math.sin(a)}, angle = a }
+    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = {-0.5, 0} }
+    x, y = x + math.cos(a), y + math.sin(a)
+    prev, at_prev = b, {0.5, 0}
+  end
+  return m
+end
+
+local function double_pendulum()
+  local m = mbd.model { name = "double pendulum", dim = 2 }
+  local th1, th2 = 0.5236, 0.7854
+  local l1 = m:body { name = "link1", mass = 5, inertia = 10, pos = {math.cos(th1), math.sin(th1)},
+                      angle = th1 }
+  local l2 = m:body { name = "link2", mass = 7, inertia = 20,
+                      pos = {2 * math.cos(th1) + math.cos(th2), 2 * math.sin(th1) + math.sin(th2)},
+                      angle = th2 }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
+  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
+  m:torque { body = l1, value = 10 }
+  m:force { body = l2, at = {1, 0}, value = {8, 7} }
+  return m
+end
+
+local function bench(m, t_end, form)
+  return study.best_of(3, function()
+    return m:simulate { t_end = t_end, formulation = form or "augmented", rtol = 1e-6, atol = 1e-6,
+                        output_every = t_end }
+  end)
+end
+
+local rows = {}
+for _, case in ipairs { { "double pendulum", double_pendulum(), 50 }, { "32-link chain", chain(32), 2 } } do
+  for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane" } do
+    local r, cpu = bench(case[2], case[3], f)
+    rows[#rows + 1] = { case[1], f, case[3], r.stats.nfev, cpu * 1000, r.stats.nfev / cpu }
+  end
+end
+study.table { title = "Right-hand-side evaluations per second (CPU time of the whole run)",
+              header = { "mechanism", "formulation", "t_end [s]", "nfev", "cpu [ms]", "nfev/s" },
+              formats = { nil, nil, nil, nil, "%.1f", "%.0f" }, rows = rows }
+
+rows = {}
+local prev
+for _, N in ipairs { 2, 8, 32, 128 } do
+  local t_end = N >= 128 and 0.25 or 1
+  local r, cpu = bench(chain(N), t_end)
+  local per = cpu / t_end
+  rows[#rows + 1] = { N, 5 * N, t_end, r.stats.nfev, cpu * 1000, per * 1000, 1e6 * cpu / r.stats.nfev,
+                      prev and string.format("%.1f", per / prev) or "-" }
+  prev = per
+end
+study.table { title = "Chain of N links (augmented + adams): time per simulated second",
+              header = { "N", "n+m", "t_end [s]", "nfev", "cpu [ms]", "ms per sim. s", "us per rhs",
+                         "growth vs N/4" },
+              formats = { nil, nil, nil, nil, "%.1f", "%.1f", "%.1f" }, rows = rows }
