@@ -19,20 +19,8 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper000")
 
-local function model()
-  local m = mbd.model { name = "double pendulum (paper 000 ex. 1)", dim = 2 }
-  local th1, th2 = 0.5236, 0.7854
-  local l1 = m:body { name = "link1", mass = 5, inertia = 10,
-                      pos = {math.cos(th1), math.sin(th1)}, angle = th1 }
-  local l2 = m:body { name = "link2", mass = 7, inertia = 20,
-                      pos = {2 * math.cos(th1) + math.cos(th2), 2 * math.sin(th1) + math.sin(th2)},
-                      angle = th2 }
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
-  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
-  m:torque { body = l1, value = 10 }
-  m:force { body = l2, at = {1, 0}, value = {8, 7} }
-  return m
-end
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+local models = dofile(here .. "/models.lua")
 
 -- Table 1 of the paper: {t_end, method, CPU [s], nfev, average step [s]}
 local paper = {
@@ -42,7 +30,7 @@ local paper = {
 }
 local label = { kane = "KANE", gcp = "GCP", baumgarte = "CS" }
 
-local m = model()
+local m = models.double_pendulum()
 local runs10 = {}
 local rows = {}
 for _, t_end in ipairs { 5, 10, 50 } do

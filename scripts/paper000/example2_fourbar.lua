@@ -31,37 +31,8 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper000")
 
-local function model(l0, th1, w)
-  w = w or 0
-  local m = mbd.model { name = string.format("four-bar l0 = %g", l0), dim = 2 }
-  -- joint positions: A at the end of link 1, B where the coupler meets link 3 (upper solution)
-  local A = {2 * math.cos(th1), 2 * math.sin(th1)}
-  local D = {l0, 0}
-  local dx, dy = D[1] - A[1], D[2] - A[2]
-  local d = math.sqrt(dx * dx + dy * dy)
-  local h = math.sqrt(math.max(0, 4 - d * d / 4))          -- both other links are 2 m
-  local mx, my = A[1] + dx / 2, A[2] + dy / 2
-  local B = {mx - h * dy / d, my + h * dx / d}
-  local B2 = {mx + h * dy / d, my - h * dx / d}
-  if B2[2] > B[2] then B = B2 end                              -- the coupler above the ground
-  -- initial velocities (case I*): link 1 turning at w; the velocity analysis makes the others
-  -- consistent (for the parallelogram: link 3 turns at w too and the coupler translates)
-  local vA = {-2 * w * math.sin(th1), 2 * w * math.cos(th1)}
-  local function link(name, mass, J, p, q, v, om)
-    return m:body { name = name, mass = mass, inertia = J, pos = {(p[1] + q[1]) / 2, (p[2] + q[2]) / 2},
-                    angle = math.atan(q[2] - p[2], q[1] - p[1]), vel = v, omega = om }
-  end
-  local l1 = link("link1", 5, 10, {0, 0}, A, {vA[1] / 2, vA[2] / 2}, w)
-  local l2 = link("link2", 7, 20, A, B, vA, 0)
-  local l3 = link("link3", 9, 25, D, B, {vA[1] / 2, vA[2] / 2}, w)
-  local O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
-  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
-  m:revolute { name = "B", body1 = l2, at1 = {1, 0}, body2 = l3, at2 = {1, 0} }
-  m:revolute { name = "D", body1 = m.ground, at1 = D, body2 = l3, at2 = {-1, 0} }
-  m:rotational_spring { joint = O, k = 100, angle = 0.524 }
-  m:force { body = l2, at = {0, 0}, value = {80, 70} }
-  return m
-end
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+local models = dofile(here .. "/models.lua")
 
 local paper = {
   I = { kane = {0.55, 303, 0.033}, gcp = {0.88, 295, 0.034}, baumgarte = {1.27, 699, 0.014} },
@@ -78,7 +49,7 @@ paper["I*"] = paper.I
 local rows, keep = {}, {}
 for _, c in ipairs(cases) do
   local name, l0, th1 = c[1], c[2], c[3]
-  local m = model(l0, th1, c[4])
+  local m = models.fourbar(l0, th1, c[4])
   keep[name] = {}
   local cpu_kane
   for _, f in ipairs { "kane", "gcp", "baumgarte" } do
