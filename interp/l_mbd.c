@@ -2,6 +2,7 @@
 #include "l_mbd.h"
 
 #include "l_model.h"
+#include "l_rot.h"
 #include "l_sym.h"
 
 #include <lauxlib.h>
@@ -37,6 +38,7 @@ int mbd_open(lua_State *L) {
   lua_setfield(L, -2, "version");
   mbd_open_model(L);
   mbd_open_run(L);
+  mbd_open_rot(L);
   mbd_open_sym(L);
   lua_setfield(L, -2, "sym");
   lua_pushvalue(L, -1);

@@ -177,6 +177,38 @@ static void show_warnings(lmodel *lm) {
   }
 }
 
+/* a vector field of n numbers.  what names the object ("body 'crank'"); dim > 0 marks a
+ * position-like field, so a vector of the other model's size gets a hint (a 2-vector in a spatial
+ * model is the usual slip when a planar script is turned into a spatial one).  1 when present. */
+static int vec_field(lua_State *L, int tidx, const char *what, const char *key, int n, int dim,
+                     double *out) {
+  tidx = lua_absindex(L, tidx);
+  int t = lua_getfield(L, tidx, key);
+  if (t == LUA_TNIL) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (t == LUA_TTABLE && dim > 0) {
+    lua_Integer len = luaL_len(L, -1);
+    if (len != n && (len == 2 || len == 3)) {
+      luaL_error(L, "%s: field '%s' expects %d numbers %s (the model is %s, dim = %d), got %d",
+                 what, key, n, n == 3 ? "{x, y, z}" : "{x, y}", dim == 3 ? "spatial" : "planar",
+                 dim, (int)len);
+    }
+  }
+  lua_pop(L, 1);
+  return lu_opt_vec(L, tidx, what, key, n, out);
+}
+
+/* show the warnings an object constructor raised, at the script line that made the object */
+static void show_new_warnings(lua_State *L, lmodel *lm, int from) {
+  char pos[96];
+  where(L, pos, sizeof pos);
+  for (int i = from; mbd_model_warning(lm->m, i); i++) {
+    fprintf(stderr, "mbd: warning: %s: %s\n", pos, mbd_model_warning(lm->m, i));
+  }
+}
+
 static lcb *new_cb(lua_State *L, lmodel *lm, int kind, const char *what) {
   if (lm->ncb == lm->ccb) {
     int nc = lm->ccb ? 2 * lm->ccb : 8;
@@ -378,6 +410,13 @@ static int l_model_body(lua_State *L) {
   mbd_body_spec s;
   memset(&s, 0, sizeof s);
   s.name = lu_opt_string(L, 2, "body", "name");
+  // the object as messages name it: the engine calls an unnamed body "body<N>"
+  char what[96];
+  if (s.name) {
+    snprintf(what, sizeof what, "body '%s'", s.name);
+  } else {
+    snprintf(what, sizeof what, "body 'body%d'", mbd_model_nbody(lm->m));
+  }
   s.mass = lu_req_number(L, 2, "body", "mass");
   if (dim == 2) {
     s.inertia[0] = lu_req_number(L, 2, "body", "inertia");
@@ -391,23 +430,29 @@ static int l_model_body(lua_State *L) {
       return luaL_error(L, "body: missing field 'inertia'");
     }
     if (got != 3 && got != 6) {
-      return luaL_error(L, "body: field 'inertia' expects 3 numbers {Ixx, Iyy, Izz} or 6 "
-                           "{Ixx, Iyy, Izz, Ixy, Iyz, Izx}");
+      return luaL_error(L, "%s: field 'inertia' expects 3 numbers {Ixx, Iyy, Izz} or 6 "
+                           "{Ixx, Iyy, Izz, Ixy, Iyz, Izx} in a spatial model",
+                        what);
     }
     lua_pop(L, 1);
     memcpy(s.inertia, in, sizeof in);
     s.rot[0] = 1;
-    lu_opt_vec(L, 2, "body", "rot", 4, s.rot);
-    lu_opt_vec(L, 2, "body", "omega", 3, s.omega);
+    lu_opt_vec(L, 2, what, "rot", 4, s.rot);
+    vec_field(L, 2, what, "omega", 3, 3, s.omega);
   }
-  lu_opt_vec(L, 2, "body", "pos", dim, s.pos);
-  lu_opt_vec(L, 2, "body", "vel", dim, s.vel);
+  vec_field(L, 2, what, "pos", dim, dim, s.pos);
+  vec_field(L, 2, what, "vel", dim, dim, s.vel);
   mbd_error err;
   mbd_error_clear(&err);
+  int nwarn = 0;
+  while (mbd_model_warning(lm->m, nwarn)) {
+    nwarn++;
+  }
   int b = mbd_model_add_body(lm->m, &s, &err);
   if (b < 0) {
     return raise_err(L, &err);
   }
+  show_new_warnings(L, lm, nwarn);  // non-unit Euler parameters, normalized
   push_obj(L, 1, BODY_MT, b);
   return 1;
 }
@@ -426,10 +471,17 @@ static int add_joint(lua_State *L, int type) {
   s.name = lu_opt_string(L, 2, ctor, "name");
   s.body1 = get_body(L, 2, 1, ctor, "body1", 1);
   s.body2 = get_body(L, 2, 1, ctor, "body2", 1);
-  lu_opt_vec(L, 2, ctor, "at1", dim, s.at1);
-  lu_opt_vec(L, 2, ctor, "at2", dim, s.at2);
-  s.has_axis1 = lu_opt_vec(L, 2, ctor, "axis1", dim, s.axis1);
-  s.has_axis2 = lu_opt_vec(L, 2, ctor, "axis2", dim, s.axis2);
+  // the joint as messages name it: the engine calls an unnamed joint "<type><N>"
+  char what[96];
+  if (s.name) {
+    snprintf(what, sizeof what, "%s '%s'", ctor, s.name);
+  } else {
+    snprintf(what, sizeof what, "%s '%s%d'", ctor, ctor, mbd_model_njoint(lm->m) + 1);
+  }
+  vec_field(L, 2, what, "at1", dim, dim, s.at1);
+  vec_field(L, 2, what, "at2", dim, dim, s.at2);
+  s.has_axis1 = vec_field(L, 2, what, "axis1", dim, dim, s.axis1);
+  s.has_axis2 = vec_field(L, 2, what, "axis2", dim, dim, s.axis2);
   if (dim == 2 && s.has_axis2) {
     return luaL_error(L, "%s: field 'axis2' is not used in planar models", ctor);
   }
@@ -515,10 +567,22 @@ static int add_force(lua_State *L, int torque) {
   if (s.body == 0) {
     return luaL_error(L, "%s: field 'body' is the ground, which takes no force", ctor);
   }
+  char obj[96];
+  snprintf(obj, sizeof obj, "%s on body '%s'", ctor, mbd_model_body_name(lm->m, s.body));
   if (!torque) {
-    lu_opt_vec(L, 2, ctor, "at", dim, s.at);
+    vec_field(L, 2, obj, "at", dim, dim, s.at);
   }
   int want = torque ? (dim == 2 ? 1 : 3) : dim;
+  if (torque && dim == 3 && lu_has(L, 2, "value")) {
+    lua_getfield(L, 2, "value");
+    int isnum = lua_type(L, -1) == LUA_TNUMBER;
+    lua_pop(L, 1);
+    if (isnum) {
+      return luaL_error(L, "%s: field 'value' expects 3 numbers {tx, ty, tz} (global) in a "
+                           "spatial model, got a number",
+                        obj);
+    }
+  }
   int t = lua_getfield(L, 2, "value");
   if (t == LUA_TFUNCTION) {
     char pos[96], what[160];
@@ -536,7 +600,7 @@ static int add_force(lua_State *L, int torque) {
     if (want == 1) {
       s.value[0] = lu_req_number(L, 2, ctor, "value");
     } else {
-      lu_opt_vec(L, 2, ctor, "value", want, s.value);
+      vec_field(L, 2, obj, "value", want, dim, s.value);
     }
   }
   mbd_error err;
@@ -564,8 +628,10 @@ static int l_model_spring(lua_State *L) {
   s.name = lu_opt_string(L, 2, "spring", "name");
   s.body1 = get_body(L, 2, 1, "spring", "body1", 1);
   s.body2 = get_body(L, 2, 1, "spring", "body2", 1);
-  lu_opt_vec(L, 2, "spring", "at1", dim, s.at1);
-  lu_opt_vec(L, 2, "spring", "at2", dim, s.at2);
+  char obj[96];
+  snprintf(obj, sizeof obj, "spring '%s'", s.name ? s.name : "spring");
+  vec_field(L, 2, obj, "at1", dim, dim, s.at1);
+  vec_field(L, 2, obj, "at2", dim, dim, s.at2);
   s.k = lu_req_number(L, 2, "spring", "k");
   lu_opt_number(L, 2, "spring", "c", &s.c);
   s.length = lu_req_number(L, 2, "spring", "length");

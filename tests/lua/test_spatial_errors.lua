@@ -1,0 +1,177 @@
+-- Lua-level tests of spatial models (dim = 3): mbd.rot, and bad input that must raise a clear
+-- message naming the object and the script line.  Run with the mbd program:
+--   mbd tests/lua/test_spatial_errors.lua
+-- Each case is {name, fn, args, ok, expected}:
+--   ok = true: fn(table.unpack(args)) must succeed and return expected (numbers within 1e-12,
+--   tables compared entry by entry);
+--   ok = false: it must raise an error whose message contains expected and the script line.
+
+local rot = mbd.rot
+local s2 = math.sqrt(0.5)
+
+-- a fresh spatial model with one body "b" for each case
+local function model()
+  local m = mbd.model { name = "bad", dim = 3 }
+  local b = m:body { name = "b", mass = 1, inertia = {1, 1, 1}, pos = {1, 0, 0} }
+  return m, b
+end
+
+local cases = {
+  -- rotations
+  {"axis_angle z 90", rot.axis_angle, {{0, 0, 2}, math.pi / 2}, true, {s2, 0, 0, s2}},
+  {"axis_angle zero angle", rot.axis_angle, {{1, 2, 3}, 0}, true, {1, 0, 0, 0}},
+  {"rotate x about z", rot.rotate, {rot.axis_angle({0, 0, 1}, math.pi / 2), {1, 0, 0}}, true,
+   {0, 1, 0}},
+  {"euler_zyx yaw only", rot.euler_zyx, {math.pi / 2, 0, 0}, true, {s2, 0, 0, s2}},
+  {"compose two quarter turns", function()
+     local q = rot.axis_angle({1, 0, 0}, math.pi / 2)
+     return rot.compose(q, q)
+   end, {}, true, {0, 1, 0, 0}},
+  {"axis_angle zero axis", rot.axis_angle, {{0, 0, 0}, 1}, false, "mbd.rot.axis_angle: the axis is zero"},
+  {"axis_angle 2-vector", rot.axis_angle, {{0, 1}, 1}, false, "argument 1 (axis) expects 3 numbers"},
+
+  -- a 2-vector in a 3-D model
+  {"body pos 2-vector", function()
+     local m = model()
+     m:body { name = "c", mass = 1, inertia = {1, 1, 1}, pos = {1, 2} }
+   end, {}, false, "body 'c': field 'pos' expects 3 numbers {x, y, z} (the model is spatial"},
+  {"joint at 2-vector", function()
+     local m, b = model()
+     m:spherical { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = b }
+   end, {}, false, "spherical 'S': field 'at1' expects 3 numbers"},
+  {"force value 2-vector", function()
+     local m, b = model()
+     m:force { body = b, value = {1, 2} }
+   end, {}, false, "force on body 'b': field 'value' expects 3 numbers"},
+  {"torque as a number", function()
+     local m, b = model()
+     m:torque { body = b, value = 3 }
+   end, {}, false, "torque on body 'b': field 'value' expects 3 numbers {tx, ty, tz}"},
+  {"gravity 2-vector", function() mbd.model { dim = 3, gravity = {0, -9.81} } end, {}, false,
+   "model: field 'gravity' expects 3 numbers"},
+
+  -- axes
+  {"zero axis", function()
+     local m, b = model()
+     m:revolute { name = "R", body1 = m.ground, body2 = b, axis1 = {0, 0, 1}, axis2 = {0, 0, 0} }
+   end, {}, false, "revolute 'R': axis2 is zero"},
+  {"missing axis2", function()
+     local m, b = model()
+     m:cylindrical { name = "C", body1 = m.ground, body2 = b, axis1 = {0, 0, 1} }
+   end, {}, false, "cylindrical 'C': missing field 'axis2'"},
+  {"universal not crossed", function()
+     local m, b = model()
+     m:universal { name = "U", body1 = m.ground, body2 = b, axis1 = {0, 0, 1}, axis2 = {0, 1, 1} }
+   end, {}, false, "universal 'U': axis1 and axis2 must be perpendicular"},
+  {"universal crossed", function()
+     local m, b = model()
+     return m:universal { name = "U", body1 = m.ground, body2 = b, axis1 = {0, 0, 1},
+                          axis2 = {0, 1, 0} }.name
+   end, {}, true, "U"},
+
+  -- inertia
+  {"inertia not positive definite", function()
+     local m = model()
+     m:body { name = "c", mass = 1, inertia = {1, 1, 1, 2, 0, 0} }
+   end, {}, false, "body 'c': inertia tensor is not positive definite"},
+  {"inertia triangle", function()
+     local m = model()
+     m:body { name = "c", mass = 1, inertia = {1, 1, 3} }
+   end, {}, false, "body 'c': inertia violates the triangle inequality"},
+  {"inertia triangle with products", function()
+     local m = model()
+     m:body { name = "c", mass = 1, inertia = {1.5, 1.5, 1.2, 1.2, 0, 0} }
+   end, {}, false, "principal moments {0.3, 1.2, 2.7}"},
+  {"inertia 4 numbers", function()
+     local m = model()
+     m:body { name = "c", mass = 1, inertia = {1, 1, 1, 0} }
+   end, {}, false, "body 'c': field 'inertia' expects 3 numbers {Ixx, Iyy, Izz} or 6"},
+  {"planar inertia in spatial", function()
+     local m = model()
+     m:body { name = "c", mass = 1, inertia = 2 }
+   end, {}, false, "body 'c': field 'inertia' expects 3 numbers"},
+
+  -- drives and springs on joints without that coordinate
+  {"drive on spherical", function()
+     local m, b = model()
+     local S = m:spherical { name = "S", body1 = m.ground, body2 = b, at2 = {-1, 0, 0} }
+     m:drive { joint = S, position = 0 }
+   end, {}, false, "drive on spherical 'S'"},
+  {"rotational spring on universal", function()
+     local m, b = model()
+     local U = m:universal { name = "U", body1 = m.ground, body2 = b, at2 = {-1, 0, 0},
+                             axis1 = {0, 0, 1}, axis2 = {0, 1, 0} }
+     m:rotational_spring { joint = U, k = 1 }
+   end, {}, false, "rotational_spring on universal 'U'"},
+
+  -- a spatial run records the spatial channels
+  {"spatial channels", function()
+     local m, b = model()
+     m:spherical { name = "S", body1 = m.ground, body2 = b, at2 = {-1, 0, 0} }
+     local run = m:simulate { t_end = 0.01 }
+     local want = {"b.z", "b.e0", "b.e3", "b.vz", "b.wx", "b.wz", "S.fz", "S.tx", "energy",
+                   "violation"}
+     local have = {}
+     for _, c in ipairs(run.channels) do have[c] = true end
+     for _, c in ipairs(want) do
+       if not have[c] then return "missing " .. c end
+     end
+     return "ok"
+   end, {}, true, "ok"},
+}
+
+-- the name of this script as error positions show it
+local here = debug.getinfo(1, "S").short_src
+
+local function same(a, b)
+  if type(a) == "number" and type(b) == "number" then
+    return math.abs(a - b) <= 1e-12 * math.max(1, math.abs(b))
+  end
+  if type(a) == "table" and type(b) == "table" then
+    if #a ~= #b then return false end
+    for i = 1, #b do
+      if not same(a[i], b[i]) then return false end
+    end
+    return true
+  end
+  return a == b
+end
+
+local function show(v)
+  if type(v) == "table" then
+    local t = {}
+    for i = 1, #v do t[i] = string.format("%.15g", v[i]) end
+    return "{" .. table.concat(t, ", ") .. "}"
+  end
+  return tostring(v)
+end
+
+local failed = 0
+for _, c in ipairs(cases) do
+  local name, fn, args, ok, expected = table.unpack(c)
+  local good, res = pcall(fn, table.unpack(args))
+  local msg
+  if ok then
+    if not good then
+      msg = "raised: " .. tostring(res)
+    elseif not same(res, expected) then
+      msg = "returned " .. show(res) .. ", expected " .. show(expected)
+    end
+  else
+    if good then
+      msg = "did not raise (expected '" .. expected .. "')"
+    elseif not string.find(tostring(res), expected, 1, true) then
+      msg = "message '" .. tostring(res) .. "' lacks '" .. expected .. "'"
+    elseif fn ~= rot.axis_angle and not string.find(tostring(res), here .. ":%d+:") then
+      msg = "message '" .. tostring(res) .. "' does not name the script line"
+    end
+  end
+  if msg then
+    failed = failed + 1
+    print("FAIL " .. name .. ": " .. msg)
+  end
+end
+print(string.format("%d cases, %d failed", #cases, failed))
+if failed > 0 then
+  error(string.format("%d of %d cases failed", failed, #cases), 0)
+end
