@@ -12,6 +12,6 @@ for c in ex1-5 ex1-10 ex1-50 ex2-I ex2-II; do
     n=$(valgrind --tool=callgrind --toggle-collect=mbd_ode_solve --callgrind-out-file=/dev/null \
           "$mbd" scripts/bench/paper000.lua "$c" "$f" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
     [ "$f" = kane ] && kane=$n
-    printf "%-8s %-10s %14s %7.2f\n" "$c" "$f" "$n" "$(echo "$n / $kane" | bc -l)"
+    awk -v c="$c" -v f="$f" -v n="$n" -v k="$kane" 'BEGIN { printf "%-8s %-10s %14s %7.2f\n", c, f, n, n / k }'
   done
 done
