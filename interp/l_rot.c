@@ -5,6 +5,8 @@
  *   mbd.rot.euler_zyx(yaw, pitch, roll)  R = Rz(yaw) Ry(pitch) Rx(roll)
  *   mbd.rot.compose(p, q)                the rotation q followed by p: A(p∘q) = A(p) A(q)
  *   mbd.rot.rotate(p, v)                 A(p) v
+ *   mbd.rot.from_axes(x, y)              the frame whose body x axis points along x and whose
+ *                                        body y axis lies along y (made perpendicular to x)
  *
  * Rotations are active and right-handed: axis_angle({0, 0, 1}, math.pi/2) takes x to y. */
 #include "l_rot.h"
@@ -108,10 +110,59 @@ static int l_rot_rotate(lua_State *L) {
   return push_vec(L, o, 3);
 }
 
+static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+static int l_rot_from_axes(lua_State *L) {
+  double x[3], y[3], z[3];
+  check_vec(L, 1, "from_axes", "x", 3, x);
+  check_vec(L, 2, "from_axes", "y", 3, y);
+  double nx = norm3(x);
+  if (!(nx > 1e-12)) {
+    return luaL_error(L, "mbd.rot.from_axes: the x axis is zero");
+  }
+  for (int k = 0; k < 3; k++) {
+    x[k] /= nx;
+  }
+  // y made perpendicular to x (Gram–Schmidt), z = x × y
+  double d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+  for (int k = 0; k < 3; k++) {
+    y[k] -= d * x[k];
+  }
+  double ny = norm3(y);
+  if (!(ny > 1e-9 * (1 + fabs(d)))) {
+    return luaL_error(L, "mbd.rot.from_axes: the y axis is parallel to the x axis");
+  }
+  for (int k = 0; k < 3; k++) {
+    y[k] /= ny;
+  }
+  z[0] = x[1] * y[2] - x[2] * y[1];
+  z[1] = x[2] * y[0] - x[0] * y[2];
+  z[2] = x[0] * y[1] - x[1] * y[0];
+  // A = [x y z] (columns); Euler parameters by Shepperd's method (largest pivot first)
+  double A[3][3] = {{x[0], y[0], z[0]}, {x[1], y[1], z[1]}, {x[2], y[2], z[2]}};
+  double tr = A[0][0] + A[1][1] + A[2][2], p[4];
+  if (tr >= A[0][0] && tr >= A[1][1] && tr >= A[2][2]) {
+    p[0] = 0.5 * sqrt(1 + tr);
+    p[1] = (A[2][1] - A[1][2]) / (4 * p[0]);
+    p[2] = (A[0][2] - A[2][0]) / (4 * p[0]);
+    p[3] = (A[1][0] - A[0][1]) / (4 * p[0]);
+  } else {
+    int i = (A[0][0] >= A[1][1] && A[0][0] >= A[2][2]) ? 0 : (A[1][1] >= A[2][2] ? 1 : 2);
+    int j = (i + 1) % 3, k = (i + 2) % 3;
+    double e = 0.5 * sqrt(1 + 2 * A[i][i] - tr);
+    p[1 + i] = e;
+    p[0] = (A[k][j] - A[j][k]) / (4 * e);
+    p[1 + j] = (A[j][i] + A[i][j]) / (4 * e);
+    p[1 + k] = (A[k][i] + A[i][k]) / (4 * e);
+  }
+  return push_vec(L, p, 4);
+}
+
 void mbd_open_rot(lua_State *L) {
   static const luaL_Reg fns[] = {{"axis_angle", l_rot_axis_angle},
                                  {"compose", l_rot_compose},
                                  {"euler_zyx", l_rot_euler_zyx},
+                                 {"from_axes", l_rot_from_axes},
                                  {"rotate", l_rot_rotate},
                                  {NULL, NULL}};
   luaL_newlib(L, fns);

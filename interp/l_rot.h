@@ -4,7 +4,7 @@
 
 #include <lua.h>
 
-/* adds the table `rot` (axis_angle, euler_zyx, compose, rotate, axis_of) to the mbd table on top
+/* adds the table `rot` (axis_angle, euler_zyx, compose, rotate, from_axes) to the mbd table on top
  * of the stack */
 void mbd_open_rot(lua_State *L);
 
