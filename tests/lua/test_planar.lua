@@ -303,6 +303,23 @@ local cases = {
      end
      return sizes
    end, {}, true, {true, true, true, true}},
+  {"joint channels: reaction on body2, angle θ2 − θ1, whichever side the ground is", function()
+     -- a pendulum hanging at rest: the pin holds up m g = 14.715 N
+     local out = {}
+     for _, reversed in ipairs { false, true } do
+       local m = mbd.model { name = "hanging", gravity = {0, -9.81} }
+       local rod = m:body { name = "rod", mass = 1.5, inertia = 0.18, pos = {0, -0.6}, angle = -pi / 2 }
+       if reversed then
+         m:revolute { name = "O", body1 = rod, at1 = {-0.6, 0}, body2 = m.ground, at2 = {0, 0} }
+       else
+         m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {-0.6, 0} }
+       end
+       local r = m:simulate { t_end = 1 }
+       out[#out + 1] = r:value("O.fy", 1)
+       out[#out + 1] = r:value("O.angle", 1)
+     end
+     return out
+   end, {}, true, {1.5 * 9.81, -pi / 2, -1.5 * 9.81, pi / 2}, tol = 1e-9},
   {"m:info() fields", function()
      local m = slider_crank()
      local i = m:info()
@@ -379,6 +396,13 @@ local cases = {
      m:force { body = b, value = function(t) return {t > 0.5 and 0 / 0 or 0, 0} end }
      m:simulate { t_end = 1 }
    end, {}, false, "nan at t = ", line = 4},
+  {"a non-finite state stops the run", function()
+     -- a finite force too large for the body: the acceleration overflows to inf
+     local m = mbd.model { name = "overflow" }
+     local b = m:body { name = "b", mass = 0.5, inertia = 0.1 }
+     m:force { body = b, value = function(t) return {t > 0.5 and 1e308 or 0, 0} end }
+     m:simulate { t_end = 1 }
+   end, {}, false, "the acceleration of b.x became inf at t = ", line = 5},
   {"force function raises", function() failing:simulate { t_end = 1, output_every = 0.01 } end, {}, false,
    "sensor lost"},
   {"the failed run is kept in last_run", function()
