@@ -366,6 +366,8 @@ local cases = {
    "simulate: integrator 'rk4' needs field 'step'"},
   {"unknown formulation", function() pendulum(-1):simulate { t_end = 1, formulation = "kan" } end, {}, false,
    "simulate: unknown formulation 'kan'"},
+  {"integer field given a fraction", function() slider_crank():kinematics { t_end = 1, steps = 2.5 } end, {}, false,
+   "kinematics: field 'steps' expects an integer, got 2.5"},
   {"kinematics of a free mechanism", function() pendulum(-1):kinematics { t_end = 1 } end, {}, false,
    "model 'pendulum' has 1 degree of freedom left"},
   {"a mechanism that cannot assemble", function()
