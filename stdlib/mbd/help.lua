@@ -92,7 +92,11 @@ topics.rot = {
   title = "mbd.rot.axis_angle(axis, angle)  -> {e0, e1, e2, e3}",
   text = [[
 Euler parameters (e0 scalar) of a rotation by angle (radians) about axis (a global vector), for the
-rot = key of a spatial body.]],
+rot = key of a spatial body.  Rotations are active and right-handed.  Also:
+  mbd.rot.euler_zyx(yaw, pitch, roll)  R = Rz(yaw) Ry(pitch) Rx(roll)
+  mbd.rot.from_axes(x, y)              the frame whose body x axis is x and body y axis lies along y
+  mbd.rot.compose(p, q)                q first, then p: A(p∘q) = A(p) A(q)
+  mbd.rot.rotate(p, v)                 A(p) v, a body-frame vector seen in the global frame]],
   example = [[m:body { name = "b", mass = 1, inertia = {1, 1, 1}, pos = {0, 0, 0},
          rot = mbd.rot.axis_angle({0, 0, 1}, math.pi/2) }]],
   see = { "body" },
@@ -411,12 +415,15 @@ topics.channels = {
   text = [[
 The names of the recorded channels:
   bodies     <body>.x .y .z .theta .e0 .. .e3 .vx .vy .vz .omega (planar) .wx .wy .wz
-  joints     <joint>.angle | .displacement, <joint>.fx .fy .fz (reaction force on body2, global)
+  joints     <joint>.angle | .displacement, <joint>.fx .fy .fz (reaction force on body2, global);
+             spatial: <joint>.tx .ty .tz (reaction torque on body2 about its joint point, global),
+             a cylindrical joint has both .angle and .displacement
   contacts   <contact>.normal .friction .slip .sticking, point <contact>.px .py .pz
   flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z
   model      energy (kinetic + gravitational + spring), violation
   systems    each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot
-Planar angles are absolute and continuous (never wrapped to +-pi).]],
+Planar angles are absolute and continuous (never wrapped to +-pi).  A spatial joint's angle is
+measured about axis1 from the pose the user gave (zero there) and is continuous too.]],
   example = [[for _, name in ipairs(run.channels) do print(name) end]],
   see = { "Run", "value", "series" },
 }
