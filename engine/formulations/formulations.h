@@ -8,6 +8,21 @@
 void mbd_baumgarte_gamma(const mbd_model *m, const mbd_data *d, double alpha, double beta,
                          double *gstar);
 
+/* udwadia_kalaba.c: workspace sized at the start of a run (all mrow constraint rows) */
+typedef struct mbd_uk {
+  int n, m;             /* coordinates, constraint rows (all) */
+  double *mih;          /* n: diagonal of M^(−1/2) */
+  double *a;            /* n: free acceleration M⁻¹Q */
+  double *B, *X;        /* m×n Φq M^(−1/2) (ld m) and n×m its Moore–Penrose inverse (ld n) */
+  double *r;            /* max(m, n) scratch */
+  double *res;          /* m: b* − Φq a */
+  double *S, *T;        /* m×m stabilization (ld m) */
+  mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
+} mbd_uk;
+int mbd_uk_alloc(mbd_uk **out, const mbd_model *m, const mbd_sim_opts *o, mbd_error *err);
+void mbd_uk_free(mbd_uk *u);
+/* q̈ (and λ with want_lambda) at a state whose constraints (all rows) and forces are evaluated */
+int mbd_uk_accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err);
 
 /* coordinate partitioning (partition.c), shared by gcp and kane */
 typedef struct mbd_part {

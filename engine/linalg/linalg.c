@@ -243,3 +243,50 @@ void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const d
   cblas_dgemm(CblasColMajor, transa ? CblasTrans : CblasNoTrans, transb ? CblasTrans : CblasNoTrans,
               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
+/* eigen-decompositions for set-up and analysis (they allocate their LAPACK workspace per call) */
+
+int mbd_eig_sym(int n, double *a, int lda, double *w) {
+  if (n <= 0) {
+    return MBD_OK;
+  }
+  double q = 0;
+  lapack_int info = LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'V', 'U', n, a, lda, w, &q, -1);
+  if (info != 0) {
+    return MBD_E_LAPACK;
+  }
+  int lw = (int)q + 8;
+  double *work = malloc((size_t)lw * sizeof(double));
+  if (!work) {
+    return MBD_E_NOMEM;
+  }
+  info = LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'V', 'U', n, a, lda, w, work, lw);
+  free(work);
+  return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
+}
+
+int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi) {
+  if (n <= 0) {
+    return MBD_OK;
+  }
+  double *c = malloc((size_t)n * (size_t)n * sizeof(double));
+  if (!c) {
+    return MBD_E_NOMEM;
+  }
+  for (int j = 0; j < n; j++) {
+    memcpy(c + (size_t)j * n, a + (size_t)j * lda, (size_t)n * sizeof(double));
+  }
+  double q = 0, dummy = 0;
+  lapack_int info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'N', n, c, n, wr, wi, &dummy, 1,
+                                       &dummy, 1, &q, -1);
+  double *work = info == 0 ? malloc(((size_t)q + 8) * sizeof(double)) : NULL;
+  if (!work) {
+    free(c);
+    return info != 0 ? MBD_E_LAPACK : MBD_E_NOMEM;
+  }
+  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'N', n, c, n, wr, wi, &dummy, 1, &dummy, 1, work,
+                            (int)q + 8);
+  free(work);
+  free(c);
+  return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
+}

@@ -28,10 +28,67 @@ mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
   return r;
 }
 
+mbd_run *mbd_run_alloc_names(int nchan, const char *const *names, int cap) {
+  mbd_run *r = calloc(1, sizeof *r);
+  if (!r) {
+    return NULL;
+  }
+  r->nchan = nchan;
+  r->cap = cap > 0 ? cap : 1;
+  r->names = calloc((size_t)(nchan ? nchan : 1), sizeof *r->names);
+  r->t = calloc((size_t)r->cap, sizeof(double));
+  r->val = calloc((size_t)r->cap * (size_t)(nchan ? nchan : 1), sizeof(double));
+  if (!r->names || !r->t || !r->val) {
+    mbd_run_free(r);
+    return NULL;
+  }
+  for (int c = 0; c < nchan; c++) {
+    snprintf(r->names[c], sizeof r->names[c], "%s", names[c]);
+  }
+  return r;
+}
+
+int mbd_run_record_values(mbd_run *r, double t, const double *vals, mbd_error *err) {
+  if (r->nsamp >= r->cap) {
+    return MBD_FAIL(err, MBD_E_STATE, "recorder full at t = %g (%d samples)", t, r->cap);
+  }
+  double *row = r->val + (size_t)r->nsamp * r->nchan;
+  for (int c = 0; c < r->nchan; c++) {
+    row[c] = vals[c];
+    if (!isfinite(row[c])) {
+      return MBD_FAIL(err, MBD_E_NAN, "channel '%s' became %g at t = %g: the run was stopped",
+                      r->names[c], row[c], t);
+    }
+  }
+  r->t[r->nsamp++] = t;
+  return MBD_OK;
+}
+
+int mbd_run_set_errors(mbd_run *r, int nerr, const double *E1, const double *E2) {
+  free(r->E1);
+  free(r->E2);
+  r->nerr = 0;
+  r->E1 = calloc((size_t)(nerr ? nerr : 1), sizeof(double));
+  r->E2 = calloc((size_t)(nerr ? nerr : 1), sizeof(double));
+  if (!r->E1 || !r->E2) {
+    return MBD_E_NOMEM;
+  }
+  memcpy(r->E1, E1, (size_t)nerr * sizeof(double));
+  memcpy(r->E2, E2, (size_t)nerr * sizeof(double));
+  r->nerr = nerr;
+  return MBD_OK;
+}
+
+int mbd_run_nerrors(const mbd_run *r) { return r->nerr; }
+double mbd_run_E1(const mbd_run *r, int i) { return (i >= 0 && i < r->nerr) ? r->E1[i] : NAN; }
+double mbd_run_E2(const mbd_run *r, int i) { return (i >= 0 && i < r->nerr) ? r->E2[i] : NAN; }
+
 void mbd_run_free(mbd_run *r) {
   if (!r) {
     return;
   }
+  free(r->E1);
+  free(r->E2);
   free(r->names);
   free(r->t);
   free(r->val);

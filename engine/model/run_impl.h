@@ -15,11 +15,20 @@ struct mbd_run {
   char message[512];       /* failure message */
   char formulation[32], integrator[16];
   double t_end;            /* requested end time */
+  int nerr;                /* constraints with error measures (mbd.system runs), else 0 */
+  double *E1, *E2;         /* nerr RMS errors of each constraint and of its rate (paper 004) */
 };
 
 /* a run sized for cap samples of m's channels; NULL without memory */
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap);
 /* append a sample of every channel from the state in d; MBD_E_NAN names a non-finite channel */
 int mbd_run_record(mbd_run *r, const mbd_model *m, const mbd_data *d, mbd_error *err);
+
+/* a run sized for cap samples of the nchan named channels (names copied); NULL without memory */
+mbd_run *mbd_run_alloc_names(int nchan, const char *const *names, int cap);
+/* append a sample at t with one value per channel; MBD_E_NAN names a non-finite channel */
+int mbd_run_record_values(mbd_run *r, double t, const double *vals, mbd_error *err);
+/* store nerr error measures E1, E2 (copied); MBD_E_NOMEM */
+int mbd_run_set_errors(mbd_run *r, int nerr, const double *E1, const double *E2);
 
 #endif

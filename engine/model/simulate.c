@@ -81,6 +81,7 @@ typedef struct sim {
   mbd_error *err;
   double *gstar;      /* ma: corrected γ (baumgarte) */
   mbd_part *part;     /* gcp and kane: the coordinate partition, else NULL */
+  mbd_uk *uk;         /* udwadia_kalaba: its workspace, else NULL */
   double max_pos, max_vel;
 } sim;
 
@@ -118,12 +119,21 @@ static int dynamics(sim *s, double t, const double *y, int want_lambda) {
   if (rc < 0) {
     return rc;
   }
+  if (s->uk) {
+    return mbd_uk_accel(s->uk, m, d, want_lambda, s->err);
+  }
   const double *g = d->gamma_a;
   if (s->o->formulation == MBD_FORM_BAUMGARTE) {
     mbd_baumgarte_gamma(m, d, s->o->alpha, s->o->beta, s->gstar);
     g = s->gstar;
   }
-  return mbd_dynamics_augmented(m, d, g, s->err);
+  rc = mbd_dynamics_augmented(m, d, g, s->err);
+  if (rc == MBD_RESELECTED) {
+    // the active rows were chosen again: the stabilized γ* follows the new rows
+    mbd_baumgarte_gamma(m, d, s->o->alpha, s->o->beta, s->gstar);
+    rc = mbd_dynamics_augmented(m, d, s->gstar, s->err);
+  }
+  return rc;
 }
 
 static int rhs(double t, const double *y, double *ydot, void *ud) {
@@ -202,12 +212,20 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err)
     return MBD_FAIL(err, MBD_E_INPUT, "simulate: t_end must be positive, got %g", o->t_end);
   }
   if (o->formulation != MBD_FORM_AUGMENTED && o->formulation != MBD_FORM_BAUMGARTE &&
-      o->formulation != MBD_FORM_GCP && o->formulation != MBD_FORM_KANE) {
+      o->formulation != MBD_FORM_GCP && o->formulation != MBD_FORM_KANE &&
+      o->formulation != MBD_FORM_UK) {
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT,
                     "simulate: formulation '%s' is not available for model '%s' yet "
-                    "(available: augmented, baumgarte, gcp, kane)",
+                    "(available: augmented, baumgarte, gcp, kane, udwadia_kalaba)",
                     nm ? nm : "?", m->name);
+  }
+  if (o->formulation == MBD_FORM_UK && m->dim == 3) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "simulate: formulation 'udwadia_kalaba' needs a nonsingular mass matrix, and "
+                    "spatial model '%s' has a singular Euler-parameter block; use augmented, "
+                    "baumgarte, gcp or kane",
+                    m->name);
   }
   if (mbd_integrator_name(o->integrator) == NULL) {
     return MBD_FAIL(err, MBD_E_INPUT, "simulate: unknown integrator %d", o->integrator);
@@ -258,13 +276,16 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   double *y = calloc((size_t)2 * n, sizeof(double));
   double *gstar = calloc((size_t)(m->ma ? m->ma : 1), sizeof(double));
   mbd_part *part = NULL;
+  mbd_uk *uk = NULL;
   int partitioned = o->formulation == MBD_FORM_GCP || o->formulation == MBD_FORM_KANE;
-  if (!run || !y || !gstar || (partitioned && mbd_part_alloc(&part, m, err) < 0)) {
+  if (!run || !y || !gstar || (partitioned && mbd_part_alloc(&part, m, err) < 0) ||
+      (o->formulation == MBD_FORM_UK && (rc = mbd_uk_alloc(&uk, m, o, err)) < 0)) {
     free(grid);
     free(y);
     free(gstar);
     mbd_run_free(run);
-    return MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+    mbd_part_free(part);
+    return rc == MBD_E_INPUT ? rc : MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
   }
   const char *fname = mbd_formulation_name(o->formulation);
   const char *iname = mbd_integrator_name(o->integrator);
@@ -296,8 +317,10 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   }
   d->newton_iterations = 0;
   d->lu_factorizations = 0;
-  sim s = {m, d, o, run, err, gstar, part, 0, 0};
-  mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0};
+  d->row_reselections = 0;
+  d->aug_ratio0 = 0;
+  sim s = {m, d, o, run, err, gstar, part, uk, 0, 0};
+  mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0, 0};
   mbd_ode_stats st;
   memset(&st, 0, sizeof st);
   double w0 = wall_now(), c0 = cpu_now();
@@ -321,7 +344,9 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   run->stats.max_velocity_violation = s.max_vel;
   run->stats.repartitions = part ? mbd_part_repartitions(part) : 0;
   run->stats.lu_factorizations = d->lu_factorizations;
+  run->stats.repartitions += d->row_reselections;
   mbd_part_free(part);
+  mbd_uk_free(uk);
   finish_run(run, rc, err);
   free(grid);
   free(y);

@@ -71,4 +71,13 @@ void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, c
 void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
               const double *b, int ldb, double beta, double *c, int ldc);
 
+/* eigenvalues w (ascending) and eigenvectors (overwriting a, columns) of the symmetric n×n matrix a
+ * (dsyev, upper triangle read).  Allocates its workspace: for set-up, not for integration loops.
+ * Returns MBD_OK, MBD_E_SINGULAR (no convergence), MBD_E_NOMEM or MBD_E_LAPACK. */
+int mbd_eig_sym(int n, double *a, int lda, double *w);
+
+/* eigenvalues wr + i·wi of the general n×n matrix a (dgeev, a not changed).  Allocates; statuses as
+ * mbd_eig_sym. */
+int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi);
+
 #endif

@@ -182,12 +182,17 @@ typedef struct mbd_sim_opts {
   double max_step;      /* 0 = unlimited */
   double position_tol;  /* Newton tolerance of position analyses */
   int max_newton;       /* Newton iterations per analysis */
-  double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ */
+  double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ; udwadia_kalaba: S = αI, T = βI (paper 004) */
   double output_every;  /* sampling interval of the recorded channels, s */
   /* called at every output sample (may be NULL): return 0 to go on, < 0 to stop the run with
    * that status and a message in err (an interrupt from the REPL, a time limit) */
   int (*poll)(void *ud, double t, mbd_error *err);
   void *poll_ud;
+  /* udwadia_kalaba: full stabilization matrices of Φ̈ + SΦ̇ + TΦ = 0 over all constraint rows
+   * (mrow × mrow, column-major, ld = stab_n), used instead of alpha, beta when not NULL; stab_n
+   * must equal the model's number of constraint rows */
+  const double *stab_S, *stab_T;
+  int stab_n;
 } mbd_sim_opts;
 
 /* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500 */
@@ -255,6 +260,12 @@ const char *mbd_run_message(const mbd_run *r);
 const char *mbd_run_formulation(const mbd_run *r);
 const char *mbd_run_integrator(const mbd_run *r);
 double mbd_run_t_end(const mbd_run *r);
+/* paper 004's error measures of an mbd_system run, per constraint i (0-based): E1 = RMS of the
+ * constraint's value over [0, t_f], E2 = RMS of its time derivative (eq 17–18, 34–35).  nerrors is 0
+ * for model runs; E1/E2 give NaN outside 0..nerrors−1. */
+int mbd_run_nerrors(const mbd_run *r);
+double mbd_run_E1(const mbd_run *r, int i);
+double mbd_run_E2(const mbd_run *r, int i);
 void mbd_run_free(mbd_run *r);
 
 /* CSV of the listed channels (all when names is NULL), first column "t" */

@@ -1,0 +1,224 @@
+/* the Udwadia–Kalaba formulation (paper 004 eq 5) on rigid-body models: agreement with the
+ * augmented formulation, redundant constraints, stabilization matrices, the spatial rejection;
+ * the Moore–Penrose inverse it relies on (its four defining conditions). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd/integrators.h"
+#include "mbd/linalg.h"
+#include "mbd/model.h"
+#include "mbd_test.h"
+
+/* paper 000 example 1: the double pendulum (DIGEST.md), no gravity; dup adds a second pin at O
+ * (two redundant rows) */
+static mbd_model *double_pendulum(int dup) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new("double pendulum", 2, &err);
+  double th1 = 0.5236, th2 = 0.7854;
+  mbd_body_spec b1 = {.name = "link1", .mass = 5, .inertia = {10}, .angle = th1};
+  b1.pos[0] = cos(th1);
+  b1.pos[1] = sin(th1);
+  mbd_body_spec b2 = {.name = "link2", .mass = 7, .inertia = {20}, .angle = th2};
+  b2.pos[0] = 2 * cos(th1) + cos(th2);
+  b2.pos[1] = 2 * sin(th1) + sin(th2);
+  int l1 = mbd_model_add_body(m, &b1, &err), l2 = mbd_model_add_body(m, &b2, &err);
+  mbd_joint_spec o = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = l1,
+                      .at2 = {-1, 0, 0}};
+  mbd_joint_spec a = {.name = "A", .type = MBD_JOINT_REVOLUTE, .body1 = l1, .body2 = l2,
+                      .at1 = {1, 0, 0}, .at2 = {-1, 0, 0}};
+  assert_true(mbd_model_add_joint(m, &o, &err) >= 0);
+  assert_true(mbd_model_add_joint(m, &a, &err) >= 0);
+  if (dup) {
+    mbd_joint_spec o2 = o;
+    o2.name = "O2";
+    assert_true(mbd_model_add_joint(m, &o2, &err) >= 0);
+  }
+  mbd_force_spec t = {.body = l1, .value = {10}};
+  mbd_force_spec f = {.body = l2, .at = {1, 0, 0}, .value = {8, 7}};
+  assert_true(mbd_model_add_torque(m, &t, &err) >= 0);
+  assert_true(mbd_model_add_force(m, &f, &err) >= 0);
+  return m;
+}
+
+static mbd_run *run_with(mbd_model *m, int form, double alpha, double beta) {
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = 10;
+  o.formulation = form;
+  o.integrator = MBD_INT_RK45;
+  o.rtol = o.atol = 1e-10;
+  o.alpha = alpha;
+  o.beta = beta;
+  o.output_every = 0.05;
+  mbd_run *r = NULL;
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_simulate(m, &o, &r, &err) != MBD_OK) {
+    fail_msg("simulate %s: %s", mbd_formulation_name(form), err.msg);
+  }
+  return r;
+}
+
+static double value(const mbd_run *r, const char *ch, double t) {
+  int ok = 0;
+  double v = mbd_run_value(r, mbd_run_find(r, ch), t, &ok);
+  assert_true(ok);
+  return v;
+}
+
+/* UK and augmented agree on the double pendulum over 10 s, with and without stabilization.
+ * Tolerance: both runs at rtol = atol = 1e-10 carry a global error ~1e-8 in θ2 over 10 s of this
+ * smooth motion; 1e-6 leaves room for the different step sequences.  Reactions: 1e-5 relative
+ * (λ from least squares on M(q̈ − a) vs from the augmented solve). */
+static void test_uk_vs_augmented(void **state) {
+  (void)state;
+  mbd_model *m = double_pendulum(0);
+  mbd_run *ra = run_with(m, MBD_FORM_AUGMENTED, 0, 0);
+  double stab[2][2] = {{0, 0}, {10, 100}};
+  for (int k = 0; k < 2; k++) {
+    mbd_run *ru = run_with(m, MBD_FORM_UK, stab[k][0], stab[k][1]);
+    assert_string_equal(mbd_run_formulation(ru), "udwadia_kalaba");
+    for (double t = 1; t <= 10; t += 3) {
+      MBD_ASSERT_NEAR(value(ru, "link2.theta", t), value(ra, "link2.theta", t), 1e-6);
+      MBD_ASSERT_NEAR(value(ru, "link1.x", t), value(ra, "link1.x", t), 1e-6);
+      double fx = value(ra, "A.fx", t);
+      MBD_ASSERT_NEAR(value(ru, "A.fx", t), fx, 1e-5 * (1 + fabs(fx)));
+    }
+    // the constraints hold: position drift at the integrator's tolerance level
+    assert_true(mbd_run_get_stats(ru)->max_position_violation < 1e-7);
+    mbd_run_free(ru);
+  }
+  mbd_run_free(ra);
+  mbd_model_free(m);
+}
+
+/* a duplicated pin (two redundant rows, all used by UK through the pseudo-inverse) gives the
+ * motion of the plain model; same tolerance argument */
+static void test_uk_redundant(void **state) {
+  (void)state;
+  mbd_model *m1 = double_pendulum(0), *m2 = double_pendulum(1);
+  mbd_run *r1 = run_with(m1, MBD_FORM_UK, 10, 100);
+  mbd_run *r2 = run_with(m2, MBD_FORM_UK, 10, 100);
+  mbd_model_info info;
+  mbd_model_get_info(m2, &info);
+  assert_int_equal(info.nredundant, 2);
+  for (double t = 1; t <= 10; t += 3) {
+    MBD_ASSERT_NEAR(value(r2, "link2.theta", t), value(r1, "link2.theta", t), 1e-6);
+  }
+  mbd_run_free(r1);
+  mbd_run_free(r2);
+  mbd_model_free(m1);
+  mbd_model_free(m2);
+}
+
+/* full S, T equal to alpha I, beta I give the same run bit for bit; wrong sizes are rejected */
+static void test_uk_matrices(void **state) {
+  (void)state;
+  mbd_model *m = double_pendulum(0);
+  mbd_run *r1 = run_with(m, MBD_FORM_UK, 10, 100);
+  double S[16] = {0}, T[16] = {0};
+  for (int i = 0; i < 4; i++) {
+    S[i * 5] = 10;
+    T[i * 5] = 100;
+  }
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = 10;
+  o.formulation = MBD_FORM_UK;
+  o.integrator = MBD_INT_RK45;
+  o.rtol = o.atol = 1e-10;
+  o.output_every = 0.05;
+  o.stab_S = S;
+  o.stab_T = T;
+  o.stab_n = 4;
+  mbd_run *r2 = NULL;
+  mbd_error err;
+  assert_int_equal(mbd_simulate(m, &o, &r2, &err), MBD_OK);
+  assert_true(value(r2, "link2.theta", 10) == value(r1, "link2.theta", 10));
+  mbd_run_free(r2);
+  o.stab_n = 3;
+  r2 = NULL;
+  assert_int_equal(mbd_simulate(m, &o, &r2, &err), MBD_E_INPUT);
+  assert_non_null(strstr(err.msg, "has 4 constraint rows"));
+  mbd_run_free(r2);
+  mbd_run_free(r1);
+  mbd_model_free(m);
+}
+
+/* spatial models: rejected with a message that says why */
+static void test_uk_spatial_rejected(void **state) {
+  (void)state;
+  mbd_error err;
+  mbd_model *m = mbd_model_new("top", 3, &err);
+  mbd_body_spec b = {.name = "b", .mass = 1, .inertia = {1, 1, 1}, .rot = {1, 0, 0, 0}};
+  mbd_model_add_body(m, &b, &err);
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.formulation = MBD_FORM_UK;
+  mbd_run *r = NULL;
+  assert_int_equal(mbd_simulate(m, &o, &r, &err), MBD_E_INPUT);
+  assert_non_null(strstr(err.msg, "singular Euler-parameter block"));
+  mbd_run_free(r);
+  mbd_model_free(m);
+}
+
+/* the Moore–Penrose inverse of a random 5×4 matrix of rank 2 (and of its transpose) satisfies
+ * A A⁺ A = A, A⁺ A A⁺ = A⁺, (A A⁺)ᵀ = A A⁺, (A⁺ A)ᵀ = A⁺ A.  Tolerance 1e-12: entries are O(1)
+ * and the SVD is backward stable (errors ~ 10 ε ‖A‖ ‖A⁺‖ with ‖A⁺‖ ~ 1 here). */
+static void check_pinv(int m, int n, const double *A) {
+  mbd_lsq_ws ws;
+  mbd_error err;
+  assert_int_equal(mbd_lsq_alloc(&ws, m, n, &err), MBD_OK);
+  double X[64], AX[64], XA[64], AXA[64], XAX[64];
+  int rank = 0;
+  assert_int_equal(mbd_pinv(&ws, m, n, A, m, X, n, 1e-12, &rank), MBD_OK);
+  assert_int_equal(rank, 2);
+  mbd_gemm(0, 0, m, m, n, 1.0, A, m, X, n, 0.0, AX, m);   // m×m
+  mbd_gemm(0, 0, n, n, m, 1.0, X, n, A, m, 0.0, XA, n);   // n×n
+  mbd_gemm(0, 0, m, n, m, 1.0, AX, m, A, m, 0.0, AXA, m); // m×n
+  mbd_gemm(0, 0, n, m, n, 1.0, XA, n, X, n, 0.0, XAX, n); // n×m
+  for (int i = 0; i < m * n; i++) {
+    MBD_ASSERT_NEAR(AXA[i], A[i], 1e-12);
+    MBD_ASSERT_NEAR(XAX[i], X[i], 1e-12);
+  }
+  for (int i = 0; i < m; i++) {
+    for (int j = 0; j < m; j++) {
+      MBD_ASSERT_NEAR(AX[i + m * j], AX[j + m * i], 1e-12);
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      MBD_ASSERT_NEAR(XA[i + n * j], XA[j + n * i], 1e-12);
+    }
+  }
+  mbd_lsq_free(&ws);
+}
+
+static void test_pinv_conditions(void **state) {
+  (void)state;
+  srand(4);
+  double U[10], V[8], A[20], At[20];
+  for (int i = 0; i < 10; i++) {
+    U[i] = 2.0 * rand() / RAND_MAX - 1;
+  }
+  for (int i = 0; i < 8; i++) {
+    V[i] = 2.0 * rand() / RAND_MAX - 1;
+  }
+  mbd_gemm(0, 0, 5, 4, 2, 1.0, U, 5, V, 2, 0.0, A, 5);  // 5×4 of rank 2
+  for (int i = 0; i < 5; i++) {
+    for (int j = 0; j < 4; j++) {
+      At[j + 4 * i] = A[i + 5 * j];
+    }
+  }
+  check_pinv(5, 4, A);
+  check_pinv(4, 5, At);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_uk_vs_augmented),   cmocka_unit_test(test_uk_redundant),
+      cmocka_unit_test(test_uk_matrices),       cmocka_unit_test(test_uk_spatial_rejected),
+      cmocka_unit_test(test_pinv_conditions),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
