@@ -10,8 +10,9 @@
 
 #include "model_impl.h"
 
-int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
-                           mbd_error *err) {
+/* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0 or pivot) and
+ * the pivot ratio min|U_kk| / max|U_kk| in *ratio */
+static int factor(const mbd_model *m, mbd_data *d, double *ratio) {
   int n = m->n, ma = m->ma, N = n + ma;
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
@@ -28,10 +29,44 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
       MBD_AT(A, N, i, j) = 0;
     }
   }
-  memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
-  memcpy(d->augrhs + n, gamma_star, (size_t)ma * sizeof(double));
   int piv = mbd_lu_factor(N, A, N, d->ipiv);
   d->lu_factorizations++;
+  double lo = INFINITY, hi = 0;
+  for (int k = 0; k < N; k++) {
+    double u = fabs(MBD_AT(A, N, k, k));
+    lo = u < lo ? u : lo;
+    hi = u > hi ? u : hi;
+  }
+  *ratio = hi > 0 ? lo / hi : 0;
+  return piv;
+}
+
+int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
+                           mbd_error *err) {
+  int n = m->n;
+  double ratio = 0;
+  int piv = factor(m, d, &ratio);
+  // rows set aside at assembly may be needed on this part of the motion: when the leading matrix
+  // has become singular or its pivots have fallen by 1e3, choose the active rows again.  The
+  // rows are consistent, so q̈ does not change with the choice; γ* must be re-read for the new set.
+  if (m->ma < m->mrow && (piv > 0 || (d->aug_ratio0 > 0 && ratio < 1e-3 * d->aug_ratio0))) {
+    int rs = mbd_reselect_rows((mbd_model *)m, d, err);
+    if (rs < 0) {
+      return rs;
+    }
+    // the new baseline is taken at the next factorization (so a genuinely singular stretch does
+    // not re-run the QR at every evaluation)
+    d->aug_ratio0 = 0;
+    if (rs > 0) {
+      if (gamma_star != d->gamma_a) {
+        return MBD_RESELECTED;  // γ* was built from the old rows (baumgarte): the caller rebuilds
+      }
+      piv = factor(m, d, &ratio);
+    }
+  }
+  if (d->aug_ratio0 == 0 && piv == 0) {
+    d->aug_ratio0 = ratio;
+  }
   if (piv > 0) {
     char what[160];
     if (piv <= n) {
@@ -44,10 +79,13 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
                     "the mechanism is in a singular configuration or a constraint is redundant",
                     d->t, what);
   }
-  mbd_lu_solve(N, A, N, d->ipiv, d->augrhs, 1);
+  int N = n + m->ma;
+  memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
+  memcpy(d->augrhs + n, gamma_star, (size_t)m->ma * sizeof(double));
+  mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
   memcpy(d->qdd, d->augrhs, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
-  for (int k = 0; k < ma; k++) {
+  for (int k = 0; k < m->ma; k++) {
     d->lambda[m->active[k]] = d->augrhs[n + k];
   }
   d->have_dynamics = 1;

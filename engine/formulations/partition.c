@@ -165,7 +165,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       return rc;
     }
     mbd_constraints_gather(m, d);
-    res = mbd_position_violation(m, d);
+    res = mbd_active_residual(m, d);
     int piv = factor_jd(p, m, d);
     if (piv != 0) {
       char what[96];
@@ -259,11 +259,16 @@ int mbd_part_maybe_repartition(mbd_part *p, const mbd_model *m, mbd_data *d, dou
     return 0;
   }
   memcpy(p->perm_old, p->perm, (size_t)p->n * sizeof(int));
+  // rows set aside by the rank test may be needed now (the model is the run's, not const here)
+  int rs = mbd_reselect_rows((mbd_model *)m, d, err);
+  if (rs < 0) {
+    return rs;
+  }
   int rc = mbd_part_choose(p, m, d, err);
   if (rc < 0) {
     return rc;
   }
-  if (memcmp(p->perm_old, p->perm, (size_t)p->n * sizeof(int)) == 0) {
+  if (rs == 0 && memcmp(p->perm_old, p->perm, (size_t)p->n * sizeof(int)) == 0) {
     return 0;  // the best choice is still this one: keep going with the new baseline
   }
   p->repartitions++;

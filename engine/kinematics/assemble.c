@@ -124,10 +124,12 @@ void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len) {
   }
 }
 
+/* the violation measures look at every row, also those the rank test set aside: a row that was
+ * redundant at the assembled pose is implied by the others only on that branch of the motion */
 double mbd_position_violation(const mbd_model *m, const mbd_data *d) {
   double v = 0;
-  for (int k = 0; k < m->ma; k++) {
-    double a = fabs(d->phi[m->active[k]]);
+  for (int r = 0; r < m->mrow; r++) {
+    double a = fabs(d->phi[r]);
     v = a > v ? a : v;
   }
   return v;
@@ -135,8 +137,7 @@ double mbd_position_violation(const mbd_model *m, const mbd_data *d) {
 
 double mbd_velocity_violation(const mbd_model *m, const mbd_data *d) {
   double v = 0;
-  for (int k = 0; k < m->ma; k++) {
-    int r = m->active[k];
+  for (int r = 0; r < m->mrow; r++) {
     double s = d->phit[r];
     for (int c = 0; c < m->n; c++) {
       s += MBD_AT(d->phiq, m->mrow, r, c) * d->qd[c];
@@ -144,6 +145,58 @@ double mbd_velocity_violation(const mbd_model *m, const mbd_data *d) {
     v = fabs(s) > v ? fabs(s) : v;
   }
   return v;
+}
+
+/* largest |Φ| over the active rows (the Newton residual) */
+double mbd_active_residual(const mbd_model *m, const mbd_data *d) {
+  double v = 0;
+  for (int k = 0; k < m->ma; k++) {
+    double a = fabs(d->phi_a[k]);
+    v = a > v ? a : v;
+  }
+  return v;
+}
+
+/* choose the active rows again at the current state (Φq of all rows evaluated): QR with column
+ * pivoting of Φqᵀ picks the best-conditioned set of rank-many rows.  Done when the rows kept at
+ * assembly become ill-conditioned along the motion (a redundant row was implied by the others
+ * only near the assembled pose).  Returns 1 when the set changed (rows gathered again), 0 when
+ * kept (also when the rank itself changed: a singular configuration), < 0 on error. */
+int mbd_reselect_rows(mbd_model *m, mbd_data *d, mbd_error *err) {
+  if (m->ma == m->mrow) {
+    return 0;  // nothing was set aside
+  }
+  int n = m->n, mrow = m->mrow, rank = 0;
+  // Φqᵀ (n × mrow) into the augmented-matrix scratch
+  for (int r = 0; r < mrow; r++) {
+    for (int c = 0; c < n; c++) {
+      MBD_AT(d->aug, n, c, r) = MBD_AT(d->phiq, mrow, r, c);
+    }
+  }
+  int rc = mbd_qrcp_rank(&d->lsq, n, mrow, d->aug, n, 1e-9, d->iwork, &rank, NULL);
+  if (rc < 0) {
+    return MBD_FAIL(err, rc, "rank test at t = %g: QR factorization failed", d->t);
+  }
+  if (rank != m->ma) {
+    return 0;
+  }
+  // the chosen rows in increasing order; compare with the current set
+  int *rows = d->iwork;
+  for (int i = 1; i < rank; i++) {
+    int v = rows[i], k = i;
+    while (k > 0 && rows[k - 1] > v) {
+      rows[k] = rows[k - 1];
+      k--;
+    }
+    rows[k] = v;
+  }
+  if (memcmp(rows, m->active, (size_t)rank * sizeof(int)) == 0) {
+    return 0;
+  }
+  memcpy(m->active, rows, (size_t)rank * sizeof(int));
+  d->row_reselections++;
+  mbd_constraints_gather(m, d);
+  return 1;
 }
 
 // index of the active row with the largest |Φ|
@@ -170,7 +223,7 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
       return rc;
     }
     mbd_constraints_gather(m, d);
-    res = mbd_position_violation(m, d);
+    res = mbd_active_residual(m, d);
     if (!isfinite(res)) {
       break;
     }

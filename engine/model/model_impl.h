@@ -143,6 +143,8 @@ struct mbd_data {
   int have_dynamics;       /* qdd and lambda valid for the current state */
   long newton_iterations;
   long lu_factorizations;
+  long row_reselections;   /* active rows chosen again during the run */
+  double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
 };
 
 /* warnings (printf-style), kept on the model */
@@ -174,9 +176,15 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
                           int use_all_rows, mbd_error *err);
 /* velocity analysis: min-norm correction of d->qd so that Φq q̇ + Φt = 0 on active rows */
 int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err);
-/* max |Φ| and max |Φq q̇ + Φt| over active rows (constraints must be evaluated) */
+/* max |Φ| and max |Φq q̇ + Φt| over all rows (constraints must be evaluated) */
 double mbd_position_violation(const mbd_model *m, const mbd_data *d);
 double mbd_velocity_violation(const mbd_model *m, const mbd_data *d);
+/* max |Φ| over the active rows, from the gathered copy (Newton residual) */
+double mbd_active_residual(const mbd_model *m, const mbd_data *d);
+/* re-choose the active rows at the current state when some were set aside (assemble.c);
+ * 1 when the set changed, 0 when kept, < 0 on error.  The active set is run state: it lives in
+ * the model next to the workspaces because every formulation reads it there. */
+int mbd_reselect_rows(mbd_model *m, mbd_data *d, mbd_error *err);
 
 /* channels (model/channels.c) */
 int mbd_channels_build(mbd_model *m, mbd_error *err);
