@@ -28,6 +28,7 @@ int mbd_uk_accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
 typedef struct mbd_part {
   int n, ma, f;         /* coordinates, dependent (active rows), independent */
   int *perm;            /* n: dependent columns first (perm[0..ma)), then independent */
+  double *jd2;           /* ma×ma scratch: a candidate block */
   double *jd;           /* ma×ma LU factors of Φ_qd at the current state */
   int *jpiv;            /* ma pivots */
   double jd_norm;       /* 1-norm of Φ_qd before factoring */
@@ -59,6 +60,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
 const double *mbd_part_B(mbd_part *p, const mbd_data *d);
 int mbd_part_accel_kane(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda,
                         mbd_error *err);
+int mbd_part_better(mbd_part *p, const mbd_model *m, mbd_data *d);
 int mbd_part_maybe_repartition(mbd_part *p, const mbd_model *m, mbd_data *d, double *y,
                                mbd_error *err);
 

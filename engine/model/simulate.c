@@ -193,10 +193,11 @@ static int output(double t, const double *y, void *ud) {
   return mbd_run_record(s->run, s->m, s->d, s->err);
 }
 
-/* after every accepted step: re-partition when the dependent block has degraded (gcp, kane) */
+/* after every accepted step: re-partition when the dependent block has degraded or a clearly
+ * better-conditioned choice exists (gcp, kane) */
 static int step(double t, double *y, void *ud) {
   sim *s = ud;
-  if (!s->part || !s->part->degraded) {
+  if (!s->part || !mbd_part_better(s->part, s->m, s->d)) {
     return 0;
   }
   int rc = mbd_part_state(s->part, s->m, s->d, t, y, s->o->position_tol, s->o->max_newton,
