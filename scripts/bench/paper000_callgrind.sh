@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 mbd=${1:-build/interp/mbd}
 printf "%-8s %-10s %14s %7s\n" case method instructions ratio
-for c in ex1-5 ex1-10 ex1-50 ex2-I ex2-II; do
+for c in ex1-5 ex1-10 ex1-50 ex2-I ex2-II ex3; do
   kane=0
   for f in kane gcp baumgarte; do
     n=$(valgrind --tool=callgrind --toggle-collect=mbd_ode_solve --callgrind-out-file=/dev/null \
