@@ -219,8 +219,8 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   for (int k = 0; k < ma; k++) {
     d->qd[p->perm[k]] = d->tmp_m[k];
   }
-  // γ depends on q̇: evaluate once more at the consistent state
-  int rc = mbd_constraints_eval(m, d, 1, err);
+  // γ depends on q̇: evaluate it once more at the consistent state (q unchanged: Φq stands)
+  int rc = mbd_constraints_eval(m, d, MBD_EVAL_GAMMA, err);
   if (rc < 0) {
     return rc;
   }

@@ -167,11 +167,17 @@ static void scatter(const mbd_model *m, mbd_data *d, int row0, int nrow, int b1,
 }
 
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int want_gamma, mbd_error *err) {
-  (void)want_gamma;
-  memset(d->phiq, 0, (size_t)m->mrow * m->n * sizeof(double));
-  memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
   if (m->dim == 3) {
+    memset(d->phiq, 0, (size_t)m->mrow * m->n * sizeof(double));
+    memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
     return mbd_constraints_eval3(m, d, err);  // spatial joints, drives, norms (spatial.c)
+  }
+  // MBD_EVAL_GAMMA: q unchanged since the last evaluation, only q̇ moved — Φ, Φq and Φt stand,
+  // γ is recomputed (the local blocks are still formed, but not cleared and scattered)
+  int all = want_gamma != MBD_EVAL_GAMMA;
+  if (all) {
+    memset(d->phiq, 0, (size_t)m->mrow * m->n * sizeof(double));
+    memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
   }
   // joints
   for (int ji = 0; ji < m->njoint; ji++) {
@@ -198,7 +204,9 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int want_gamma, mbd_er
         return MBD_FAIL(err, MBD_E_INPUT, "joint '%s': type not available in planar models",
                         j->name);
     }
-    scatter(m, d, j->row0, j->nrow, j->body1, j->body2, J, 3);
+    if (all) {
+      scatter(m, d, j->row0, j->nrow, j->body1, j->body2, J, 3);
+    }
   }
   // drives: coordinate(q) − f(t) = 0; Φt = −f'; γ = f'' − quadratic part of the coordinate
   for (int di = 0; di < m->ndrive; di++) {
@@ -229,7 +237,9 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int want_gamma, mbd_er
     d->phi[dr->row] = coord - f[0];
     d->phit[dr->row] = -f[1];
     d->gamma[dr->row] = f[2] - quad;
-    scatter(m, d, dr->row, 1, j->body1, j->body2, J, 1);
+    if (all) {
+      scatter(m, d, dr->row, 1, j->body1, j->body2, J, 1);
+    }
   }
   return MBD_OK;
 }

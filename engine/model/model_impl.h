@@ -158,7 +158,10 @@ void mbd_model_warn(mbd_model *m, const char *fmt, ...)
 void mbd_body_state(const mbd_model *m, const mbd_data *d, int b, double *r, double *theta,
                     double *v, double *omega);
 
-/* constraints: Φ, Φq, Φt, γ for all rows at d->t, d->q, d->qd (model/constraints.c) */
+/* constraints: Φ, Φq, Φt, γ for all rows at d->t, d->q, d->qd (model/constraints.c).
+ * want_gamma = MBD_EVAL_GAMMA when only q̇ changed since the last call: γ is recomputed and Φq
+ * left as it is (planar; spatial models evaluate everything) */
+#define MBD_EVAL_GAMMA 2
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int want_gamma, mbd_error *err);
 /* copy active rows into phi_a, phiq_a, gamma_a, phit_a */
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d);
