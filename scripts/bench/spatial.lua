@@ -4,7 +4,7 @@
 --   mbd scripts/bench/spatial.lua          (build in Release: cmake -DCMAKE_BUILD_TYPE=Release)
 --
 -- Each figure is the best of 3 repeats (least CPU).  Four-bar: the geometry and data of
--- examples/spatial_fourbar.lua (3 bodies, 21 coordinates, 20 constraints), 10 s, tolerance 1e-5
+-- scripts/paper000/models.lua (3 bodies, 21 coordinates, 20 constraints), 10 s, tolerance 1e-5
 -- as in the paper's Table 3.  Chain: 16 rods 1 m long (1 kg, CM in the middle, inertia
 -- {0.001, 1/12, 1/12} about the rod's x axis and across it) joined by spherical joints, hanging
 -- from the origin, released 0.3 rad from the vertical with a sideways push, under gravity; 2 s,
@@ -12,36 +12,9 @@
 -- norms).  One evaluation assembles M, Q, Φ, Φq, γ and factors the (n + m)² augmented matrix.
 local study = require "mbd.study"
 
-local function fourbar()
-  local r, b1, b2, c1, c2 = 2, 6, 6, 1, 1
-  local m = mbd.model { name = "spatial four-bar", dim = 3, gravity = {0, -9.81, 0} }
-  local A, C = {0, r, 0}, {b1, c1, c2}
-  local function sub(a, b) return {a[1] - b[1], a[2] - b[2], a[3] - b[3]} end
-  local function mid(a, b) return {(a[1] + b[1]) / 2, (a[2] + b[2]) / 2, (a[3] + b[3]) / 2} end
-  local function norm(a) return math.sqrt(a[1] ^ 2 + a[2] ^ 2 + a[3] ^ 2) end
-  local function B_of(psi) return {C[1] + b2 * math.cos(psi), C[2] + b2 * math.sin(psi), C[3]} end
-  local lo, hi = math.pi / 2, math.pi
-  for _ = 1, 60 do
-    local psi = (lo + hi) / 2
-    if norm(sub(B_of(psi), A)) > b1 then lo = psi else hi = psi end
-  end
-  local B = B_of((lo + hi) / 2)
-  local u2, u3 = sub(B, A), sub(B, C)
-  local disk = m:body { name = "link1", mass = 2, inertia = {4, 2, 2} }
-  local link2 = m:body { name = "link2", mass = 1, inertia = {12.4, 0.01, 12.4}, pos = mid(A, B),
-                         rot = mbd.rot.from_axes({0, -u2[3], u2[2]}, u2) }
-  local link3 = m:body { name = "link3", mass = 1, inertia = {4.54, 0.01, 4.54}, pos = mid(C, B),
-                         rot = mbd.rot.from_axes({0, 0, 1}, u3) }
-  local J1 = m:revolute { name = "J1", body1 = m.ground, axis1 = {1, 0, 0}, body2 = disk,
-                          axis2 = {1, 0, 0} }
-  m:universal { name = "J2", body1 = disk, at1 = {0, r, 0}, axis1 = {1, 0, 0},
-                body2 = link2, at2 = {0, -b1 / 2, 0}, axis2 = {1, 0, 0} }
-  m:spherical { name = "J3", body1 = link2, at1 = {0, b1 / 2, 0}, body2 = link3, at2 = {0, b2 / 2, 0} }
-  m:revolute { name = "J4", body1 = link3, at1 = {0, -b2 / 2, 0}, axis1 = {1, 0, 0},
-               body2 = m.ground, at2 = C, axis2 = {0, 0, 1} }
-  m:rotational_spring { joint = J1, k = 1, c = 5, angle = 0 }
-  return m
-end
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+local models = dofile(here .. "/../paper000/models.lua")
+local fourbar = models.spatial_fourbar
 
 local function chain(N)
   local m = mbd.model { name = N .. "-body spatial chain", dim = 3, gravity = {0, 0, -9.81} }
