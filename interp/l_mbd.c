@@ -2,8 +2,10 @@
 #include "l_mbd.h"
 
 #include "l_model.h"
+#include "l_parallel.h"
 #include "l_rot.h"
 #include "l_sym.h"
+#include "l_system.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -39,6 +41,8 @@ int mbd_open(lua_State *L) {
   mbd_open_model(L);
   mbd_open_run(L);
   mbd_open_rot(L);
+  mbd_open_system(L);
+  mbd_open_parallel(L);
   mbd_open_sym(L);
   lua_setfield(L, -2, "sym");
   lua_pushvalue(L, -1);
@@ -47,5 +51,10 @@ int mbd_open(lua_State *L) {
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "mbd");
   lua_pop(L, 1);
+  // mbd.sweep is written in Lua (stdlib/mbd/sweep.lua)
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.sweep");
+  lua_call(L, 1, 1);
+  lua_setfield(L, -2, "sweep");
   return 1;
 }

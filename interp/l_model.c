@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l_sym.h"
 #include "l_util.h"
 #include "mbd/integrators.h"
 
@@ -32,6 +33,7 @@ typedef struct lcb {
   int kind;             /* cb_kind */
   int fnref, vref, aref;/* registry refs: function (or position), velocity, acceleration */
   double constant;      /* drive: constant position when fnref is LUA_NOREF */
+  mbd_sym_tape *tape;   /* drive: symbolic position, tape of [f, f', f''] of t, else NULL */
   char what[160];       /* "force on body 'link2' (ex.lua:12)" for messages */
 } lcb;
 
@@ -69,6 +71,7 @@ static int l_model_gc(lua_State *L) {
     luaL_unref(L, LUA_REGISTRYINDEX, lm->cb[i]->fnref);
     luaL_unref(L, LUA_REGISTRYINDEX, lm->cb[i]->vref);
     luaL_unref(L, LUA_REGISTRYINDEX, lm->cb[i]->aref);
+    mbd_sym_tape_free(lm->cb[i]->tape);
     free(lm->cb[i]);
   }
   free(lm->cb);
@@ -310,6 +313,12 @@ static int time_value(lua_State *L, lcb *cb, int ref, double t, double *out, mbd
 static int drive_cb(void *ud, double t, double out[3], mbd_error *err) {
   lcb *cb = ud;
   lua_State *L = cb->owner->L;
+  if (cb->tape) {
+    // symbolic position: exact derivatives from the tape
+    mbd_sym_tape_eval(cb->tape, &t, out);
+    (void)err;
+    return 0;
+  }
   if (cb->fnref == LUA_NOREF) {
     out[0] = cb->constant;
     out[1] = out[2] = 0;
@@ -532,11 +541,29 @@ static int l_model_drive(lua_State *L) {
   } else if (t == LUA_TFUNCTION) {
     lua_pop(L, 1);
     cb->fnref = opt_function_ref(L, 2, "drive", "position");
+  } else if (t == LUA_TUSERDATA && l_sym_is(L, -1)) {
+    // a symbolic expression of mbd.sym.t: compile f, f', f'' once (exact derivatives)
+    if (lu_has(L, 2, "velocity") || lu_has(L, 2, "acceleration")) {
+      return luaL_error(L, "drive: a symbolic position gives its own velocity and acceleration; "
+                           "remove fields 'velocity' and 'acceleration'");
+    }
+    mbd_sym_ctx *ctx = l_sym_ctx(L);
+    mbd_sym_id f[3], tv = mbd_sym_var(ctx, "t", -1);
+    f[0] = l_sym_check(L, -1);
+    f[1] = mbd_sym_diff(ctx, f[0], tv);
+    f[2] = mbd_sym_diff(ctx, f[1], tv);
+    lua_pop(L, 1);
+    mbd_error err;
+    mbd_error_clear(&err);
+    if (f[1] < 0 || f[2] < 0 || mbd_sym_tape_new(ctx, 3, f, 1, &tv, &cb->tape, &err) < 0) {
+      return luaL_error(L, "drive: field 'position': %s (a drive's expression may use only "
+                           "mbd.sym.t)", err.code ? err.msg : "cannot differentiate it");
+    }
   } else if (t == LUA_TNIL) {
     return luaL_error(L, "drive: missing field 'position'");
   } else {
-    return luaL_error(L, "drive: field 'position' expects a function of t or a number, got %s",
-                      lu_typename(L, -1));
+    return luaL_error(L, "drive: field 'position' expects a function of t, a symbolic expression "
+                         "of mbd.sym.t or a number, got %s", lu_typename(L, -1));
   }
   cb->vref = opt_function_ref(L, 2, "drive", "velocity");
   cb->aref = opt_function_ref(L, 2, "drive", "acceleration");
@@ -712,11 +739,44 @@ static int l_model_simulate(lua_State *L) {
   lu_opt_number(L, 2, "simulate", "position_tol", &o.position_tol);
   lu_opt_int(L, 2, "simulate", "max_newton", &o.max_newton);
   lu_opt_number(L, 2, "simulate", "output_every", &o.output_every);
+  if (o.formulation == MBD_FORM_UK) {
+    o.alpha = o.beta = 0;  // udwadia_kalaba: the plain equation 5 unless stabilization is given
+  }
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
-    static const char *const sf[] = {"alpha", "beta", NULL};
+    static const char *const sf[] = {"alpha", "beta", "S", "T", NULL};
     lu_check_fields(L, -1, "simulate: stabilization", sf);
     lu_opt_number(L, -1, "stabilization", "alpha", &o.alpha);
     lu_opt_number(L, -1, "stabilization", "beta", &o.beta);
+    // udwadia_kalaba: full S, T over all constraint rows (paper 004 eq 26–27)
+    int sidx = lua_gettop(L);
+    for (int k = 0; k < 2; k++) {
+      const char *key = k ? "T" : "S";
+      if (lua_getfield(L, sidx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        continue;
+      }
+      if (o.formulation != MBD_FORM_UK) {
+        return luaL_error(L, "simulate: stabilization %s is for formulation 'udwadia_kalaba'", key);
+      }
+      int h = 0;
+      if (lua_type(L, -1) == LUA_TNUMBER) {
+        return luaL_error(L, "simulate: stabilization %s: give a matrix (or %s for %s I)", key,
+                          k ? "beta" : "alpha", k ? "beta" : "alpha");
+      }
+      double *mat = lu_read_square(L, lua_gettop(L), "simulate: stabilization", key, 0, &h);
+      lua_remove(L, -2);
+      if (o.stab_n && h != o.stab_n) {
+        return luaL_error(L, "simulate: stabilization S and T must have the same size");
+      }
+      o.stab_n = h;
+      if (k) {
+        o.stab_T = mat;
+      } else {
+        o.stab_S = mat;
+      }
+      lua_insert(L, sidx);  // keep the matrix userdata alive below the table
+      sidx++;
+    }
   }
   lua_pop(L, 1);
   if (!(o.rtol > 0) || !(o.atol > 0)) {

@@ -170,6 +170,14 @@ static int l_run_index(lua_State *L) {
     lua_pushnumber(L, mbd_run_t_end(r));
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));
+  } else if (strcmp(k, "E1") == 0 || strcmp(k, "E2") == 0) {
+    // paper 004's RMS errors per constraint (mbd.system runs; empty for models)
+    int ne = mbd_run_nerrors(r);
+    lua_createtable(L, ne, 0);
+    for (int i = 0; i < ne; i++) {
+      lua_pushnumber(L, k[1] == '1' ? mbd_run_E1(r, i) : mbd_run_E2(r, i));
+      lua_rawseti(L, -2, i + 1);
+    }
   } else {
     lua_pushnil(L);
   }
@@ -209,7 +217,94 @@ typedef struct plot_buf {
   double *data;
 } plot_buf;
 
+/* a list of n numbers at field key of table 1, as a GC-owned buffer on the stack */
+static double *num_list(lua_State *L, const char *key, int *n) {
+  if (lua_getfield(L, 1, key) != LUA_TTABLE) {
+    luaL_error(L, "plot: field '%s' expects a list of numbers, got %s", key, lu_typename(L, -1));
+  }
+  int len = (int)luaL_len(L, -1);
+  double *v = lua_newuserdatauv(L, sizeof(double) * (size_t)(len ? len : 1), 0);
+  if (lu_read_numbers(L, lua_gettop(L) - 1, v, len) != len) {
+    luaL_error(L, "plot: field '%s' has an entry that is not a number", key);
+  }
+  lua_remove(L, -2);
+  *n = len;
+  return v;
+}
+
+/* mbd.plot { kind = "heatmap", x = {..}, y = {..}, z = {{..}, ..} (z[j][i] at x[i], y[j]) or a flat
+ *            list (x fastest), file, title, xlabel, ylabel, zlabel, contours = n, log = bool,
+ *            width, height } */
+static int l_plot_heatmap(lua_State *L) {
+  static const char *const fields[] = {"kind",   "x",     "y",        "z",   "file",  "title",
+                                       "xlabel", "ylabel", "zlabel", "contours", "log",
+                                       "width",  "height", NULL};
+  lu_check_fields(L, 1, "plot", fields);
+  mbd_plot_heatmap_spec spec;
+  memset(&spec, 0, sizeof spec);
+  spec.file = lu_opt_string(L, 1, "plot", "file");
+  if (!spec.file) {
+    return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
+  }
+  double *x = num_list(L, "x", &spec.nx), *y = num_list(L, "y", &spec.ny);
+  int nx = spec.nx, ny = spec.ny;
+  if (nx < 1 || ny < 1) {
+    return luaL_error(L, "plot: heatmap needs non-empty x and y");
+  }
+  double *z = lua_newuserdatauv(L, sizeof(double) * (size_t)nx * (size_t)ny, 0);
+  if (lua_getfield(L, 1, "z") != LUA_TTABLE) {
+    return luaL_error(L, "plot: field 'z' expects a matrix z[j][i] or a flat list, got %s",
+                      lu_typename(L, -1));
+  }
+  int zi = lua_gettop(L);
+  lua_geti(L, zi, 1);
+  int nested = lua_type(L, -1) == LUA_TTABLE;
+  lua_pop(L, 1);
+  if (nested) {
+    if ((int)luaL_len(L, zi) != ny) {
+      return luaL_error(L, "plot: field 'z' expects %d rows (one per y), got %d", ny,
+                        (int)luaL_len(L, zi));
+    }
+    for (int j = 0; j < ny; j++) {
+      lua_geti(L, zi, j + 1);
+      if (lu_read_numbers(L, lua_gettop(L), z + (size_t)j * nx, nx) != nx) {
+        return luaL_error(L, "plot: field 'z': row %d expects %d numbers (one per x)", j + 1, nx);
+      }
+      lua_pop(L, 1);
+    }
+  } else if (lu_read_numbers(L, zi, z, nx * ny) != nx * ny) {
+    return luaL_error(L, "plot: field 'z' expects %d numbers (x fastest)", nx * ny);
+  }
+  spec.x = x;
+  spec.y = y;
+  spec.z = z;
+  spec.title = lu_opt_string(L, 1, "plot", "title");
+  spec.xlabel = lu_opt_string(L, 1, "plot", "xlabel");
+  spec.ylabel = lu_opt_string(L, 1, "plot", "ylabel");
+  spec.zlabel = lu_opt_string(L, 1, "plot", "zlabel");
+  lu_opt_int(L, 1, "plot", "contours", &spec.ncontour);
+  lu_opt_int(L, 1, "plot", "width", &spec.width);
+  lu_opt_int(L, 1, "plot", "height", &spec.height);
+  if (lua_getfield(L, 1, "log") != LUA_TNIL) {
+    spec.log_scale = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_plot_heatmap(&spec, &err) < 0) {
+    return luaL_error(L, "plot: %s", err.msg);
+  }
+  lua_pushstring(L, spec.file);
+  return 1;
+}
+
 static int l_plot(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TTABLE && lua_getfield(L, 1, "kind") == LUA_TSTRING &&
+      strcmp(lua_tostring(L, -1), "heatmap") == 0) {
+    lua_pop(L, 1);
+    return l_plot_heatmap(L);
+  }
+  lua_settop(L, 1);
   static const char *const fields[] = {"run",    "runs",  "labels", "y",     "x",
                                        "file",   "title", "xlabel", "ylabel", "width",
                                        "height", "equal_axes", "kind", NULL};
@@ -217,7 +312,7 @@ static int l_plot(lua_State *L) {
   const char *kind = lu_opt_string(L, 1, "plot", "kind");
   if (kind && strcmp(kind, "lines") != 0) {
     // other kinds (heatmap) are provided by the stdlib wrapper when available
-    return luaL_error(L, "plot: unknown kind '%s' (lines)", kind);
+    return luaL_error(L, "plot: unknown kind '%s' (lines, heatmap)", kind);
   }
   const char *file = lu_opt_string(L, 1, "plot", "file");
   if (!file) {

@@ -144,3 +144,60 @@ const char *lu_opt_string(lua_State *L, int idx, const char *ctor, const char *k
   lua_pop(L, 1);  // the table still references the string
   return s;
 }
+
+double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key, int want, int *n) {
+  idx = lua_absindex(L, idx);
+  int t = lua_type(L, idx);
+  if (t == LUA_TNUMBER) {
+    if (want <= 0) {
+      luaL_error(L, "%s: field '%s' expects a matrix {{...}, ...} or a list of its diagonal", ctor,
+                 key);
+    }
+    double v = lua_tonumber(L, idx);
+    double *m = lua_newuserdatauv(L, sizeof(double) * (size_t)want * (size_t)want, 0);
+    for (int i = 0; i < want * want; i++) {
+      m[i] = (i % (want + 1) == 0) ? v : 0.0;
+    }
+    *n = want;
+    return m;
+  }
+  if (t != LUA_TTABLE) {
+    luaL_error(L, "%s: field '%s' expects a number, a list or a matrix, got %s", ctor, key,
+               lu_typename(L, idx));
+  }
+  int len = (int)luaL_len(L, idx);
+  if (len < 1 || (want > 0 && len != want)) {
+    luaL_error(L, "%s: field '%s' expects %d rows, got %d", ctor, key, want > 0 ? want : 1, len);
+  }
+  double *m = lua_newuserdatauv(L, sizeof(double) * (size_t)len * (size_t)len, 0);
+  memset(m, 0, sizeof(double) * (size_t)len * (size_t)len);
+  lua_geti(L, idx, 1);
+  int full = lua_type(L, -1) == LUA_TTABLE;
+  lua_pop(L, 1);
+  for (int i = 0; i < len; i++) {
+    lua_geti(L, idx, i + 1);
+    if (full) {
+      double row[64];
+      if (len > 64) {
+        luaL_error(L, "%s: field '%s': at most 64 rows", ctor, key);
+      }
+      int got = lu_read_numbers(L, lua_gettop(L), row, len);
+      if (got != len) {
+        luaL_error(L, "%s: field '%s': row %d expects %d numbers", ctor, key, i + 1, len);
+      }
+      for (int j = 0; j < len; j++) {
+        m[i + (size_t)len * j] = row[j];
+      }
+    } else {
+      int isnum = 0;
+      double v = lua_tonumberx(L, -1, &isnum);
+      if (!isnum) {
+        luaL_error(L, "%s: field '%s': entry %d is not a number", ctor, key, i + 1);
+      }
+      m[i + (size_t)len * i] = v;
+    }
+    lua_pop(L, 1);
+  }
+  *n = len;
+  return m;
+}

@@ -27,4 +27,10 @@ const char *lu_typename(lua_State *L, int idx);
  * -1 when not a table or when an entry is not a number */
 int lu_read_numbers(lua_State *L, int idx, double *out, int n);
 
+/* a square matrix from the value at idx (absolute or relative): a number (size want, scalar · I;
+ * want must be > 0), a list of n numbers (diagonal) or a list of n lists of n numbers (full).  With
+ * want > 0 the size must be want.  Pushes a GC-owned buffer of n·n doubles (column-major) on the
+ * stack and returns it; *n gets the size.  Raises "<ctor>: field '<key>' ..." on bad input. */
+double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key, int want, int *n);
+
 #endif

@@ -66,7 +66,6 @@ int mbd_ode_opts_default(mbd_ode_opts *opts, int kind) {
   opts->step = (opts->kind == MBD_INT_RK4) ? 1e-3 : 0.0;
   opts->max_step = 0.0;
   opts->max_steps = 0;
-  opts->nquad = 0;
   return ok ? MBD_OK : MBD_E_INPUT;
 }
 
@@ -122,9 +121,6 @@ static int check_input(int n, double t0, const double *y, const double *tout, in
   }
   if (o->max_steps < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_MAX_STEPS, o->max_steps);
-  }
-  if (o->nquad < 0 || o->nquad >= n) {
-    return MBD_FAIL(err, MBD_E_INPUT, "ode: nquad must be in [0, n), got %d (n = %d)", o->nquad, n);
   }
 
   // times: t0 finite, tout[0] >= t0, then strictly increasing
@@ -274,7 +270,6 @@ typedef struct sun_run {
   N_Vector y;             /* solver state (n) */
   N_Vector yout;          /* interpolated output (n) */
   N_Vector ylast;         /* state after the last accepted step and its step callback (n) */
-  N_Vector abstol;        /* per-component atol when opts->nquad > 0, else NULL */
   SUNMatrix A;            /* BDF: dense Jacobian (n x n) */
   SUNLinearSolver LS;     /* BDF: dense LU */
   SUNNonlinearSolver NLS; /* Adams: fixed-point iteration */
@@ -499,8 +494,8 @@ static void sun_run_free(sun_run *r) {
   if (r->A) {
     SUNMatDestroy(r->A);
   }
-  N_Vector *vs[4] = {&r->ylast, &r->yout, &r->y, &r->abstol};
-  for (int i = 0; i < 4; i++) {
+  N_Vector *vs[3] = {&r->ylast, &r->yout, &r->y};
+  for (int i = 0; i < 3; i++) {
     if (*vs[i]) {
       N_VDestroy(*vs[i]);
     }
@@ -537,11 +532,7 @@ static int setup_cvode(sun_run *r, const sun_ops *ops, ode_ctx *c, int n, double
   if ((flag = CVodeSetUserData(r->mem, c)) < 0) {
     return setup_fail(ops, c, "CVodeSetUserData", flag, err);
   }
-  if (r->abstol) {
-    if ((flag = CVodeSVtolerances(r->mem, o->rtol, r->abstol)) < 0) {
-      return setup_fail(ops, c, "CVodeSVtolerances", flag, err);
-    }
-  } else if ((flag = CVodeSStolerances(r->mem, o->rtol, o->atol)) < 0) {
+  if ((flag = CVodeSStolerances(r->mem, o->rtol, o->atol)) < 0) {
     return setup_fail(ops, c, "CVodeSStolerances", flag, err);
   }
   // the corrector: fixed point for Adams (non-stiff, no Jacobian), Newton with dense LU for BDF
@@ -607,11 +598,7 @@ static int setup_erk(sun_run *r, const sun_ops *ops, ode_ctx *c, double t0, cons
   if ((flag = ERKStepSetTableNum(r->mem, ARKODE_DORMAND_PRINCE_7_4_5)) < 0) {
     return setup_fail(ops, c, "ERKStepSetTableNum", flag, err);
   }
-  if (r->abstol) {
-    if ((flag = ERKStepSVtolerances(r->mem, o->rtol, r->abstol)) < 0) {
-      return setup_fail(ops, c, "ERKStepSVtolerances", flag, err);
-    }
-  } else if ((flag = ERKStepSStolerances(r->mem, o->rtol, o->atol)) < 0) {
+  if ((flag = ERKStepSStolerances(r->mem, o->rtol, o->atol)) < 0) {
     return setup_fail(ops, c, "ERKStepSStolerances", flag, err);
   }
   // step limits: the driver counts steps over the run itself, ARKODE's limit is per call
@@ -780,19 +767,6 @@ static int solve_sundials(int n, double t0, double *y, const double *tout, int n
   }
   memcpy(N_VGetArrayPointer(r.y), y, (size_t)n * sizeof *y);
   memcpy(N_VGetArrayPointer(r.ylast), y, (size_t)n * sizeof *y);
-  // quadratures: an absolute tolerance so large that their weight in the error norm vanishes
-  // (they are smooth functions of the state, as accurate as it on the same steps)
-  if (o->nquad > 0) {
-    r.abstol = N_VNew_Serial(n, r.sunctx);
-    if (!r.abstol) {
-      sun_run_free(&r);
-      return MBD_FAIL(err, MBD_E_NOMEM, "%s: cannot allocate the tolerance vector", ops->name);
-    }
-    double *at = N_VGetArrayPointer(r.abstol);
-    for (int i = 0; i < n; i++) {
-      at[i] = i < n - o->nquad ? o->atol : 1e300;
-    }
-  }
 
   // the solver with its options, then the run
   if (o->kind == MBD_INT_RK45) {

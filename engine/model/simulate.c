@@ -321,7 +321,7 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   d->row_reselections = 0;
   d->aug_ratio0 = 0;
   sim s = {m, d, o, run, err, gstar, part, uk, 0, 0};
-  mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0, 0};
+  mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0};
   mbd_ode_stats st;
   memset(&st, 0, sizeof st);
   double w0 = wall_now(), c0 = cpu_now();

@@ -153,7 +153,9 @@ static void test_full_mass(void **state) {
 /* E1, E2 of a known error history.  One coordinate x, no force, h = x − sin t with x(0) = 1,
  * ẋ(0) = 1: A = 1 has full rank, so the stabilized equation ḧ + 3ḣ + 2h = 0 holds exactly and
  * h = 2e^(−t) − e^(−2t).  Over t_f = 10: ∫h² = 2 − 4/3 + 1/4 − O(e^(−20)), ∫ḣ² = 2 − 8/3 + 1.
- * Tolerance 1e-8 relative: the quadrature is as accurate as the state at rtol 1e-10. */
+ * Tolerance 1e-7 relative: E1, E2 come from the Hermite-corrected trapezoid rule over rk45 accepted
+ * steps (fourth order; measured errors ~1e-8); the nonholonomic E2 uses the plain trapezoid (no
+ * derivative of the rate is known), second order in the step: measured 2e-4, tolerance 1e-3. */
 static void test_errors_closed_form(void **state) {
   (void)state;
   mbd_error err;
@@ -169,8 +171,8 @@ static void test_errors_closed_form(void **state) {
   assert_non_null(mbd_system_warning(s, 0));
   assert_non_null(strstr(mbd_system_warning(s, 0), "violates holonomic constraint 1"));
   double e1 = sqrt((2 - 4.0 / 3 + 0.25) / tf), e2 = sqrt((2 - 8.0 / 3 + 1) / tf);
-  MBD_ASSERT_NEAR(mbd_run_E1(r, 0), e1, 1e-8 * e1);
-  MBD_ASSERT_NEAR(mbd_run_E2(r, 0), e2, 1e-8 * e2);
+  MBD_ASSERT_NEAR(mbd_run_E1(r, 0), e1, 1e-7 * e1);
+  MBD_ASSERT_NEAR(mbd_run_E2(r, 0), e2, 1e-7 * e2);
   int ok;
   double t = 2.5, hx = 2 * exp(-t) - exp(-2 * t);
   MBD_ASSERT_NEAR(mbd_run_value(r, mbd_run_find(r, "constraint1"), t, &ok), hx, 1e-8);
@@ -187,8 +189,8 @@ static void test_errors_closed_form(void **state) {
   double L = 2;
   mbd_system_set_initial(s, &q0, &qd0, &err);
   r = simulate(s, tf, NULL, NULL, &L, 0.01);
-  MBD_ASSERT_NEAR(mbd_run_E1(r, 0), sqrt(0.25 / tf), 1e-8 * sqrt(0.25 / tf));
-  MBD_ASSERT_NEAR(mbd_run_E2(r, 0), sqrt(1 / tf), 1e-8 * sqrt(1 / tf));
+  MBD_ASSERT_NEAR(mbd_run_E1(r, 0), sqrt(0.25 / tf), 1e-7 * sqrt(0.25 / tf));
+  MBD_ASSERT_NEAR(mbd_run_E2(r, 0), sqrt(1 / tf), 1e-3 * sqrt(1 / tf));
   mbd_run_free(r);
   mbd_system_free(s);
 }

@@ -41,8 +41,6 @@ typedef struct mbd_ode_opts {
   double step;      /* rk4: fixed step h (required > 0); others: initial step, 0 = solver's choice */
   double max_step;  /* largest step, 0 = unlimited */
   long max_steps;   /* largest number of internal steps over the whole run, 0 = 10^7 */
-  int nquad;        /* the last nquad components are quadratures (∫ g dt of the state): they are
-                     * integrated with the state but left out of the error test (0 = none) */
 } mbd_ode_opts;
 
 typedef struct mbd_ode_stats {

@@ -9,7 +9,7 @@
  *
  * with ⁺ the Moore–Penrose inverse by SVD, so redundant constraints are fine.
  * The paper's error measures E1, E2 (RMS of each constraint and of its rate over the run) are
- * integrated with the state as quadratures and stored in the run (mbd_run_E1/E2). */
+ * integrated over the accepted steps and stored in the run (mbd_run_E1/E2). */
 #ifndef MBD_SYSTEM_H
 #define MBD_SYSTEM_H
 

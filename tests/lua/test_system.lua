@@ -1,0 +1,236 @@
+-- Lua-level tests of paper 004's DSL: mbd.system, udwadia_kalaba on models, mbd.stability,
+-- symbolic drives, mbd.sweep / mbd.parallel_map and heat maps.  Run with the mbd program:
+--   mbd tests/lua/test_system.lua [OUTDIR]
+-- Each case is {name, fn, args, ok, expected}:
+--   ok = true: fn(table.unpack(args)) must succeed and return expected (numbers within the
+--   tolerance given as the case's 6th entry, default 1e-12; tables entry by entry);
+--   ok = false: it must raise an error whose message contains expected and names the script line.
+
+local here = (arg and arg[0] or "test_system.lua"):match("([^/]*)$")
+local out = (arg and arg[1]) or os.getenv("TMPDIR") or "/tmp"
+local sym = mbd.sym
+
+-- the paper's pendulum (example 1): y points down, g = 9.8, L = 1
+local function pendulum()
+  local s = mbd.system { name = "pendulum", q = { "x", "y" }, mass = { 1, 1 }, force = { 0, 9.8 } }
+  s:holonomic { s.q.x ^ 2 + s.q.y ^ 2 - 1 }
+  s:initial { q = { 1, 0 }, qd = { 0, 4 } }
+  return s
+end
+
+-- a compound pendulum as a rigid body (mass 1, J = 0.2, CM at L = 0.8 from the pin) and the same
+-- as an mbd.system in (x, y, th) with the pin's two rows as holonomic constraints
+local L, J, th0 = 0.8, 0.2, 0.3
+local function rigid()
+  local m = mbd.model { name = "rigid", dim = 2, gravity = { 0, -9.81 } }
+  local b = m:body { name = "b", mass = 1, inertia = J, pos = { L * math.cos(th0), L * math.sin(th0) },
+                     angle = th0 }
+  m:revolute { name = "O", body1 = m.ground, at1 = { 0, 0 }, body2 = b, at2 = { -L, 0 } }
+  return m
+end
+local function as_system()
+  local s = mbd.system { q = { "x", "y", "th" }, mass = { 1, 1, J }, force = { 0, -9.81, 0 } }
+  local x, y, th = s.q.x, s.q.y, s.q.th
+  s:holonomic { x - L * sym.cos(th), y - L * sym.sin(th) }
+  s:initial { q = { L * math.cos(th0), L * math.sin(th0), th0 }, qd = { 0, 0, 0 } }
+  return s
+end
+
+-- the rigid pendulum and the system agree (both rk45 at 1e-10: global errors ~1e-9 over 3 s;
+-- tolerance 1e-7), and so do UK and augmented on the rigid model
+local function agree()
+  local s = as_system()
+  local rs = s:simulate { t_end = 3, output_every = 0.01 }
+  local m = rigid()
+  local ra = m:simulate { t_end = 3, formulation = "augmented", integrator = "rk45", rtol = 1e-10,
+                          atol = 1e-10, output_every = 0.01 }
+  local ru = m:simulate { t_end = 3, formulation = "udwadia_kalaba", integrator = "rk45", rtol = 1e-10,
+                          atol = 1e-10, output_every = 0.01,
+                          stabilization = { S = { { 5, 0 }, { 0, 5 } }, T = { { 25, 0 }, { 0, 25 } } } }
+  local worst = 0
+  for _, t in ipairs { 0.5, 1.5, 3 } do
+    worst = math.max(worst, math.abs(rs:value("th", t) - ra:value("b.theta", t)),
+                     math.abs(ru:value("b.theta", t) - ra:value("b.theta", t)),
+                     math.abs(ru:value("O.fx", t) - ra:value("O.fx", t)) / 10)
+  end
+  return worst < 1e-7
+end
+
+-- E1, E2 of a known error history (see tests/engine/test_system.c): h = 2e^-t - e^-2t
+local function closed_form()
+  local s = mbd.system { q = { "x" } }
+  s:holonomic { s.q.x - sym.sin(sym.t) }
+  s:initial { q = { 1 }, qd = { 1 } }
+  local r = s:simulate { t_end = 10, stabilization = { alpha = 3, beta = 2 } }
+  return { r.E1[1] / math.sqrt((2 - 4 / 3 + 0.25) / 10), r.E2[1] / math.sqrt((2 - 8 / 3 + 1) / 10) }
+end
+
+-- a symbolic drive gives exact derivatives: a crank driven by th = 0.5 + 2t + 0.1 sin 3t; its
+-- angular velocity at t = 1 must be 2 + 0.3 cos 3 (kinematics solves with it: 1e-9)
+local function sym_drive()
+  local m = mbd.model { name = "crank", dim = 2 }
+  local c = m:body { name = "c", mass = 1, inertia = 0.1, pos = { 0.5 * math.cos(0.5), 0.5 * math.sin(0.5) },
+                     angle = 0.5 }
+  local O = m:revolute { name = "O", body1 = m.ground, body2 = c, at2 = { -0.5, 0 } }
+  local t = sym.t
+  m:drive { joint = O, position = 0.5 + 2 * t + 0.1 * sym.sin(3 * t) }
+  local k = m:kinematics { t_end = 2, steps = 20 }
+  return k:value("c.omega", 1.0) - (2 + 0.3 * math.cos(3))
+end
+
+local function sweep_small()
+  local s = pendulum()
+  local res = mbd.sweep {
+    params = { alpha = { 0, 10 }, beta = { from = 0, to = 10, n = 2 } },
+    fn = function(p)
+      if p.alpha == 10 and p.beta == 0 then error("boom") end
+      local r = s:simulate { t_end = 1, stabilization = { alpha = p.alpha, beta = p.beta } }
+      return { E1 = r.E1[1], E2 = r.E2[1] }
+    end,
+    workers = 2, csv = out .. "/mbd_test_sweep.csv", progress = false,
+  }
+  local f = io.open(out .. "/mbd_test_sweep.csv")
+  local header = f:read("l")
+  f:close()
+  local g = res:grid("E1")
+  return { #res.points, res.failed, res.points[2].error:find("boom") and 1 or 0,
+           header == "alpha,beta,E1,E2,error" and 1 or 0, #g, #g[1],
+           res:min("E1").alpha == res.points[res.points[1].E1 < res.points[4].E1 and 1 or 4].alpha and 1 or 0 }
+end
+
+local function heatmap()
+  local file = out .. "/mbd_test_heatmap.png"
+  os.remove(file)
+  mbd.plot { kind = "heatmap", x = { 1, 2, 3 }, y = { 1, 2 }, z = { { 1, 2, 3 }, { 4, 5, 6 } }, file = file,
+             contours = 3, log = true, title = "test" }
+  local f = io.open(file, "rb")
+  local size = f:seek("end")
+  f:close()
+  return size > 1000
+end
+
+local cases = {
+  -- systems
+  { "pendulum channels", function()
+      local r = pendulum():simulate { t_end = 0.5 }
+      return table.concat(r.channels, " ")
+    end, {}, true, "x y x_dot y_dot constraint1 constraint1_dot" },
+  { "system vs rigid model, UK vs augmented", agree, {}, true, true },
+  -- measured ratios ~1 + 1e-9 (Hermite-corrected trapezoid over accepted steps)
+  { "E1, E2 closed form", closed_form, {}, true, { 1, 1 }, 1e-7 },
+  { "stabilized pendulum holds the constraint", function()
+      local r = pendulum():simulate { t_end = 20, stabilization = { alpha = 40, beta = 40 } }
+      return r.E1[1] < 1e-9 and r.stats.max_position_violation < 1e-8
+    end, {}, true, true },
+  { "symbolic force", function()
+      local s = mbd.system { q = { "x" }, force = { -4 * mbd.sym.var("x") } }
+      s:initial { q = { 1 }, qd = { 0 } }
+      return s:simulate { t_end = math.pi / 2, output_every = math.pi / 2 }:value("x", math.pi / 2)
+    end, {}, true, -1, 1e-8 },
+  { "function force", function()
+      local s = mbd.system { q = { "x" }, mass = 2, force = function(t, q, qd) return { -8 * q[1] } end }
+      s:initial { q = { 1 }, qd = { 0 } }
+      return s:simulate { t_end = math.pi / 2, output_every = math.pi / 2 }:value("x", math.pi / 2)
+    end, {}, true, -1, 1e-8 },
+  { "squared constraint rejected", function()
+      local s = mbd.system { q = { "x", "y" } }
+      s:holonomic { (s.q.x ^ 2 + s.q.y ^ 2 - 1) ^ 2 }
+    end, {}, false, "write it unsquared: x^2 + y^2 - 1" },
+  { "formulation other than UK", function() pendulum():simulate { t_end = 1, formulation = "kane" } end,
+    {}, false, "runs with formulation 'udwadia_kalaba' only" },
+  { "holonomic with a velocity", function()
+      local s = mbd.system { q = { "x" } }
+      s:holonomic { s.qd.x }
+    end, {}, false, "use s:nonholonomic" },
+  { "alpha of the wrong size", function()
+      pendulum():simulate { t_end = 1, stabilization = { alpha = { 1, 2 } } }
+    end, {}, false, "expects 1 rows, got 2" },
+  { "gamma without nonholonomic constraints", function()
+      pendulum():simulate { t_end = 1, stabilization = { gamma = 1 } }
+    end, {}, false, "needs nonholonomic constraints" },
+  { "UK on a spatial model", function()
+      local m = mbd.model { dim = 3 }
+      m:body { name = "b", mass = 1, inertia = { 1, 1, 1 } }
+      m:simulate { t_end = 1, formulation = "udwadia_kalaba" }
+    end, {}, false, "singular Euler-parameter block" },
+
+  -- stability (hand-checked, see tests/engine/test_system.c)
+  { "stable S, T", function()
+      local st = mbd.stability { S = { { 2, 0 }, { 0, 2 } }, T = { { 1, 0 }, { 0, 1 } } }
+      return { st.stable and 1 or 0, #st.eigenvalues, st.max_real }
+    end, {}, true, { 1, 4, -1 }, 1e-7 },
+  { "negative entry unstable", function()
+      local st = mbd.stability { S = { -1, 2 }, T = { 1, 1 } }
+      return { st.stable and 1 or 0, st.max_real }
+    end, {}, true, { 0, 0.5 } },
+  { "coupled stable", function()
+      return mbd.stability { S = { { 3, 1 }, { 1, 3 } }, T = { { 2, 0 }, { 0, 2 } } }.max_real
+    end, {}, true, -2 + math.sqrt(2) },
+  { "first order unstable", function()
+      return mbd.stability { L = { { 1, 3 }, { 3, 1 } } }.stable
+    end, {}, true, false },
+  { "stability needs fields", function() mbd.stability {} end, {}, false, "missing fields S and T" },
+
+  -- drives, sweeps, plots
+  { "symbolic drive exact", sym_drive, {}, true, 0, 1e-9 },
+  { "sweep: points, errors, csv, grid, min", sweep_small, {}, true, { 4, 1, 1, 1, 2, 2, 1 } },
+  { "parallel_map error point", function()
+      local r = mbd.parallel_map(5, function(i) if i == 3 then error("bad point") end return i * i end, 2, false)
+      return { r[1], r[5], type(r[3]) == "string" and r[3]:find("bad point") and 1 or 0 }
+    end, {}, true, { 1, 25, 1 } },
+  { "heatmap", heatmap, {}, true, true },
+  { "heatmap bad z", function()
+      mbd.plot { kind = "heatmap", x = { 1, 2 }, y = { 1 }, z = { 1 }, file = out .. "/x.png" }
+    end, {}, false, "field 'z' expects 2 numbers" },
+}
+
+local function same(a, b, tol)
+  if type(b) == "table" then
+    if type(a) ~= "table" or #a ~= #b then return false end
+    for i = 1, #b do
+      if not same(a[i], b[i], tol) then return false end
+    end
+    return true
+  end
+  if type(b) == "number" and type(a) == "number" then return math.abs(a - b) <= tol end
+  return a == b
+end
+
+local function show(v)
+  if type(v) == "table" then
+    local t = {}
+    for i = 1, #v do t[i] = string.format("%.15g", v[i]) end
+    return "{" .. table.concat(t, ", ") .. "}"
+  end
+  return tostring(v)
+end
+
+local failed = 0
+for _, c in ipairs(cases) do
+  local name, fn, args, ok, expected, tol = table.unpack(c)
+  local good, res = pcall(fn, table.unpack(args))
+  local msg
+  if ok then
+    if not good then
+      msg = "raised: " .. tostring(res)
+    elseif not same(res, expected, tol or 1e-12) then
+      msg = "returned " .. show(res) .. ", expected " .. show(expected)
+    end
+  else
+    if good then
+      msg = "did not raise (expected '" .. expected .. "')"
+    elseif not string.find(tostring(res), expected, 1, true) then
+      msg = "message '" .. tostring(res) .. "' lacks '" .. expected .. "'"
+    elseif not string.find(tostring(res), here .. ":%d+:") then
+      msg = "message '" .. tostring(res) .. "' does not name the script line"
+    end
+  end
+  if msg then
+    failed = failed + 1
+    print("FAIL " .. name .. ": " .. msg)
+  end
+end
+print(string.format("%d cases, %d failed", #cases, failed))
+if failed > 0 then
+  error(string.format("%d of %d cases failed", failed, #cases), 0)
+end
