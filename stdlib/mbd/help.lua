@@ -288,12 +288,18 @@ Channels: <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (noda
 topics.system = {
   title = "mbd.system { q = {names}, mass = {...}, force = ... }  -> System",
   text = [[
-A system written directly in generalized coordinates (paper 004): coordinate names q, a diagonal
-mass per coordinate, and the applied force as a table, a symbolic expression or a
-function(t, q, qd). s.q.<name> and s.qd.<name> are the symbolic coordinates and velocities for
+A system written directly in generalized coordinates (paper 004): coordinate names q, the mass
+(a number, a diagonal list or a full symmetric positive definite matrix), and the applied force
+as a list of numbers, a list of symbolic expressions of s.q, s.qd and mbd.sym.t, or a
+function(t, q, qd) returning a list. s.q.<name> and s.qd.<name> are the symbolic coordinates and velocities for
 constraints. Run it with s:simulate (formulation "udwadia_kalaba").
+The motion is the Udwadia-Kalaba equation with the Moore-Penrose inverse (redundant constraints
+are fine). s:simulate defaults to rk45 with rtol = atol = 1e-10 (the paper's); stabilization =
+{ alpha = , beta = } (numbers or lists per holonomic constraint: S = diag(alpha), T = diag(beta)
+in f'' + S f' + T f = 0), { gamma = } for the nonholonomic ones (R' + L R = 0), or full matrices
+S = {{..}}, T = {{..}}, L = {{..}}.
 Channels: each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot; run.E1[i] and
-run.E2[i] are the RMS constraint errors.]],
+run.E2[i] are the RMS over the run of constraint i and of its time derivative.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }
 local x, y = s.q.x, s.q.y
 s:holonomic { x^2 + y^2 - 1 }
@@ -369,8 +375,10 @@ topics.formulations = {
   gcp             generalized coordinate partitioning: integrate the independent coordinates,
                   position and velocity analyses for the others (paper 000 eq 10-13)
   kane            Kane's reduced equations [B'M; Phi_q] qdd = [B'Q; gamma] (paper 000 eq 14-46)
-  udwadia_kalaba  generalized-inverse method with stabilization S, T (holonomic) and L
-                  (nonholonomic) (paper 004)
+  udwadia_kalaba  generalized-inverse method with the Moore-Penrose inverse over all constraint
+                  rows (redundant ones too), stabilization Phi'' + S Phi' + T Phi = 0 with
+                  S = alpha I, T = beta I (none unless given) or S, T matrices; planar models
+                  and mbd.system (paper 004)
   relative        relative joint coordinates on a spanning tree, cut joints as constraints
                   (paper 002)]],
   example = [[for _, f in ipairs { "baumgarte", "gcp", "kane" } do
@@ -448,23 +456,63 @@ channels when the list is omitted).]],
 }
 
 topics.plot = {
-  title = "mbd.plot { run, y = {channels}, file, title }",
+  title = "mbd.plot { run, y = {channels}, file, title }  |  mbd.plot { kind = \"heatmap\", x, y, z, file }",
   text = [[
-Plots channels of a run against time into a PNG or SVG file (by the file's extension).]],
-  example = [[mbd.plot { run = run, y = {"link2.theta"}, file = "theta2.png", title = "double pendulum" }]],
+Plots channels of a run against time into a PNG or SVG file (by the file's extension); runs =
+{r1, r2} and labels = {..} overlay several runs, x = "<channel>" plots against a channel.
+kind = "heatmap" draws z over a grid: x and y increasing lists, z a matrix z[j][i] at (x[i], y[j])
+(as res:grid(key) of mbd.sweep gives it) or a flat list with x fastest; contours = n draws n
+contour lines, log = true colours by log10(z); zlabel names the colour bar.]],
+  example = [[mbd.plot { run = run, y = {"link2.theta"}, file = "theta2.png", title = "double pendulum" }
+mbd.plot { kind = "heatmap", x = res.axes.alpha, y = res.axes.beta, z = res:grid("E1"),
+           log = true, contours = 8, file = "E1.png" }]],
   see = { "Run", "write_csv" },
 }
 
 -- analysis ---------------------------------------------------------------------------------------
 
 topics.stability = {
-  title = "mbd.stability { S = {{..}}, T = {{..}} } | { L = {{..}} }",
+  title = "mbd.stability { S = {{..}}, T = {{..}} } | { L = {{..}} }  -> {eigenvalues, stable, max_real}",
   text = [[
-Checks constraint stabilization coefficients (paper 004): the eigenvalues of
+Checks constraint stabilization coefficients (paper 004 eq 28, 37): the eigenvalues of
 lambda^2 I + lambda S + T (holonomic) or of lambda I + L (nonholonomic), and whether all have
-a negative real part.]],
+a negative real part.  Matrices as {{..}, ..}, a list is a diagonal.  Returns
+{ eigenvalues = {{re, im}, ...}, stable = true|false, max_real = largest real part }.
+s:simulate warns when its stabilization has an eigenvalue with a positive real part.]],
   example = [[mbd.stability { S = {{10, 0}, {0, 10}}, T = {{100, 0}, {0, 100}} }]],
   see = { "system", "formulations" },
+}
+
+topics.sweep = {
+  title = "mbd.sweep { params = {...}, fn = function(p) ... end, workers, csv, order }  -> result",
+  text = [[
+Runs fn over a grid of parameters on all cores (forked worker processes, mbd.parallel_map) with a
+progress bar on a terminal. A parameter is a list of values or { from =, to =, n = | step = };
+order = {names} fixes the axes (the first varies fastest; default sorted names). fn(p) gets one
+point (p.alpha, ...) and returns a number or a table of numbers; an error in fn is kept in that
+point's .error and the others go on. Result: res.points (parameters and results per point),
+res.axes, res.order, res:grid(key) (a matrix for mbd.plot heatmaps), res:min(key), res:max(key),
+res.failed, res.time, res.workers; csv = "file" writes one row per point.]],
+  example = [[local res = mbd.sweep {
+  params = { alpha = { from = 2, to = 40, n = 39 }, beta = { from = 2, to = 40, n = 39 } },
+  fn = function(p)
+    local r = s:simulate { t_end = 20, stabilization = { alpha = p.alpha, beta = p.beta } }
+    return { E1 = r.E1[1], E2 = r.E2[1] }
+  end, csv = "sweep.csv" }
+print(res:min("E1").alpha, res:min("E1").beta)]],
+  see = { "parallel_map", "plot", "system" },
+}
+
+topics.parallel_map = {
+  title = "mbd.parallel_map(n, fn [, workers [, progress]])  -> results",
+  text = [[
+fn(i) for i = 1..n in forked worker processes (default: one per core, mbd.ncores()); each worker
+takes a strided share of the indices. results[i] is fn's number or flat table of numbers, or the
+error message (a string) when fn(i) raised. Changes fn makes to Lua state stay in the worker.
+mbd.wall_clock() gives monotonic seconds for timing.]],
+  example = [[local r = mbd.parallel_map(8, function(i) return i * i end)
+print(r[3], mbd.ncores())]],
+  see = { "sweep" },
 }
 
 topics.sym = {
@@ -634,7 +682,7 @@ groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } 
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot" } }
-groups[#groups + 1] = { "analysis", { "stability", "sym" } }
+groups[#groups + 1] = { "analysis", { "stability", "sym", "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
                                      "Surface", "Contact" } }
 groups[#groups + 1] = { "program", { "cli", "repl", "help" } }
