@@ -17,6 +17,8 @@ typedef struct mbd_uk {
   double *r;            /* max(m, n) scratch */
   double *res;          /* m: b* − Φq a */
   double *S, *T;        /* m×m stabilization (ld m) */
+  double *L;            /* spatial: n×n Cholesky factor of M̃ = M + Σ s (2p)(2p)ᵀ, else NULL */
+  double *Qt;           /* spatial: n, Q̃ = Q + Σ s (2p) γ_norm */
   mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
 } mbd_uk;
 int mbd_uk_alloc(mbd_uk **out, const mbd_model *m, const mbd_sim_opts *o, mbd_error *err);

@@ -246,6 +246,30 @@ void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const d
 
 /* eigen-decompositions for set-up and analysis (they allocate their LAPACK workspace per call) */
 
+int mbd_chol_factor(int n, double *a, int lda) {
+  lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, lda);
+  return info < 0 ? 1 : (int)info;
+}
+
+void mbd_chol_solve(int n, const double *l, int lda, double *b, int nrhs) {
+  LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, nrhs, l, lda, b, n);
+}
+
+void mbd_tri_right_solve_lt(int m, int n, const double *l, int lda, double *b, int ldb) {
+  if (m == 0 || n == 0) {
+    return;
+  }
+  cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, m, n, 1.0, l, lda,
+              b, ldb);
+}
+
+void mbd_tri_solve_lt(int n, const double *l, int lda, double *x) {
+  if (n == 0) {
+    return;
+  }
+  cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n, l, lda, x, 1);
+}
+
 int mbd_eig_sym(int n, double *a, int lda, double *w) {
   if (n <= 0) {
     return MBD_OK;

@@ -221,13 +221,6 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err)
                     "(available: augmented, baumgarte, gcp, kane, udwadia_kalaba)",
                     nm ? nm : "?", m->name);
   }
-  if (o->formulation == MBD_FORM_UK && m->dim == 3) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "simulate: formulation 'udwadia_kalaba' needs a nonsingular mass matrix, and "
-                    "spatial model '%s' has a singular Euler-parameter block; use augmented, "
-                    "baumgarte, gcp or kane",
-                    m->name);
-  }
   if (mbd_integrator_name(o->integrator) == NULL) {
     return MBD_FAIL(err, MBD_E_INPUT, "simulate: unknown integrator %d", o->integrator);
   }

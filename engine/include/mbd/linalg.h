@@ -71,6 +71,17 @@ void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, c
 void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
               const double *b, int ldb, double beta, double *c, int ldc);
 
+/* Cholesky factor L (lower, in place) of the symmetric positive definite n×n matrix a (dpotrf).
+ * Returns 0, or k > 0 when the leading minor of order k is not positive. */
+int mbd_chol_factor(int n, double *a, int lda);
+
+/* solve A X = B with the Cholesky factor of mbd_chol_factor; b is n×nrhs, leading dimension n */
+void mbd_chol_solve(int n, const double *l, int lda, double *b, int nrhs);
+
+/* B ← B L⁻ᵀ (right side, B is m×n) or x ← L⁻ᵀ x (m = 0: one vector), L lower n×n (dtrsm/dtrsv) */
+void mbd_tri_right_solve_lt(int m, int n, const double *l, int lda, double *b, int ldb);
+void mbd_tri_solve_lt(int n, const double *l, int lda, double *x);
+
 /* eigenvalues w (ascending) and eigenvectors (overwriting a, columns) of the symmetric n×n matrix a
  * (dsyev, upper triangle read).  Allocates its workspace: for set-up, not for integration loops.
  * Returns MBD_OK, MBD_E_SINGULAR (no convergence), MBD_E_NOMEM or MBD_E_LAPACK. */
