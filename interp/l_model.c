@@ -702,6 +702,25 @@ static void set_last_run(lua_State *L, int midx) {
   lua_pop(L, 1);
 }
 
+/* after an engine run: show its warnings, return the run (also kept as model.last_run), or raise
+ * the engine's error naming how far the run got */
+static int finish_run(lua_State *L, lmodel *lm, int rc, mbd_run *run, const mbd_error *err) {
+  show_warnings(lm);
+  if (run) {
+    l_run_push(L, run);
+    set_last_run(L, 1);
+  }
+  if (rc < 0) {
+    int n = run ? mbd_run_nsample(run) : 0;
+    if (n > 0) {
+      return luaL_error(L, "%s (the run up to t = %f is kept in model.last_run)", err->msg,
+                        mbd_run_times(run)[n - 1]);
+    }
+    return raise_err(L, err);
+  }
+  return 1;
+}
+
 /* m:simulate { t_end, formulation, integrator, rtol, atol, step, max_step, position_tol,
  *              max_newton, stabilization = {alpha, beta}, output_every } */
 static int l_model_simulate(lua_State *L) {
@@ -789,19 +808,7 @@ static int l_model_simulate(lua_State *L) {
   lm->L = L;
   mbd_lua_interrupted = 0;
   int rc = mbd_simulate(lm->m, &o, &run, &err);
-  show_warnings(lm);
-  if (run) {
-    l_run_push(L, run);
-    set_last_run(L, 1);
-  }
-  if (rc < 0) {
-    if (run) {
-      return luaL_error(L, "%s (the run up to t = %f is kept in model.last_run)", err.msg,
-                        mbd_run_nsample(run) ? mbd_run_times(run)[mbd_run_nsample(run) - 1] : 0.0);
-    }
-    return raise_err(L, &err);
-  }
-  return 1;
+  return finish_run(L, lm, rc, run, &err);
 }
 
 /* m:kinematics { t_end, steps, position_tol, max_newton } */
@@ -823,15 +830,7 @@ static int l_model_kinematics(lua_State *L) {
   lm->L = L;
   mbd_lua_interrupted = 0;
   int rc = mbd_kinematics(lm->m, &o, &run, &err);
-  show_warnings(lm);
-  if (run) {
-    l_run_push(L, run);
-    set_last_run(L, 1);
-  }
-  if (rc < 0) {
-    return raise_err(L, &err);
-  }
-  return 1;
+  return finish_run(L, lm, rc, run, &err);
 }
 
 static int info_tostring(lua_State *L) {
