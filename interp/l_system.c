@@ -327,24 +327,14 @@ static int l_system_simulate(lua_State *L) {
     return luaL_error(L, "simulate: an mbd.system runs with formulation 'udwadia_kalaba' only (got "
                          "'%s'); build an mbd.model for the other formulations", f);
   }
-  const char *ig = lu_opt_string(L, 2, "simulate", "integrator");
-  if (ig) {
-    o.integrator = mbd_integrator_from_name(ig);
-    if (o.integrator < 0) {
-      return luaL_error(L, "simulate: unknown integrator '%s' (adams, rk45, bdf, rk4)", ig);
-    }
-  }
-  lu_opt_number(L, 2, "simulate", "rtol", &o.rtol);
-  lu_opt_number(L, 2, "simulate", "atol", &o.atol);
-  int has_step = lu_opt_number(L, 2, "simulate", "step", &o.step);
-  if (o.integrator == MBD_INT_RK4 && !has_step) {
-    return luaL_error(L, "simulate: integrator 'rk4' needs field 'step' (the fixed step h)");
-  }
-  lu_opt_number(L, 2, "simulate", "max_step", &o.max_step);
-  lu_opt_number(L, 2, "simulate", "output_every", &o.output_every);
-  if (!(o.rtol > 0) || !(o.atol > 0)) {
-    return luaL_error(L, "simulate: rtol and atol must be positive");
-  }
+  lu_ode_fields of = {o.integrator, o.rtol, o.atol, o.step, o.max_step, o.output_every};
+  lu_read_ode_fields(L, 2, &of);
+  o.integrator = of.integrator;
+  o.rtol = of.rtol;
+  o.atol = of.atol;
+  o.step = of.step;
+  o.max_step = of.max_step;
+  o.output_every = of.output_every;
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, lua_gettop(L), ls->s, &o);
   }

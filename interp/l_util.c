@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "mbd/integrators.h"
+
 const char *lu_typename(lua_State *L, int idx) {
   if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) {
     const char *s = lua_tostring(L, -1);
@@ -200,4 +202,25 @@ double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key,
   }
   *n = len;
   return m;
+}
+
+void lu_read_ode_fields(lua_State *L, int idx, lu_ode_fields *f) {
+  const char *ig = lu_opt_string(L, idx, "simulate", "integrator");
+  if (ig) {
+    f->integrator = mbd_integrator_from_name(ig);
+    if (f->integrator < 0) {
+      luaL_error(L, "simulate: unknown integrator '%s' (adams, rk45, bdf, rk4)", ig);
+    }
+  }
+  lu_opt_number(L, idx, "simulate", "rtol", &f->rtol);
+  lu_opt_number(L, idx, "simulate", "atol", &f->atol);
+  int has_step = lu_opt_number(L, idx, "simulate", "step", &f->step);
+  if (f->integrator == MBD_INT_RK4 && !has_step) {
+    luaL_error(L, "simulate: integrator 'rk4' needs field 'step' (the fixed step h)");
+  }
+  lu_opt_number(L, idx, "simulate", "max_step", &f->max_step);
+  lu_opt_number(L, idx, "simulate", "output_every", &f->output_every);
+  if (!(f->rtol > 0) || !(f->atol > 0)) {
+    luaL_error(L, "simulate: rtol and atol must be positive");
+  }
 }

@@ -33,4 +33,13 @@ int lu_read_numbers(lua_State *L, int idx, double *out, int n);
  * stack and returns it; *n gets the size.  Raises "<ctor>: field '<key>' ..." on bad input. */
 double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key, int want, int *n);
 
+/* the integrator fields shared by every simulate{}: integrator (name), rtol, atol, step (required
+ * by rk4), max_step, output_every — read from the table at idx into the given places (left as
+ * they are when absent); raises on unknown names and non-positive tolerances */
+typedef struct lu_ode_fields {
+  int integrator;
+  double rtol, atol, step, max_step, output_every;
+} lu_ode_fields;
+void lu_read_ode_fields(lua_State *L, int idx, lu_ode_fields *f);
+
 #endif
