@@ -937,6 +937,20 @@ static int l_model_tostring(lua_State *L) {
   return 1;
 }
 
+/* DSL names of papers not implemented yet (DSL.md "Contact", "Flexible bodies"): a clear error
+ * instead of "attempt to call a nil value" */
+static int l_not_yet(lua_State *L) {
+  return luaL_error(L, "%s", lua_tostring(L, lua_upvalueindex(1)));
+}
+
+static const struct {
+  const char *name, *msg;
+} not_yet[] = {
+    {"surface", "m:surface: contact surfaces (paper 001) are not implemented yet"},
+    {"contact", "m:contact: contact (paper 001) is not implemented yet"},
+    {"flexible_body", "m:flexible_body: flexible bodies (paper 003) are not implemented yet"},
+};
+
 static const luaL_Reg model_methods[] = {
     {"body", l_model_body},
     {"cylindrical", l_model_cylindrical},
@@ -975,6 +989,13 @@ static int l_model_index(lua_State *L) {
   for (const luaL_Reg *r = model_methods; r->name; r++) {
     if (strcmp(r->name, k) == 0) {
       lua_pushcfunction(L, r->func);
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < sizeof not_yet / sizeof not_yet[0]; i++) {
+    if (strcmp(not_yet[i].name, k) == 0) {
+      lua_pushstring(L, not_yet[i].msg);
+      lua_pushcclosure(L, l_not_yet, 1);
       return 1;
     }
   }
@@ -1116,4 +1137,13 @@ void mbd_open_model(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_model_new);
   lua_setfield(L, -2, "model");
+  // mbd.fem (paper 003) is not implemented yet: its functions say so
+  lua_newtable(L);
+  lua_pushstring(L, "mbd.fem.beam: beam finite elements (paper 003) are not implemented yet");
+  lua_pushcclosure(L, l_not_yet, 1);
+  lua_setfield(L, -2, "beam");
+  lua_pushstring(L, "mbd.fem.load: mode import (paper 003) is not implemented yet");
+  lua_pushcclosure(L, l_not_yet, 1);
+  lua_setfield(L, -2, "load");
+  lua_setfield(L, -2, "fem");
 }
