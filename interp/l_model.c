@@ -194,9 +194,16 @@ static int vec_field(lua_State *L, int tidx, const char *what, const char *key, 
   if (t == LUA_TTABLE && dim > 0) {
     lua_Integer len = luaL_len(L, -1);
     if (len != n && (len == 2 || len == 3)) {
-      luaL_error(L, "%s: field '%s' expects %d numbers %s (the model is %s, dim = %d), got %d",
-                 what, key, n, n == 3 ? "{x, y, z}" : "{x, y}", dim == 3 ? "spatial" : "planar",
-                 dim, (int)len);
+      // "revolute: field 'at1' expects 2 numbers, got 3" first (the documented form), then the
+      // object and the hint; what is "<ctor> '<name>'" or "force on body '<name>'"
+      const char *q = strchr(what, ' ');
+      int clen = q ? (int)(q - what) : (int)strlen(what);
+      char msg[320];
+      snprintf(msg, sizeof msg,
+               "%.*s: field '%s' expects %d numbers, got %d (%s; the model is %s, dim = %d: %s)",
+               clen, what, key, n, (int)len, what, dim == 3 ? "spatial" : "planar", dim,
+               n == 3 ? "{x, y, z}" : "{x, y}");
+      luaL_error(L, "%s", msg);
     }
   }
   lua_pop(L, 1);

@@ -40,15 +40,15 @@ local cases = {
   {"body pos 2-vector", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = {1, 1, 1}, pos = {1, 2} }
-   end, {}, false, "body 'c': field 'pos' expects 3 numbers {x, y, z} (the model is spatial"},
+   end, {}, false, "body: field 'pos' expects 3 numbers, got 2 (body 'c'; the model is spatial"},
   {"joint at 2-vector", function()
      local m, b = model()
      m:spherical { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = b }
-   end, {}, false, "spherical 'S': field 'at1' expects 3 numbers"},
+   end, {}, false, "spherical: field 'at1' expects 3 numbers, got 2 (spherical 'S'"},
   {"force value 2-vector", function()
      local m, b = model()
      m:force { body = b, value = {1, 2} }
-   end, {}, false, "force on body 'b': field 'value' expects 3 numbers"},
+   end, {}, false, "force: field 'value' expects 3 numbers, got 2 (force on body 'b'"},
   {"torque as a number", function()
      local m, b = model()
      m:torque { body = b, value = 3 }
