@@ -4,6 +4,7 @@
 --   local out = study.outdir(arg, "out/paper000")         -- arg[1] or the default, created
 --   study.table { title = "Table 1", header = {"method", "nfev"}, rows = {{"kane", 157}} }
 --   local run, cpu = study.best_of(3, function() return m:simulate{...} end)   -- least CPU of 3
+--   local run, cpu = study.timed(5, function(every) return m:simulate{..., output_every = every or 0.01} end, t_end)
 local study = {}
 
 -- the output folder: the script's first argument, else the default; created if missing
@@ -64,6 +65,16 @@ function study.best_of(n, fn)
     if not cpu or c < cpu then best, cpu = r, c end
   end
   return best, cpu
+end
+
+-- time a simulation apart from its recording: fn(every) must run the simulation sampling its
+-- channels every `every` seconds.  It is timed n times with every = t_end (one sample at the end:
+-- recording a sample costs a full evaluation, which would otherwise weigh on the CPU times of the
+-- formulations that do position analyses), keeping the least CPU, then run once with every = nil
+-- (the script's own sampling) for tables and figures.  Returns that run and the CPU time.
+function study.timed(n, fn, t_end)
+  local _, cpu = study.best_of(n, function() return fn(t_end) end)
+  return fn(nil), cpu
 end
 
 -- largest |a(t) - b(t)| of a channel between two runs, on the samples of a
