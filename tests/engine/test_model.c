@@ -1276,7 +1276,7 @@ static void run_faulty(int nan) {
     mbd_error_clear(&err);
     int rc = mbd_simulate(m, &o, &r, &err);
     if (nan) {
-      expect_error(rc, &err, MBD_E_NAN, "force on body 'b': function returned nan at t = ");
+      expect_error(rc, &err, MBD_E_NAN, "force on body 'b': function returned NaN at t = ");
     } else {
       expect_error(rc, &err, -1, "load cell failed at t = ");
     }

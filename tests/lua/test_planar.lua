@@ -397,7 +397,7 @@ local cases = {
      local b = m:body { name = "b", mass = 1, inertia = 0.1 }
      m:force { body = b, value = function(t) return {t > 0.5 and 0 / 0 or 0, 0} end }
      m:simulate { t_end = 1 }
-   end, {}, false, "nan at t = ", line = 4},
+   end, {}, false, "NaN at t = ", line = 4},
   {"a non-finite state stops the run", function()
      -- a finite force too large for the body: the acceleration overflows to inf
      local m = mbd.model { name = "overflow" }
