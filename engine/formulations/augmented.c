@@ -5,14 +5,15 @@
  *
  * with γ* = γ (no correction; drift grows) or the Baumgarte-stabilized γ (baumgarte.c).
  * The reaction of a joint on a body is −Φqᵀλ restricted to that body's coordinates. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "model_impl.h"
 
 /* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0 or pivot) and
- * the pivot ratio min|U_kk| / max|U_kk| in *ratio */
-static int factor(const mbd_model *m, mbd_data *d, double *ratio) {
+ * the pivot ratio min|U_kk| / max|U_kk| in *ratio, the position of the least pivot in *kmin */
+static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
   int n = m->n, ma = m->ma, N = n + ma;
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
@@ -32,9 +33,13 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio) {
   int piv = mbd_lu_factor(N, A, N, d->ipiv);
   d->lu_factorizations++;
   double lo = INFINITY, hi = 0;
+  *kmin = 0;
   for (int k = 0; k < N; k++) {
     double u = fabs(MBD_AT(A, N, k, k));
-    lo = u < lo ? u : lo;
+    if (u < lo) {
+      lo = u;
+      *kmin = k;
+    }
     hi = u > hi ? u : hi;
   }
   *ratio = hi > 0 ? lo / hi : 0;
@@ -45,7 +50,8 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
                            mbd_error *err) {
   int n = m->n;
   double ratio = 0;
-  int piv = factor(m, d, &ratio);
+  int kmin = 0;
+  int piv = factor(m, d, &ratio, &kmin);
   // rows set aside at assembly may be needed on this part of the motion: when the leading matrix
   // has become singular or its pivots have fallen by 1e3, choose the active rows again.  The
   // rows are consistent, so q̈ does not change with the choice; γ* must be re-read for the new set.
@@ -61,11 +67,18 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
       if (gamma_star != d->gamma_a) {
         return MBD_RESELECTED;  // γ* was built from the old rows (baumgarte): the caller rebuilds
       }
-      piv = factor(m, d, &ratio);
+      piv = factor(m, d, &ratio, &kmin);
     }
   }
   if (d->aug_ratio0 == 0 && piv == 0) {
     d->aug_ratio0 = ratio;
+  }
+  // numerically singular: a pivot below 64 ε of the largest carries no digits; stop with the
+  // configuration named rather than let the solve return garbage or NaN
+  const char *how = "zero pivot";
+  if (piv == 0 && ratio < 64 * DBL_EPSILON) {
+    piv = kmin + 1;
+    how = "no significant digits in the pivot";
   }
   if (piv > 0) {
     char what[160];
@@ -75,9 +88,9 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
       mbd_model_row_name(m, m->active[piv - 1 - n], what, sizeof what);
     }
     return MBD_FAIL(err, MBD_E_SINGULAR,
-                    "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (zero pivot at %s): "
+                    "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): "
                     "the mechanism is in a singular configuration or a constraint is redundant",
-                    d->t, what);
+                    d->t, how, what);
   }
   int N = n + m->ma;
   memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
