@@ -213,8 +213,7 @@ static int worst_row(const mbd_model *m, const mbd_data *d) {
 /* paper 000 eq 10–11 in its minimum-norm form: Δq = −Φq⁺ Φ on the active rows; with all
  * coordinates free this keeps the poses as close to the given ones as the constraints allow */
 int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                          int use_all_rows, mbd_error *err) {
-  (void)use_all_rows;
+                          mbd_error *err) {
   int n = m->n;
   double res = 0;
   for (int it = 0; it <= max_iter; it++) {
@@ -399,7 +398,7 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
   for (int i = 0; i < rows; i++) {
     m->active[i] = i;
   }
-  int rc = mbd_position_analysis(m, d, tol, max_iter, 1, err);
+  int rc = mbd_position_analysis(m, d, tol, max_iter, err);
   if (rc < 0) {
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err ? err->msg : "");

@@ -172,11 +172,11 @@ void mbd_joint_coord(const mbd_model *m, const mbd_data *d, int j, double *value
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err);
 double mbd_energy(const mbd_model *m, const mbd_data *d);
 
-/* position analysis on all active rows: min-norm Newton from d->q (kinematics/analysis.c).
- * free_mask (n entries, may be NULL): coordinates allowed to move.  Returns MBD_OK or
- * MBD_E_NEWTON with the row of the largest residual named. */
+/* position analysis on the active rows: minimum-norm Newton from d->q, every coordinate free
+ * (kinematics/assemble.c).  Returns MBD_OK or MBD_E_NEWTON with the row of the largest residual
+ * named. */
 int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                          int use_all_rows, mbd_error *err);
+                          mbd_error *err);
 /* velocity analysis: min-norm correction of d->qd so that Φq q̇ + Φt = 0 on active rows */
 int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err);
 /* max |Φ| and max |Φq q̇ + Φt| over all rows (constraints must be evaluated) */

@@ -429,7 +429,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     }
     d->t = t;
     d->have_dynamics = 0;
-    rc = mbd_position_analysis(m, d, tol, maxit, 0, err);
+    rc = mbd_position_analysis(m, d, tol, maxit, err);
     if (rc < 0) {
       break;
     }
