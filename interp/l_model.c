@@ -363,8 +363,8 @@ static int drive_cb(void *ud, double t, double out[3], mbd_error *err) {
   return rc;
 }
 
-/* poll at each output sample: Ctrl-C at the REPL stops the run */
-static int poll_cb(void *ud, double t, mbd_error *err) {
+/* poll at each output sample: Ctrl-C at the REPL stops the run (models and systems) */
+int l_poll_interrupt(void *ud, double t, mbd_error *err) {
   (void)ud;
   if (mbd_lua_interrupted) {
     mbd_lua_interrupted = 0;
@@ -798,7 +798,7 @@ static int l_model_simulate(lua_State *L) {
     }
   }
   lua_pop(L, 1);
-  o.poll = poll_cb;
+  o.poll = l_poll_interrupt;
   mbd_error err;
   mbd_error_clear(&err);
   mbd_run *run = NULL;
@@ -820,7 +820,7 @@ static int l_model_kinematics(lua_State *L) {
   lu_opt_int(L, 2, "kinematics", "steps", &o.steps);
   lu_opt_number(L, 2, "kinematics", "position_tol", &o.position_tol);
   lu_opt_int(L, 2, "kinematics", "max_newton", &o.max_newton);
-  o.poll = poll_cb;
+  o.poll = l_poll_interrupt;
   mbd_error err;
   mbd_error_clear(&err);
   mbd_run *run = NULL;

@@ -10,6 +10,9 @@
 /* set by the REPL's SIGINT handler; a running simulation stops at its next output sample */
 extern volatile sig_atomic_t mbd_lua_interrupted;
 
+/* the poll callback of simulations run from Lua: stops the run after a Ctrl-C */
+int l_poll_interrupt(void *ud, double t, mbd_error *err);
+
 /* adds model(), plot() and friends to the mbd table on top of the stack */
 void mbd_open_model(lua_State *L);
 

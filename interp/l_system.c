@@ -80,15 +80,6 @@ static int force_cb(void *ud, double t, const double *q, const double *qd, doubl
   return 0;
 }
 
-static int poll_cb(void *ud, double t, mbd_error *err) {
-  (void)ud;
-  if (mbd_lua_interrupted) {
-    mbd_lua_interrupted = 0;
-    return MBD_FAIL(err, MBD_E_CALLBACK, "interrupted at t = %g", t);
-  }
-  return 0;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* mbd.system { name, q = {names}, mass = {...} | {{...}} | m, force = {...} | function }        */
 
@@ -338,7 +329,7 @@ static int l_system_simulate(lua_State *L) {
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, lua_gettop(L), ls->s, &o);
   }
-  o.poll = poll_cb;
+  o.poll = l_poll_interrupt;
   lua_getiuservalue(L, 1, 1);
   ls->udidx = lua_gettop(L);
   ls->L = L;
