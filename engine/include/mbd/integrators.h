@@ -70,6 +70,80 @@ int mbd_ode_solve(int n, double t0, double *y, const double *tout, int ntout,
                   const mbd_ode_opts *opts, mbd_ode_rhs_fn rhs, mbd_ode_output_fn output,
                   mbd_ode_step_fn step, void *ud, mbd_ode_stats *stats, mbd_error *err);
 
+/* ------------------------------------------------------------------------------------------ */
+/* lifecycle: a solver that lives across segments, with root functions and restarts           */
+/*                                                                                              */
+/* mbd_ode_solve above is one call (create, drive, free).  A driver that runs a simulation in     */
+/* segments between events uses the lifecycle instead:                                            */
+/*                                                                                              */
+/*   mbd_ode_new(&s, n, t0, y0, &opts, rhs, ud, err);                                             */
+/*   mbd_ode_set_output(s, tout, ntout, output, err);      optional                                */
+/*   mbd_ode_set_step_fn(s, step);                          optional                                */
+/*   mbd_ode_set_roots(s, nroot, g, err);                   optional                                */
+/*   while ((rc = mbd_ode_integrate_until(s, t_end, &t, y, err)) == MBD_ROOT) {                   */
+/*     mbd_ode_roots_found(s, found);  ... handle the event at t ...                               */
+/*     mbd_ode_reinit(s, n_new, t, y_new, err);             when the state or its size changed     */
+/*   }                                                                                            */
+/*   mbd_ode_get_stats(s, &st);  mbd_ode_free(s);                                                 */
+/*                                                                                              */
+/* Statistics accumulate over every segment and restart.  Nothing allocates between steps; only    */
+/* new, set_output, set_roots and a reinit that changes n allocate.                               */
+
+typedef struct mbd_ode mbd_ode;
+
+/* root functions: gout[0..nroot) at (t, y).  0 ok, < 0 stop the integration with that code (err
+ * filled by the callback, as for the rhs).  A root is where a component changes sign. */
+typedef int (*mbd_ode_root_fn)(double t, const double *y, double *gout, void *ud);
+
+/* a solver of opts->kind for y' = rhs(t, y), n components, starting at (t0, y0) (copied).  Options
+ * are checked as in mbd_ode_solve (MBD_E_INPUT with the same templates).  *out is NULL on failure. */
+int mbd_ode_new(mbd_ode **out, int n, double t0, const double *y0, const mbd_ode_opts *opts,
+                mbd_ode_rhs_fn rhs, void *ud, mbd_error *err);
+
+/* output times (increasing; copied) and the callback that receives the (interpolated) state at
+ * each of them, exactly as in mbd_ode_solve; output times at or before the current time that were
+ * not yet delivered are skipped, except one equal to the current time, which the next
+ * mbd_ode_integrate_until delivers at once.  ntout = 0 removes the outputs. */
+int mbd_ode_set_output(mbd_ode *s, const double *tout, int ntout, mbd_ode_output_fn output,
+                       mbd_error *err);
+
+/* the callback after every accepted step (mbd_ode_step_fn: 0, 1 = y changed: restart, < 0 stop);
+ * NULL removes it */
+void mbd_ode_set_step_fn(mbd_ode *s, mbd_ode_step_fn step);
+
+/* root functions g with nroot components (nroot = 0 removes them).  CVODE and ARKODE locate a
+ * root with their own root finding (on the dense output, to about 100 units of round-off in t);
+ * rk4 looks for a sign change over each step and bisects by re-taking the step from its start
+ * with a shorter step until the bracket is below 1e-12·max(1, |t|) (or 1e-14 s). */
+int mbd_ode_set_roots(mbd_ode *s, int nroot, mbd_ode_root_fn g, mbd_error *err);
+
+/* integrate from the current time until tstop (> the current time), delivering the outputs on the
+ * way and calling the step callback after each accepted step.  Returns
+ *   MBD_OK    *t = tstop, y = the state there (outputs up to and including tstop delivered);
+ *   MBD_ROOT  a root function crossed zero: *t = the root, y = the state at it; outputs strictly
+ *             before *t were delivered, the others not yet; mbd_ode_roots_found tells which;
+ *             integration may go on with another mbd_ode_integrate_until (from the root) or after
+ *             mbd_ode_reinit;
+ *   < 0       a callback's code, MBD_E_INTEGRATOR (message as in mbd_ode_solve) or MBD_E_INPUT. */
+int mbd_ode_integrate_until(mbd_ode *s, double tstop, double *t, double *y, mbd_error *err);
+
+/* after MBD_ROOT: found[i] = +1 (g_i rose through zero), −1 (fell), 0 (no root), nroot entries */
+void mbd_ode_roots_found(const mbd_ode *s, int *found);
+
+/* restart at (t, y) with n components (history discarded, counters kept).  n may differ from the
+ * current size: the solver's vectors are then made anew (this allocates).  Counted in
+ * stats.restarts. */
+int mbd_ode_reinit(mbd_ode *s, int n, double t, const double *y, mbd_error *err);
+
+/* the current time and state size */
+double mbd_ode_time(const mbd_ode *s);
+int mbd_ode_size(const mbd_ode *s);
+
+/* counters over all segments and restarts since mbd_ode_new (avg_step over the time covered) */
+void mbd_ode_get_stats(const mbd_ode *s, mbd_ode_stats *st);
+
+void mbd_ode_free(mbd_ode *s);
+
 /* default for opts->max_steps == 0: the largest number of internal steps over a whole run (10^7) */
 long mbd_ode_default_max_steps(void);
 

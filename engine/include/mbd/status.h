@@ -11,6 +11,7 @@
   X(MBD_OK, 0, "ok")                                                           \
   X(MBD_STOP, 1, "stopped by request")                                         \
   X(MBD_RESELECTED, 2, "constraint rows chosen again: rebuild the right-hand side")  \
+  X(MBD_ROOT, 3, "a root function crossed zero")                               \
   X(MBD_E_INPUT, -1, "invalid input")                                          \
   X(MBD_E_NOMEM, -2, "out of memory")                                          \
   X(MBD_E_SINGULAR, -3, "singular matrix")                                     \
