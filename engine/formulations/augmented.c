@@ -1,20 +1,21 @@
 /* formulation "augmented": the index-1 Lagrange-multiplier system (paper 000 eq 1 and 13)
  *
- *   [ M   Φqᵀ ] [ q̈ ]   [ Q  ]
+ *   [ M   Φqᵀ ] [ v̇ ]   [ Q  ]
  *   [ Φq  0   ] [ λ  ] = [ γ* ]
  *
  * with γ* = γ (no correction; drift grows) or the Baumgarte-stabilized γ (baumgarte.c).
  * The reaction of a joint on a body is −Φqᵀλ restricted to that body's coordinates. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "model_impl.h"
+#include "formulations.h"
 
-/* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0 or pivot) and
- * the pivot ratio min|U_kk| / max|U_kk| in *ratio, the position of the least pivot in *kmin */
+/* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0, the pivot, or
+ * MBD_E_LAPACK) and the pivot ratio min|U_kk| / max|U_kk| in *ratio, the least pivot in *kmin */
 static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
-  int n = m->n, ma = m->ma, N = n + ma;
+  int n = m->nv, ma = d->ma, N = n + ma;
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
   for (int j = 0; j < n; j++) {
@@ -32,6 +33,7 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
   }
   int piv = mbd_lu_factor(N, A, N, d->ipiv);
   d->lu_factorizations++;
+  // the pivot ratio: the conditioning the re-selection and the singular stop watch
   double lo = INFINITY, hi = 0;
   *kmin = 0;
   for (int k = 0; k < N; k++) {
@@ -48,15 +50,19 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
 
 int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
                            mbd_error *err) {
-  int n = m->n;
+  int n = m->nv;
   double ratio = 0;
   int kmin = 0;
   int piv = factor(m, d, &ratio, &kmin);
+  if (piv < 0) {
+    return MBD_FAIL(err, MBD_E_LAPACK, "internal error: LAPACK rejected the leading matrix "
+                    "(%d×%d) at t = %g", n + d->ma, n + d->ma, d->t);
+  }
   // rows set aside at assembly may be needed on this part of the motion: when the leading matrix
   // has become singular or its pivots have fallen by 1e3, choose the active rows again.  The
-  // rows are consistent, so q̈ does not change with the choice; γ* must be re-read for the new set.
-  if (m->ma < m->mrow && (piv > 0 || (d->aug_ratio0 > 0 && ratio < 1e-3 * d->aug_ratio0))) {
-    int rs = mbd_reselect_rows((mbd_model *)m, d, err);
+  // rows are consistent, so v̇ does not change with the choice; γ* must be re-read for the new set.
+  if (d->ma < m->mrow && (piv > 0 || (d->aug_ratio0 > 0 && ratio < 1e-3 * d->aug_ratio0))) {
+    int rs = mbd_reselect_rows(m, d, err);
     if (rs < 0) {
       return rs;
     }
@@ -85,22 +91,58 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
     if (piv <= n) {
       mbd_model_coord_name(m, piv - 1, what, sizeof what);
     } else {
-      mbd_model_row_name(m, m->active[piv - 1 - n], what, sizeof what);
+      mbd_model_row_name(m, d->active[piv - 1 - n], what, sizeof what);
     }
     return MBD_FAIL(err, MBD_E_SINGULAR,
                     "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): "
                     "the mechanism is in a singular configuration or a constraint is redundant",
                     d->t, how, what);
   }
-  int N = n + m->ma;
+  // paper 000 eq 13: one solve gives the accelerations and the multipliers of the active rows
+  int N = n + d->ma;
   memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
-  memcpy(d->augrhs + n, gamma_star, (size_t)m->ma * sizeof(double));
+  memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
   mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
-  memcpy(d->qdd, d->augrhs, (size_t)n * sizeof(double));
+  memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
-  for (int k = 0; k < m->ma; k++) {
-    d->lambda[m->active[k]] = d->augrhs[n + k];
+  for (int k = 0; k < d->ma; k++) {
+    d->lambda[d->active[k]] = d->augrhs[n + k];
   }
   d->have_dynamics = 1;
   return MBD_OK;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* the formulation                                                                             */
+
+static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                  mbd_error *err) {
+  (void)m;
+  (void)d;
+  (void)o;
+  (void)err;
+  *self = NULL;  // no state of its own: everything lives in the data
+  return MBD_OK;
+}
+
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                int flags, mbd_error *err) {
+  (void)self;
+  int rc = mbd_cart_state(m, d, t, y, err);
+  if (rc < 0 || (flags & MBD_FORM_KINEMATIC)) {
+    return rc;
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+}
+
+const mbd_form_ops mbd_form_augmented = {.name = "augmented",
+                                         .create = create,
+                                         .ny = mbd_cart_ny,
+                                         .pack = mbd_cart_pack,
+                                         .eval = eval,
+                                         .deriv = mbd_cart_deriv,
+                                         .ycoord = mbd_cart_ycoord};

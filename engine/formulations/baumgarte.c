@@ -1,19 +1,82 @@
 /* formulation "baumgarte": constraint stabilization (paper 000 eq 5–9)
  *
- *   Φ̈ + 2α Φ̇ + β² Φ = 0   ⇒   Φq q̈ = γ − 2α(Φq q̇ + Φt) − β² Φ
+ *   Φ̈ + 2α Φ̇ + β² Φ = 0   ⇒   Φq v̇ = γ − 2α(Φq v + Φt) − β² Φ
  *
  * solved with the augmented system of augmented.c.  α, β ≥ 0 are the user's choice (the paper:
  * 1..10); α = β = 0 is the plain augmented formulation. */
+#include <stdlib.h>
+
 #include "formulations.h"
 
-void mbd_baumgarte_gamma(const mbd_model *m, const mbd_data *d, double alpha, double beta,
-                         double *gstar) {
-  int n = m->n;
-  for (int k = 0; k < m->ma; k++) {
+typedef struct baumgarte {
+  double alpha, beta;
+  double *gstar;        /* mrow: the corrected γ* of the active rows */
+} baumgarte;
+
+/* γ* = γ − 2α Φ̇ − β² Φ on the active rows (constraints evaluated and gathered) */
+static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha, double beta,
+                             double *gstar) {
+  int n = m->nv;
+  for (int k = 0; k < d->ma; k++) {
     double phidot = d->phit_a[k];
     for (int c = 0; c < n; c++) {
-      phidot += MBD_AT(d->phiq_a, m->ma, k, c) * d->qd[c];
+      phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
     }
     gstar[k] = d->gamma_a[k] - 2 * alpha * phidot - beta * beta * d->phi_a[k];
   }
 }
+
+static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                  mbd_error *err) {
+  (void)d;
+  baumgarte *b = calloc(1, sizeof *b);
+  double *g = calloc((size_t)(m->mrow ? m->mrow : 1), sizeof(double));
+  if (!b || !g) {
+    free(b);
+    free(g);
+    return MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+  }
+  b->alpha = o->alpha;
+  b->beta = o->beta;
+  b->gstar = g;
+  *self = b;
+  return MBD_OK;
+}
+
+static void destroy(void *self) {
+  baumgarte *b = self;
+  if (b) {
+    free(b->gstar);
+    free(b);
+  }
+}
+
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                int flags, mbd_error *err) {
+  baumgarte *b = self;
+  int rc = mbd_cart_state(m, d, t, y, err);
+  if (rc < 0 || (flags & MBD_FORM_KINEMATIC)) {
+    return rc;
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
+  rc = mbd_dynamics_augmented(m, d, b->gstar, err);
+  if (rc == MBD_RESELECTED) {
+    // the active rows were chosen again: the stabilized γ* follows the new rows
+    stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
+    rc = mbd_dynamics_augmented(m, d, b->gstar, err);
+  }
+  return rc;
+}
+
+const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
+                                         .create = create,
+                                         .ny = mbd_cart_ny,
+                                         .pack = mbd_cart_pack,
+                                         .eval = eval,
+                                         .deriv = mbd_cart_deriv,
+                                         .ycoord = mbd_cart_ycoord,
+                                         .destroy = destroy};

@@ -1,69 +1,147 @@
-/* mbd — private interface of the formulations */
+/* mbd — the formulation interface (private to formulations/ and sim/).
+ *
+ * A formulation turns the constrained equations of motion of an assembled model into a
+ * first-order ODE y' = f(t, y) for the integrator: it chooses what y holds (all coordinates and
+ * velocities, or only the independent ones), how a state is completed from y (position and
+ * velocity analyses), and how accelerations and multipliers are solved for.  The driver
+ * (engine/sim/simulate.c) knows nothing else about it: it looks the ops table up by the
+ * formulation's number and calls through it.
+ *
+ *   augmented       y = [q; v]        [M Φqᵀ; Φq 0][v̇; λ] = [Q; γ]            paper 000 eq 13
+ *   baumgarte       y = [q; v]        the same with γ − 2αΦ̇ − β²Φ             paper 000 eq 5–9
+ *   gcp             y = [q_i; v_i]    partition, analyses, the augmented solve  paper 000 eq 10–13
+ *   kane            y = [q_i; v_i]    partition, [BᵀM; Φq] v̇ = [BᵀQ; γ]       paper 000 eq 46
+ *   udwadia_kalaba  y = [q; v]        v̇ = a + M^−½(Φq M^−½)⁺(b* − Φq a)        paper 004 eq 5 */
 #ifndef MBD_FORMULATIONS_H
 #define MBD_FORMULATIONS_H
 
-#include "../model/model_impl.h"
+#include "../kinematics/kinematics.h"
 
-/* γ* = γ − 2α Φ̇ − β² Φ on the active rows (constraints evaluated and gathered) */
-void mbd_baumgarte_gamma(const mbd_model *m, const mbd_data *d, double alpha, double beta,
-                         double *gstar);
+/* flags of an evaluation */
+enum {
+  MBD_FORM_LAMBDA = 1,    /* also the multipliers (reactions, efforts) */
+  MBD_FORM_SAMPLE = 2,    /* a sample or a root function on a copy of the state: change nothing
+                             that steers the integration (conditioning watch, partition) */
+  MBD_FORM_KINEMATIC = 4  /* only the consistent state (positions, velocities, poses, rows) */
+};
 
-/* udwadia_kalaba.c: workspace sized at the start of a run (all mrow constraint rows) */
-typedef struct mbd_uk {
-  int n, m;             /* coordinates, constraint rows (all) */
-  double *mih;          /* n: diagonal of M^(−1/2) */
-  double *a;            /* n: free acceleration M⁻¹Q */
-  double *B, *X;        /* m×n Φq M^(−1/2) (ld m) and n×m its Moore–Penrose inverse (ld n) */
-  double *r;            /* max(m, n) scratch */
-  double *res;          /* m: b* − Φq a */
-  double *S, *T;        /* m×m stabilization (ld m) */
-  double *L;            /* spatial: n×n Cholesky factor of M̃ = M + Σ s (2p)(2p)ᵀ, else NULL */
-  double *Qt;           /* spatial: n, Q̃ = Q + Σ s (2p) γ_norm */
-  mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
-} mbd_uk;
-int mbd_uk_alloc(mbd_uk **out, const mbd_model *m, const mbd_sim_opts *o, mbd_error *err);
-void mbd_uk_free(mbd_uk *u);
-/* q̈ (and λ with want_lambda) at a state whose constraints (all rows) and forces are evaluated */
-int mbd_uk_accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err);
+/* event(): the state size changed (y re-packed by the driver after ny()) */
+#define MBD_FORM_RESIZED 4
 
-/* coordinate partitioning (partition.c), shared by gcp and kane */
+typedef struct mbd_form_ops {
+  const char *name;
+  /* options only this formulation reads; MBD_E_INPUT naming the option.  May be NULL. */
+  int (*check)(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err);
+  /* its run state for m, starting from d (initial state, rows evaluated and gathered) */
+  int (*create)(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                mbd_error *err);
+  /* the size of the integrated state y */
+  int (*ny)(const void *self, const mbd_model *m);
+  /* y from the state in d */
+  void (*pack)(const void *self, const mbd_model *m, const mbd_data *d, double *y);
+  /* d from y at t, then (unless MBD_FORM_KINEMATIC) forces, v̇ and, with MBD_FORM_LAMBDA, λ.
+   * 0 ok, > 0 the state could not be completed (the integrator retries a smaller step; err says
+   * why), < 0 stop with that status. */
+  int (*eval)(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+              mbd_error *err);
+  /* y' from the evaluated d */
+  void (*deriv)(const void *self, const mbd_model *m, const mbd_data *d, double *ydot);
+  /* the velocity coordinate behind y' component i; *accel = 1 when it is an acceleration */
+  int (*ycoord)(const void *self, const mbd_model *m, int i, int *accel);
+  /* after an accepted step at (t, y), d holding the integration's last evaluation: 0 go on, 1 y
+   * was changed (re-partition: restart the integrator), < 0 stop.  May be NULL. */
+  int (*step)(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err);
+  /* its own root functions (mode switches such as stick and slip), may be NULL: how many, their
+   * values at the state of d (evaluated from y), and the switch when one crossed zero at t
+   * (found[i] = ±1): 0 same size (y may change), MBD_FORM_RESIZED, or < 0 */
+  int (*nroot)(const void *self);
+  int (*roots)(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
+               mbd_error *err);
+  int (*event)(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+               const int *found, mbd_error *err);
+  /* its counters into the run's statistics (re-partitions) */
+  void (*stats)(const void *self, mbd_run_stats *st);
+  void (*destroy)(void *self);
+} mbd_form_ops;
+
+/* the table of formulation f (mbd_formulation), NULL when it has none yet */
+const mbd_form_ops *mbd_form_lookup(int f);
+
+extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, mbd_form_kane,
+    mbd_form_udwadia_kalaba;
+
+/* ------------------------------------------------------------------------------------------ */
+/* shared pieces                                                                               */
+
+/* augmented.c: v̇ and λ from [M Φqᵀ; Φq 0] with the right-hand side γ* (ma) on the active rows;
+ * MBD_RESELECTED when the active rows were chosen again and γ* (not gamma_a) must be rebuilt */
+int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
+                           mbd_error *err);
+
+/* cartesian.c: the state of the formulations that integrate every coordinate, y = [q; v]: the
+ * ops ny, pack, deriv, ycoord they share, and the state from y (poses, rows evaluated) */
+int mbd_cart_ny(const void *self, const mbd_model *m);
+void mbd_cart_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y);
+void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot);
+int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel);
+int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err);
+
+/* partition.c: coordinate partitioning shared by gcp and kane (paper 000 eq 10–23) */
 typedef struct mbd_part {
   int n, ma, f;         /* coordinates, dependent (active rows), independent */
   int *perm;            /* n: dependent columns first (perm[0..ma)), then independent */
-  double *jd2;           /* ma×ma scratch: a candidate block */
+  double *jd_cand;      /* ma×ma scratch: a candidate dependent block */
   double *jd;           /* ma×ma LU factors of Φ_qd at the current state */
   int *jpiv;            /* ma pivots */
-  double jd_norm;       /* 1-norm of Φ_qd before factoring */
-  double rcond;         /* reciprocal condition of the current Φ_qd */
+  double rcond;         /* pivot ratio min|U_kk|/max|U_kk| of the current Φ_qd */
   double rcond0;        /* at partition time */
-  int degraded;         /* set when rcond < rcond0 / 10 */
+  int degraded;         /* set when a clearly better partition exists */
   double *x;            /* ma×f scratch: Φ_qd⁻¹ Φ_qi */
   double *B;            /* n×f partial velocity matrix (kane) */
   double *K;            /* n×n reduced leading matrix [BᵀM; Φq] (kane) */
   double *r;            /* n right-hand side */
   int *kpiv;            /* n pivots */
-  double *work;         /* 4·ma for dgecon */
-  int *iwork;           /* ma */
   int *perm_old;        /* n: the partition before a re-partition check */
   long repartitions;
+  double position_tol;  /* Newton tolerance of the position analysis */
+  int max_newton;       /* its iterations */
 } mbd_part;
-void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d);
-/* gcp.c: accelerations and multipliers from the augmented system at a consistent state */
-int mbd_gcp_accel(const mbd_model *m, mbd_data *d, mbd_error *err);
-int mbd_part_alloc(mbd_part **out, const mbd_model *m, mbd_error *err);
+int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
+                   mbd_error *err);
 void mbd_part_free(mbd_part *p);
-int mbd_part_nindep(const mbd_part *p);
-long mbd_part_repartitions(const mbd_part *p);
-const int *mbd_part_perm(const mbd_part *p);
 int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err);
 void mbd_part_pack(const mbd_part *p, const mbd_data *d, double *y);
 int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const double *y,
-                   double tol, int max_iter, mbd_error *err);
-const double *mbd_part_B(mbd_part *p, const mbd_data *d);
-int mbd_part_accel_kane(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda,
-                        mbd_error *err);
-int mbd_part_better(mbd_part *p, const mbd_model *m, mbd_data *d);
-int mbd_part_maybe_repartition(mbd_part *p, const mbd_model *m, mbd_data *d, double *y,
-                               mbd_error *err);
+                   int flags, mbd_error *err);
+void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d);
+int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double *y,
+                  mbd_error *err);
+/* the ops gcp and kane share (self is the mbd_part) */
+int mbd_partitioned_check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err);
+int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                           mbd_error *err);
+int mbd_partitioned_ny(const void *self, const mbd_model *m);
+void mbd_partitioned_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y);
+void mbd_partitioned_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot);
+int mbd_partitioned_ycoord(const void *self, const mbd_model *m, int i, int *accel);
+int mbd_partitioned_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                         mbd_error *err);
+void mbd_partitioned_stats(const void *self, mbd_run_stats *st);
+void mbd_partitioned_destroy(void *self);
+
+/* udwadia_kalaba.c: the core shared with coordinate-level systems (paper 004 eq 5, 10):
+ *   v̇ = a + S (C S)⁺ (b* − C a)
+ * for a constraint matrix C (mc×n, ld mc), a residual b*, the free motion a and a square root S
+ * of M⁻¹ given either as a diagonal (sdiag, n entries), a dense n×n matrix (sfull) or a Cholesky
+ * factor L of M (S = L⁻ᵀ, lchol).  Workspace: B (mc×n), X (n×mc), tmp (n), and an SVD workspace
+ * sized for mc×n.  res is overwritten.  MBD_OK or the SVD's status. */
+typedef struct mbd_uk_root {
+  const double *sdiag;  /* n: diagonal square root, or NULL */
+  const double *sfull;  /* n×n dense square root (column-major), or NULL */
+  const double *lchol;  /* n×n lower Cholesky factor of M (S = L⁻ᵀ), or NULL */
+} mbd_uk_root;
+int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a,
+                 double *res, double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq,
+                 double *vdot);
 
 #endif

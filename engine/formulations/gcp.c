@@ -2,9 +2,31 @@
  *
  * partition.c gives a consistent state (position and velocity analyses on the dependent
  * coordinates); the accelerations of all coordinates come from the full augmented system
- * [M Φqᵀ; Φq 0][q̈; λ] = [Q; γ] (eq 13), and only q̈_i is handed to the integrator. */
+ * [M Φqᵀ; Φq 0][v̇; λ] = [Q; γ] (eq 13), and only v̇_i is handed to the integrator.  Every op but
+ * the solve is shared with kane (partition.c). */
 #include "formulations.h"
 
-int mbd_gcp_accel(const mbd_model *m, mbd_data *d, mbd_error *err) {
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                int flags, mbd_error *err) {
+  int rc = mbd_part_state(self, m, d, t, y, flags, err);
+  if (rc != 0 || (flags & MBD_FORM_KINEMATIC)) {
+    return rc;
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
   return mbd_dynamics_augmented(m, d, d->gamma_a, err);
 }
+
+const mbd_form_ops mbd_form_gcp = {.name = "gcp",
+                                   .check = mbd_partitioned_check,
+                                   .create = mbd_partitioned_create,
+                                   .ny = mbd_partitioned_ny,
+                                   .pack = mbd_partitioned_pack,
+                                   .eval = eval,
+                                   .deriv = mbd_partitioned_deriv,
+                                   .ycoord = mbd_partitioned_ycoord,
+                                   .step = mbd_partitioned_step,
+                                   .stats = mbd_partitioned_stats,
+                                   .destroy = mbd_partitioned_destroy};

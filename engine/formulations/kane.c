@@ -1,24 +1,24 @@
 /* formulation "kane": Kane's method with partial velocities (paper 000 eq 14–46)
  *
- * With the partition of partition.c, q̇ = B u + C where u = q̇_i are the generalized speeds and
- * B (n×f) the partial velocity matrix, the null space of Φq (Φq B = 0).  The generalized inertia
- * force F* = BᵀM q̈ (eq 33) and active force F = BᵀQ (eq 40) balance, and together with the
- * acceleration constraints Φq q̈ = γ they give the n×n system of eq 46, smaller than the
- * (n+m)×(n+m) augmented system of GCP. */
+ * With the partition of partition.c, v = B u + C where u = v_i are the generalized speeds and
+ * B (n×f) the partial velocity matrix, the null space of Φq (Φq B = 0, eq 22–23).  The
+ * generalized inertia force F* = BᵀM v̇ (eq 33) and active force F = BᵀQ (eq 40) balance, and
+ * together with the acceleration constraints Φq v̇ = γ they give the n×n system of eq 46, smaller
+ * than the (n+m)×(n+m) augmented system of GCP. */
 #include <string.h>
 
 #include "formulations.h"
 
-/* paper 000 eq 46: [BᵀM; Φq] q̈ = [BᵀQ; γ] (n×n), forces and M evaluated.  With want_lambda the
- * multipliers follow by one back substitution with the LU of Φ_qd: Φ_qdᵀ λ = (Q − M q̈)_d. */
-int mbd_part_accel_kane(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda,
-                        mbd_error *err) {
+/* paper 000 eq 46: [BᵀM; Φq] v̇ = [BᵀQ; γ] (n×n), forces and M evaluated.  With want_lambda the
+ * multipliers follow by one back substitution with the LU of Φ_qd (the dependent rows of the
+ * augmented system's first block row, M v̇ + Φqᵀλ = Q): Φ_qdᵀ λ = (Q − M v̇)_d. */
+static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err) {
   int n = p->n, ma = p->ma, f = p->f;
   mbd_part_partial_velocities(p, d);
-  // top f rows: BᵀM (f×n) and BᵀQ; bottom ma rows: Φq and γ
-  // BᵀM by columns of M, skipping its zeros (M is block diagonal: 1×1 blocks planar, 3+4
-  // spatial).  A plain loop: OpenBLAS's dgemm on an f×n×n this small spent more time in its
-  // buffer management than in arithmetic (the whole kane run took 1.8× gcp's wall time)
+  // top f rows: BᵀM (f×n) and BᵀQ (eq 33, 40); bottom ma rows: Φq and γ.
+  // BᵀM by columns of M, skipping its zeros (M is block diagonal in body coordinates).  A plain
+  // loop: OpenBLAS's dgemm on an f×n×n this small spent more time in its buffer management than
+  // in arithmetic (the whole kane run took 1.8× gcp's wall time)
   for (int c = 0; c < n; c++) {
     for (int k = 0; k < f; k++) {
       MBD_AT(p->K, n, k, c) = 0;
@@ -42,26 +42,54 @@ int mbd_part_accel_kane(mbd_part *p, const mbd_model *m, mbd_data *d, int want_l
   memcpy(p->r + f, d->gamma_a, (size_t)ma * sizeof(double));
   int piv = mbd_lu_factor(n, p->K, n, p->kpiv);
   d->lu_factorizations++;
+  if (piv < 0) {
+    return MBD_FAIL(err, piv, "internal error: LAPACK rejected the reduced matrix at t = %g",
+                    d->t);
+  }
   if (piv != 0) {
     return MBD_FAIL(err, MBD_E_SINGULAR,
                     "the reduced matrix [BᵀM; Φq] is singular at t = %g (pivot %d)", d->t, piv);
   }
   mbd_lu_solve(n, p->K, n, p->kpiv, p->r, 1);
-  memcpy(d->qdd, p->r, (size_t)n * sizeof(double));
+  memcpy(d->vdot, p->r, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   if (want_lambda && ma > 0) {
-    // (Q − M q̈) restricted to the dependent coordinates
+    // (Q − M v̇) restricted to the dependent coordinates
     memcpy(d->tmp_n, d->Q, (size_t)n * sizeof(double));
-    mbd_gemv(0, n, n, -1.0, d->M, n, d->qdd, 1.0, d->tmp_n);
+    mbd_gemv(0, n, n, -1.0, d->M, n, d->vdot, 1.0, d->tmp_n);
     for (int k = 0; k < ma; k++) {
       d->tmp_m[k] = d->tmp_n[p->perm[k]];
     }
     mbd_lu_solve_trans(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
     for (int k = 0; k < ma; k++) {
-      d->lambda[m->active[k]] = d->tmp_m[k];
+      d->lambda[d->active[k]] = d->tmp_m[k];
     }
   }
   d->have_dynamics = 1;
   return MBD_OK;
 }
 
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                int flags, mbd_error *err) {
+  int rc = mbd_part_state(self, m, d, t, y, flags, err);
+  if (rc != 0 || (flags & MBD_FORM_KINEMATIC)) {
+    return rc;
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  return accel(self, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+const mbd_form_ops mbd_form_kane = {.name = "kane",
+                                    .check = mbd_partitioned_check,
+                                    .create = mbd_partitioned_create,
+                                    .ny = mbd_partitioned_ny,
+                                    .pack = mbd_partitioned_pack,
+                                    .eval = eval,
+                                    .deriv = mbd_partitioned_deriv,
+                                    .ycoord = mbd_partitioned_ycoord,
+                                    .step = mbd_partitioned_step,
+                                    .stats = mbd_partitioned_stats,
+                                    .destroy = mbd_partitioned_destroy};

@@ -1,45 +1,63 @@
 /* coordinate partitioning shared by "gcp" and "kane" (paper 000 eq 10–13, 14–23; paper 001 eq 29)
  *
- * QR with column pivoting of Φq (the issue allows it in place of LU with complete pivoting) puts
- * the best-conditioned m columns first: those coordinates are dependent (q_d), the other f = n − m
- * independent (q_i).  Only q_i and q̇_i are integrated.  At every evaluation:
+ * QR with column pivoting of Φq (in place of LU with complete pivoting) puts the best-conditioned
+ * m columns first: those coordinates are dependent (q_d), the other f = n − m independent (q_i).
+ * Only q_i and v_i are integrated.  At every evaluation:
  *   position analysis  Φ_qd Δq_d = −Φ            (Newton–Raphson, eq 10–11, tolerance ε_pos)
- *   velocity analysis  Φ_qd q̇_d = −Φt − Φ_qi q̇_i  (eq 12)
+ *   velocity analysis  Φ_qd v_d = −Φt − Φ_qi v_i  (eq 12)
  * with one LU of Φ_qd per Newton iteration.  The pivot ratio min|U_kk|/max|U_kk| of Φ_qd is
- * watched: when it falls below a tenth of its value at partition time, the next accepted step re-partitions
- * and restarts the integrator from the new independent coordinates. */
+ * watched: once it has lost half its value at partition time, the columns QR would choose now
+ * are tried after each accepted step, and a clearly better choice re-partitions and restarts the
+ * integrator from the new independent coordinates.  Partitioning needs blocks with q̇ = v. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formulations.h"
 
+void mbd_part_free(mbd_part *p) {
+  if (!p) {
+    return;
+  }
+  void *ps[] = {p->perm, p->perm_old, p->jd, p->jd_cand, p->jpiv, p->x, p->B, p->K, p->r, p->kpiv};
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    free(ps[i]);
+  }
+  free(p);
+}
 
-
-int mbd_part_alloc(mbd_part **out, const mbd_model *m, mbd_error *err) {
+int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
+                   mbd_error *err) {
+  *out = NULL;
+  if (m->nq != m->nv) {
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "simulate: coordinate partitioning needs coordinates whose rates are their "
+                    "velocities (model '%s' has %d positions and %d velocities)",
+                    m->name, m->nq, m->nv);
+  }
   mbd_part *p = calloc(1, sizeof *p);
   if (!p) {
     return MBD_FAIL(err, MBD_E_NOMEM, "partitioning: out of memory");
   }
-  p->n = m->n;
-  p->ma = m->ma;
-  p->f = m->n - m->ma;
+  p->n = m->nv;
+  p->ma = d->ma;
+  p->f = m->nv - d->ma;
+  p->position_tol = o->position_tol;
+  p->max_newton = o->max_newton;
   size_t n = (size_t)(p->n ? p->n : 1), ma = (size_t)(p->ma ? p->ma : 1),
          f = (size_t)(p->f ? p->f : 1);
   p->perm = calloc(n, sizeof(int));
   p->perm_old = calloc(n, sizeof(int));
   p->jd = calloc(ma * ma, sizeof(double));
-  p->jd2 = calloc(ma * ma, sizeof(double));
+  p->jd_cand = calloc(ma * ma, sizeof(double));
   p->jpiv = calloc(ma, sizeof(int));
   p->x = calloc(ma * f, sizeof(double));
   p->B = calloc(n * f, sizeof(double));
   p->K = calloc(n * n, sizeof(double));
   p->r = calloc(n, sizeof(double));
   p->kpiv = calloc(n, sizeof(int));
-  p->work = calloc(4 * ma, sizeof(double));
-  p->iwork = calloc(ma, sizeof(int));
-  if (!p->perm || !p->perm_old || !p->jd || !p->jd2 || !p->jpiv || !p->x || !p->B || !p->K || !p->r || !p->kpiv ||
-      !p->work || !p->iwork) {
+  if (!p->perm || !p->perm_old || !p->jd || !p->jd_cand || !p->jpiv || !p->x || !p->B || !p->K ||
+      !p->r || !p->kpiv) {
     mbd_part_free(p);
     return MBD_FAIL(err, MBD_E_NOMEM, "partitioning: out of memory");
   }
@@ -47,59 +65,50 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, mbd_error *err) {
   return MBD_OK;
 }
 
-void mbd_part_free(mbd_part *p) {
-  if (!p) {
-    return;
-  }
-  free(p->perm);
-  free(p->perm_old);
-  free(p->jd);
-  free(p->jd2);
-  free(p->jpiv);
-  free(p->x);
-  free(p->B);
-  free(p->K);
-  free(p->r);
-  free(p->kpiv);
-  free(p->work);
-  free(p->iwork);
-  free(p);
-}
-
-int mbd_part_nindep(const mbd_part *p) { return p->f; }
-long mbd_part_repartitions(const mbd_part *p) { return p->repartitions; }
-const int *mbd_part_perm(const mbd_part *p) { return p->perm; }
-
-/* copy Φ_qd (dependent columns of the active rows) into jd and factor it; 0 or the pivot */
-static int factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d) {
+/* copy Φ_qd (dependent columns of the active rows) into jd and factor it; 0, the pivot, or
+ * MBD_E_LAPACK.  A sample leaves the watched pivot ratio as it is. */
+static int factor_jd(mbd_part *p, mbd_data *d, int flags) {
   int ma = p->ma;
   for (int c = 0; c < ma; c++) {
     for (int r = 0; r < ma; r++) {
       MBD_AT(p->jd, ma, r, c) = MBD_AT(d->phiq_a, ma, r, p->perm[c]);
     }
   }
-  p->jd_norm = mbd_norm1(ma, ma, p->jd, ma);
   int piv = mbd_lu_factor(ma, p->jd, ma, p->jpiv);
   d->lu_factorizations++;
-  p->rcond = 0;
-  (void)m;
+  if (!(flags & MBD_FORM_SAMPLE)) {
+    p->rcond = 0;
+  }
   return piv;
 }
 
-/* conditioning of the factored Φ_qd watched through its pivots: min |U_kk| / max |U_kk|, O(m)
- * (the pivot quality the paper's full-pivoting LU watches; dgecon's estimate cost 6% of a run) */
-static void update_rcond(mbd_part *p) {
+/* the pivot ratio of a factored ma×ma block: min |U_kk| / max |U_kk|, O(m) (the pivot quality the
+ * paper's full-pivoting LU watches; dgecon's estimate cost 6% of a run) */
+static double pivot_ratio(const double *lu, int ma) {
   double lo = INFINITY, hi = 0;
-  for (int k = 0; k < p->ma; k++) {
-    double u = fabs(MBD_AT(p->jd, p->ma, k, k));
+  for (int k = 0; k < ma; k++) {
+    double u = fabs(MBD_AT(lu, ma, k, k));
     lo = u < lo ? u : lo;
     hi = u > hi ? u : hi;
   }
-  p->rcond = p->ma ? (hi > 0 ? lo / hi : 0) : 1.0;
+  return ma ? (hi > 0 ? lo / hi : 0) : 1.0;
+}
+
+/* sort a[lo..hi) in increasing order (insertion: a few dozen entries) */
+static void sort_ints(int *a, int lo, int hi) {
+  for (int i = lo + 1; i < hi; i++) {
+    int v = a[i], k = i;
+    while (k > lo && a[k - 1] > v) {
+      a[k] = a[k - 1];
+      k--;
+    }
+    a[k] = v;
+  }
 }
 
 /* choose the partition from Φq at the current state (constraints evaluated and gathered) */
 int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  (void)m;
   int rank = 0;
   // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones
   int rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
@@ -113,62 +122,57 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
                     d->t, rank, p->ma);
   }
   // dependent and independent columns each in increasing coordinate order (readable, stable)
-  for (int pass = 0; pass < 2; pass++) {
-    int lo = pass ? p->ma : 0, hi = pass ? p->n : p->ma;
-    for (int i = lo + 1; i < hi; i++) {
-      int v = p->perm[i], k = i;
-      while (k > lo && p->perm[k - 1] > v) {
-        p->perm[k] = p->perm[k - 1];
-        k--;
-      }
-      p->perm[k] = v;
-    }
+  sort_ints(p->perm, 0, p->ma);
+  sort_ints(p->perm, p->ma, p->n);
+  int piv = factor_jd(p, d, 0);
+  if (piv != 0) {
+    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR,
+                    "partitioning at t = %g: dependent block is singular", d->t);
   }
-  if (factor_jd(p, m, d) != 0) {
-    return MBD_FAIL(err, MBD_E_SINGULAR, "partitioning at t = %g: dependent block is singular",
-                    d->t);
-  }
-  update_rcond(p);
+  p->rcond = pivot_ratio(p->jd, p->ma);
   p->rcond0 = p->rcond;
   p->degraded = 0;
   return MBD_OK;
 }
 
-/* y = [q_i; q̇_i] from the full state */
+/* y = [q_i; v_i] from the full state */
 void mbd_part_pack(const mbd_part *p, const mbd_data *d, double *y) {
   for (int k = 0; k < p->f; k++) {
     y[k] = d->q[p->perm[p->ma + k]];
-    y[p->f + k] = d->qd[p->perm[p->ma + k]];
+    y[p->f + k] = d->v[p->perm[p->ma + k]];
   }
 }
 
-/* full state (q, q̇, Φ, Φq, γ gathered) from y = [q_i; q̇_i] at t: position analysis on q_d
+/* full state (q, v, Φ, Φq, γ gathered) from y = [q_i; v_i] at t: position analysis on q_d
  * (Newton, eq 10–11) then velocity analysis (eq 12).  Returns 0, > 0 when Newton failed or the
  * dependent block is singular (the integrator retries with a smaller step; err holds why), or
  * < 0 on a hard error. */
 int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const double *y,
-                   double tol, int max_iter, mbd_error *err) {
+                   int flags, mbd_error *err) {
   int ma = p->ma, f = p->f;
   // predictor: a second-order Taylor step of the dependent coordinates to the new time
   double dt = t - d->t;
   for (int k = 0; k < ma; k++) {
-    d->q[p->perm[k]] += dt * d->qd[p->perm[k]] + 0.5 * dt * dt * d->qdd[p->perm[k]];
+    d->q[p->perm[k]] += dt * d->v[p->perm[k]] + 0.5 * dt * dt * d->vdot[p->perm[k]];
   }
   d->t = t;
   d->have_dynamics = 0;
   for (int k = 0; k < f; k++) {
     d->q[p->perm[ma + k]] = y[k];
-    d->qd[p->perm[ma + k]] = y[f + k];
+    d->v[p->perm[ma + k]] = y[f + k];
   }
   double res = 0;
   for (int it = 0;; it++) {
-    int rc = mbd_constraints_eval(m, d, 0, err);
+    int rc = mbd_kin_update(m, d, 0, err);
     if (rc < 0) {
       return rc;
     }
-    mbd_constraints_gather(m, d);
     res = mbd_active_residual(m, d);
-    int piv = factor_jd(p, m, d);
+    int piv = factor_jd(p, d, flags);
+    if (piv < 0) {
+      return MBD_FAIL(err, piv, "internal error: LAPACK rejected the dependent block at t = %g",
+                      t);
+    }
     if (piv != 0) {
       char what[96];
       mbd_model_coord_name(m, p->perm[piv - 1], what, sizeof what);
@@ -182,14 +186,14 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       MBD_FAIL(err, MBD_E_NAN, "position analysis at t = %g: the constraints became %g", t, res);
       return 1;
     }
-    if (res <= tol) {
+    if (res <= p->position_tol) {
       break;
     }
-    if (it >= max_iter) {
+    if (it >= p->max_newton) {
       MBD_FAIL(err, MBD_E_NEWTON,
                "position analysis at t = %g did not converge in %d iterations (residual %.3g, "
                "tolerance %.3g)",
-               t, max_iter, res, tol);
+               t, p->max_newton, res, p->position_tol);
       return 1;
     }
     // Newton step on the dependent coordinates
@@ -202,12 +206,15 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     }
     d->newton_iterations++;
   }
-  // watch the conditioning of the dependent block (once per evaluation, at the converged state)
-  update_rcond(p);
-  if (p->rcond < 0.1 * p->rcond0) {
-    p->degraded = 1;
+  // watch the conditioning of the dependent block (once per evaluation, at the converged state;
+  // not from samples, so recording never steers the integration)
+  if (!(flags & MBD_FORM_SAMPLE)) {
+    p->rcond = pivot_ratio(p->jd, ma);
+    if (p->rcond < 0.1 * p->rcond0) {
+      p->degraded = 1;
+    }
   }
-  // velocity analysis: Φ_qd q̇_d = −Φt − Φ_qi q̇_i
+  // velocity analysis: Φ_qd v_d = −Φt − Φ_qi v_i (eq 12)
   for (int r = 0; r < ma; r++) {
     double s = -d->phit_a[r];
     for (int k = 0; k < f; k++) {
@@ -217,9 +224,10 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   }
   mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
   for (int k = 0; k < ma; k++) {
-    d->qd[p->perm[k]] = d->tmp_m[k];
+    d->v[p->perm[k]] = d->tmp_m[k];
   }
-  // γ depends on q̇: evaluate it once more at the consistent state (q unchanged: Φq stands)
+  // γ depends on v: evaluate it once more at the consistent state (q unchanged: Φq stands)
+  mbd_kin_poses(m, d);
   int rc = mbd_constraints_eval(m, d, MBD_EVAL_GAMMA, err);
   if (rc < 0) {
     return rc;
@@ -228,7 +236,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   return 0;
 }
 
-/* paper 000 eq 22–23: partial velocity matrix B (n×f), q̇ = B q̇_i + C; B_d = −Φ_qd⁻¹ Φ_qi */
+/* paper 000 eq 22–23: partial velocity matrix B (n×f), v = B v_i + C; B_d = −Φ_qd⁻¹ Φ_qi */
 void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d) {
   int n = p->n, ma = p->ma, f = p->f;
   for (int k = 0; k < f; k++) {
@@ -248,20 +256,15 @@ void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d) {
   }
 }
 
-const double *mbd_part_B(mbd_part *p, const mbd_data *d) {
-  mbd_part_partial_velocities(p, d);
-  return p->B;
-}
-
-/* is there a clearly better partition at the last evaluated state?  After every accepted step
- * once the pivot ratio has lost half its value at partition time (then: one QR with column
- * pivoting of Φq, ma×n, and at most one LU of ma×ma): the columns QR
- * would choose now, if different, are factored and their pivot ratio compared with the current
- * one.  A ratio at least twice as good marks the partition degraded.  Waiting until the current
- * block is nearly singular costs accuracy: the dependent coordinates follow the independent ones
- * through Φ_qd⁻¹Φ_qi, which error control on q_i alone does not see (a spherical pendulum lost
- * 0.36 m over 5 s with rtol 1e-4 when only a tenfold pivot loss triggered a re-partition). */
-int mbd_part_better(mbd_part *p, const mbd_model *m, mbd_data *d) {
+/* is there a clearly better partition at the integration's last evaluated state?  Once the pivot
+ * ratio has lost half its value at partition time (then: one QR with column pivoting of Φq,
+ * ma×n, and at most one LU of ma×ma): the columns QR would choose now, if different, are factored
+ * and their pivot ratio compared with the current one.  A ratio at least twice as good marks the
+ * partition degraded.  Waiting until the current block is nearly singular costs accuracy: the
+ * dependent coordinates follow the independent ones through Φ_qd⁻¹Φ_qi, which error control on q_i
+ * alone does not see (a spherical pendulum lost 0.36 m over 5 s with rtol 1e-4 when only a tenfold
+ * pivot loss triggered a re-partition). */
+static int better(mbd_part *p, mbd_data *d) {
   int ma = p->ma, n = p->n, rank = 0;
   if (p->degraded || ma == 0 || !d->have_dynamics) {
     return p->degraded;
@@ -276,53 +279,42 @@ int mbd_part_better(mbd_part *p, const mbd_model *m, mbd_data *d) {
   }
   // the candidate's dependent columns, sorted, compared with the current ones
   int *c = p->perm_old;
-  for (int i = 1; i < ma; i++) {
-    int v = c[i], k = i;
-    while (k > 0 && c[k - 1] > v) {
-      c[k] = c[k - 1];
-      k--;
-    }
-    c[k] = v;
-  }
+  sort_ints(c, 0, ma);
   if (memcmp(c, p->perm, (size_t)ma * sizeof(int)) == 0) {
     return 0;
   }
   for (int j = 0; j < ma; j++) {
     for (int r = 0; r < ma; r++) {
-      MBD_AT(p->jd2, ma, r, j) = MBD_AT(d->phiq_a, ma, r, c[j]);
+      MBD_AT(p->jd_cand, ma, r, j) = MBD_AT(d->phiq_a, ma, r, c[j]);
     }
   }
-  if (mbd_lu_factor(ma, p->jd2, ma, p->kpiv) != 0) {
+  if (mbd_lu_factor(ma, p->jd_cand, ma, p->kpiv) != 0) {
     return 0;
   }
-  double lo = INFINITY, hi = 0;
-  for (int k = 0; k < ma; k++) {
-    double u = fabs(MBD_AT(p->jd2, ma, k, k));
-    lo = u < lo ? u : lo;
-    hi = u > hi ? u : hi;
-  }
-  double cand = hi > 0 ? lo / hi : 0;
-  (void)m;
-  if (cand > 2 * p->rcond) {
+  if (pivot_ratio(p->jd_cand, ma) > 2 * p->rcond) {
     p->degraded = 1;
   }
   return p->degraded;
 }
 
-/* re-partition when the dependent block has degraded: state must be current (mbd_part_state).
- * Returns 1 when the partition changed (y rewritten), 0 when kept, < 0 on error. */
-int mbd_part_maybe_repartition(mbd_part *p, const mbd_model *m, mbd_data *d, double *y,
-                               mbd_error *err) {
-  if (!p->degraded) {
+/* after an accepted step: re-partition when the dependent block has degraded.  Returns 1 when
+ * the partition changed (y rewritten: the integrator restarts), 0 when kept, < 0 on error. */
+int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double *y,
+                  mbd_error *err) {
+  if (!better(p, d)) {
     return 0;
   }
+  int rc = mbd_part_state(p, m, d, t, y, 0, err);
+  if (rc != 0) {
+    return rc < 0 ? rc : 0;  // keep the partition; the next evaluation will tell
+  }
   memcpy(p->perm_old, p->perm, (size_t)p->n * sizeof(int));
-  // rows set aside by the rank test may be needed now (the model is the run's, not const here)
-  int rs = mbd_reselect_rows((mbd_model *)m, d, err);
+  // rows set aside by the rank test may be needed now
+  int rs = mbd_reselect_rows(m, d, err);
   if (rs < 0) {
     return rs;
   }
-  int rc = mbd_part_choose(p, m, d, err);
+  rc = mbd_part_choose(p, m, d, err);
   if (rc < 0) {
     return rc;
   }
@@ -333,3 +325,70 @@ int mbd_part_maybe_repartition(mbd_part *p, const mbd_model *m, mbd_data *d, dou
   mbd_part_pack(p, d, y);
   return 1;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* the ops gcp and kane share: y = [q_i; v_i]                                                  */
+
+int mbd_partitioned_check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
+  (void)m;
+  if (!(o->position_tol > 0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: position_tol must be positive, got %g",
+                    o->position_tol);
+  }
+  return MBD_OK;
+}
+
+/* the first partition, from Φq at the state of d (rows evaluated and gathered) */
+int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                           mbd_error *err) {
+  mbd_part *p = NULL;
+  int rc = mbd_part_alloc(&p, m, d, o, err);
+  if (rc == MBD_OK) {
+    rc = mbd_part_choose(p, m, d, err);
+  }
+  if (rc < 0) {
+    mbd_part_free(p);
+    return rc;
+  }
+  *self = p;
+  return MBD_OK;
+}
+
+int mbd_partitioned_ny(const void *self, const mbd_model *m) {
+  (void)m;
+  return 2 * ((const mbd_part *)self)->f;
+}
+
+void mbd_partitioned_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y) {
+  (void)m;
+  mbd_part_pack(self, d, y);
+}
+
+/* only the independent coordinates are integrated */
+void mbd_partitioned_deriv(const void *self, const mbd_model *m, const mbd_data *d,
+                           double *ydot) {
+  (void)m;
+  const mbd_part *p = self;
+  for (int k = 0; k < p->f; k++) {
+    ydot[k] = d->v[p->perm[p->ma + k]];
+    ydot[p->f + k] = d->vdot[p->perm[p->ma + k]];
+  }
+}
+
+int mbd_partitioned_ycoord(const void *self, const mbd_model *m, int i, int *accel) {
+  (void)m;
+  const mbd_part *p = self;
+  *accel = i >= p->f;
+  return p->perm[p->ma + (*accel ? i - p->f : i)];
+}
+
+int mbd_partitioned_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                         mbd_error *err) {
+  return mbd_part_step(self, m, d, t, y, err);
+}
+
+void mbd_partitioned_stats(const void *self, mbd_run_stats *st) {
+  st->repartitions += ((const mbd_part *)self)->repartitions;
+}
+
+void mbd_partitioned_destroy(void *self) { mbd_part_free(self); }

@@ -9,8 +9,8 @@
 
 int mbd_lu_factor(int n, double *a, int lda, int *ipiv) {
   lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
-  // info < 0 would be our bug (bad argument): report it as a singular pivot 1 rather than crash
-  return info < 0 ? 1 : (int)info;
+  // info < 0 is our bug (an illegal argument): an internal error, never "singular"
+  return info < 0 ? MBD_E_LAPACK : (int)info;
 }
 
 void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
@@ -136,7 +136,7 @@ int mbd_lsq_solve(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const 
   lapack_int info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, 1, ws->a, m, ws->b, ldb, ws->s,
                                         rcond, &r, ws->work, ws->lwork, ws->iwork);
   if (info != 0) {
-    return MBD_E_SINGULAR;
+    return info < 0 ? MBD_E_LAPACK : MBD_E_SINGULAR;  // > 0: the SVD did not converge
   }
   memcpy(x, ws->b, (size_t)n * sizeof(double));
   if (rank) {
@@ -193,7 +193,7 @@ int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, 
   lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, u, m, vt,
                                         mn, ws->work, lw);
   if (info != 0) {
-    return MBD_E_SINGULAR;
+    return info < 0 ? MBD_E_LAPACK : MBD_E_SINGULAR;  // > 0: the SVD did not converge
   }
   double cut = mn > 0 ? rcond * ws->s[0] : 0;
   int r = 0;
@@ -248,7 +248,7 @@ void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const d
 
 int mbd_chol_factor(int n, double *a, int lda) {
   lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, lda);
-  return info < 0 ? 1 : (int)info;
+  return info < 0 ? MBD_E_LAPACK : (int)info;
 }
 
 void mbd_chol_solve(int n, const double *l, int lda, double *b, int nrhs) {

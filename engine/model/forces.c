@@ -1,64 +1,98 @@
-/* mass matrix M(q) and generalized applied forces Q(t, q, q̇); energy.
+/* mass matrix M and generalized applied forces Q at the current poses; energy.
  *
- * Planar body i: M_i = diag(m, m, J); a force F at body point s' adds [F; (B s')ᵀF] to Q_i
- * (the moment of F about the CM: paper 000 eq 42–44 with B = dA/dθ); a torque T adds [0; 0; T]. */
+ * Each body contributes in its pose coordinates Y (body_kinds.c: M_Y, gravity, the quadratic
+ * velocity terms, the work of forces and torques); the contribution reaches the velocity
+ * coordinates through the body's pose Jacobian J = ∂Ẏ/∂v:  M += Jᵀ M_Y J,  Q += Jᵀ(Q_Y − M_Y h)
+ * (paper 002 eq 9–11: the velocity transformation).  For rigid bodies in Cartesian coordinates
+ * J = I and h = 0: the blocks are copied in place (paper 000 eq 42–44). */
 #include <math.h>
 #include <string.h>
 
 #include "model_impl.h"
 
-/* add a global force F at body point s (body frame) to Q */
-static void add_point_force(const mbd_model *m, mbd_data *d, int b, const double *s,
-                            const double *F) {
-  int a = m->body[b].qadr;
-  if (a < 0) {
-    return;  // force on the ground does no work
+/* Q_v += Jᵀ Q_Y for body b (Q_Y over its ny pose coordinates) */
+static void scatter_force(const mbd_model *m, mbd_data *d, int b, const double *QY) {
+  const mbd_pose *ps = &d->pose[b];
+  if (ps->vadr < 0) {
+    return;  // the ground does no work
   }
-  double th = d->q[a + 2], c = cos(th), sn = sin(th);
-  double As0 = c * s[0] - sn * s[1], As1 = sn * s[0] + c * s[1];
-  d->Q[a] += F[0];
-  d->Q[a + 1] += F[1];
-  d->Q[a + 2] += As0 * F[1] - As1 * F[0];
+  const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
+  if (!ps->J) {
+    for (int c = 0; c < k->ny; c++) {
+      d->Q[ps->vadr + c] += QY[c];
+    }
+    return;
+  }
+  int nvb = m->block[m->body[b].block].nv;
+  for (int c = 0; c < nvb; c++) {
+    double s = 0;
+    for (int r = 0; r < k->ny; r++) {
+      s += MBD_AT(ps->J, k->ny, r, c) * QY[r];
+    }
+    d->Q[ps->vadr + c] += s;
+  }
 }
 
-static void add_torque(const mbd_model *m, mbd_data *d, int b, double T) {
-  int a = m->body[b].qadr;
-  if (a >= 0) {
-    d->Q[a + 2] += T;
+/* M += Jᵀ M_Y J and Q += Jᵀ(Q_Y − M_Y h) of body b */
+static void scatter_inertia(const mbd_model *m, mbd_data *d, int b, const double *MY,
+                            double *QY) {
+  const mbd_pose *ps = &d->pose[b];
+  const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
+  int n = m->nv, ny = k->ny, a = ps->vadr;
+  if (!ps->J) {
+    for (int c = 0; c < ny; c++) {
+      for (int r = 0; r < ny; r++) {
+        MBD_AT(d->M, n, a + r, a + c) = MBD_AT(MY, MBD_NY_MAX, r, c);
+      }
+    }
+    scatter_force(m, d, b, QY);
+    return;
   }
+  int nvb = m->block[m->body[b].block].nv;
+  for (int r = 0; r < ny; r++) {
+    for (int c = 0; c < ny; c++) {
+      QY[r] -= MBD_AT(MY, MBD_NY_MAX, r, c) * ps->h[c];
+    }
+  }
+  for (int i = 0; i < nvb; i++) {
+    for (int j = 0; j < nvb; j++) {
+      double s = 0;
+      for (int r = 0; r < ny; r++) {
+        for (int c = 0; c < ny; c++) {
+          s += MBD_AT(ps->J, ny, r, i) * MBD_AT(MY, MBD_NY_MAX, r, c) * MBD_AT(ps->J, ny, c, j);
+        }
+      }
+      MBD_AT(d->M, n, a + i, a + j) += s;
+    }
+  }
+  scatter_force(m, d, b, QY);
 }
 
-/* global position and velocity of a body point */
-static void point_state(const mbd_model *m, const mbd_data *d, int b, const double *s, double *p,
-                        double *v) {
-  double r[2], th, rv[2], w;
-  mbd_body_state(m, d, b, r, &th, rv, &w);
-  double c = cos(th), sn = sin(th);
-  double As0 = c * s[0] - sn * s[1], As1 = sn * s[0] + c * s[1];
-  p[0] = r[0] + As0;
-  p[1] = r[1] + As1;
-  v[0] = rv[0] - As1 * w;
-  v[1] = rv[1] + As0 * w;
+/* the generalized force T·∂c/∂Y of a scalar c given as a local row over (Y1 | Y2) */
+static void scatter_row_force(const mbd_model *m, mbd_data *d, int b1, int b2, const double *J,
+                              double T) {
+  int bodies[2] = {b1, b2};
+  for (int side = 0; side < 2; side++) {
+    double QY[MBD_NY_MAX];
+    for (int c = 0; c < MBD_NY_MAX; c++) {
+      QY[c] = T * J[side * MBD_NY_MAX + c];
+    }
+    scatter_force(m, d, bodies[side], QY);
+  }
 }
 
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
-  int n = m->n;
+  int n = m->nv;
   memset(d->Q, 0, (size_t)n * sizeof(double));
   memset(d->M, 0, (size_t)n * n * sizeof(double));
-  if (m->dim == 3) {
-    return mbd_forces_eval3(m, d, err);  // Euler-parameter equations of motion (forces3.c)
-  }
-  // mass matrix and gravity
+  // mass matrix, gravity and the quadratic velocity terms of each body
   for (int b = 1; b < m->nbody; b++) {
-    const mbd_body *bd = &m->body[b];
-    int a = bd->qadr;
-    MBD_AT(d->M, n, a, a) = bd->mass;
-    MBD_AT(d->M, n, a + 1, a + 1) = bd->mass;
-    MBD_AT(d->M, n, a + 2, a + 2) = bd->inertia[8];
-    d->Q[a] += bd->mass * m->gravity[0];
-    d->Q[a + 1] += bd->mass * m->gravity[1];
+    const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
+    double MY[MBD_NY_MAX * MBD_NY_MAX] = {0}, QY[MBD_NY_MAX] = {0};
+    k->inertia(&m->body[b], m->gravity, &d->pose[b], MY, MBD_NY_MAX, QY);
+    scatter_inertia(m, d, b, MY, QY);
   }
-  // applied forces and torques, constant or from callbacks
+  // applied forces and torques (global frame), constant or from callbacks
   for (int i = 0; i < m->nforce; i++) {
     const mbd_force *f = &m->force[i];
     double val[3];
@@ -68,7 +102,8 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
       if (rc < 0) {
         return rc;
       }
-      int nv = f->kind == FORCE_TORQUE ? 1 : 2;
+      // planar: a force has 2 components, a torque 1; spatial: 3 each
+      int nv = m->dim == 3 ? 3 : (f->kind == FORCE_TORQUE ? 1 : 2);
       for (int k = 0; k < nv; k++) {
         if (!isfinite(val[k])) {
           return MBD_FAIL(err, MBD_E_NAN, "%s on body '%s': function returned %g at t = %g",
@@ -77,72 +112,85 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
         }
       }
     }
+    const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[f->body].kind);
+    double QY[MBD_NY_MAX] = {0};
     if (f->kind == FORCE_POINT) {
-      add_point_force(m, d, f->body, f->at, val);
+      double F[3] = {val[0], val[1], m->dim == 3 ? val[2] : 0};
+      k->point_force(&d->pose[f->body], f->at, F, QY);
     } else {
-      add_torque(m, d, f->body, val[0]);
+      // a planar torque is the number val[0] about z
+      double T[3] = {m->dim == 3 ? val[0] : 0, m->dim == 3 ? val[1] : 0,
+                     m->dim == 3 ? val[2] : val[0]};
+      k->torque(&d->pose[f->body], T, QY);
     }
+    scatter_force(m, d, f->body, QY);
   }
-  // translational spring-dampers: tension f = k(l − L) + c l̇ pulls the points together
+  // translational spring-dampers: tension k(l − L) + c l̇ pulls the points together
   for (int i = 0; i < m->nspring; i++) {
     const mbd_spring *s = &m->spring[i];
-    double p1[2], v1[2], p2[2], v2[2];
-    point_state(m, d, s->body1, s->at1, p1, v1);
-    point_state(m, d, s->body2, s->at2, p2, v2);
-    double dx = p2[0] - p1[0], dy = p2[1] - p1[1];
-    double l = sqrt(dx * dx + dy * dy);
+    double p1[3], v1[3], p2[3], v2[3], e[3];
+    mbd_point_state(m, d, s->body1, s->at1, p1, v1);
+    mbd_point_state(m, d, s->body2, s->at2, p2, v2);
+    for (int k = 0; k < 3; k++) {
+      e[k] = p2[k] - p1[k];
+    }
+    double l = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
     if (l < 1e-12) {
       return MBD_FAIL(err, MBD_E_SINGULAR,
                       "spring '%s': the two points coincide at t = %g (direction undefined)",
                       s->name, d->t);
     }
-    double ex = dx / l, ey = dy / l;
-    double ldot = ex * (v2[0] - v1[0]) + ey * (v2[1] - v1[1]);
+    double ldot = 0;
+    for (int k = 0; k < 3; k++) {
+      e[k] /= l;
+      ldot += e[k] * (v2[k] - v1[k]);
+    }
     double f = s->k * (l - s->length) + s->c * ldot;
-    double F1[2] = {f * ex, f * ey}, F2[2] = {-f * ex, -f * ey};
-    add_point_force(m, d, s->body1, s->at1, F1);
-    add_point_force(m, d, s->body2, s->at2, F2);
+    double F1[3] = {f * e[0], f * e[1], f * e[2]}, F2[3] = {-F1[0], -F1[1], -F1[2]};
+    int bs[2] = {s->body1, s->body2};
+    const double *at[2] = {s->at1, s->at2}, *F[2] = {F1, F2};
+    for (int side = 0; side < 2; side++) {
+      if (d->pose[bs[side]].vadr < 0) {
+        continue;  // the ground does no work
+      }
+      double QY[MBD_NY_MAX] = {0};
+      mbd_body_kind_get(m->body[bs[side]].kind)->point_force(&d->pose[bs[side]], at[side], F[side], QY);
+      scatter_force(m, d, bs[side], QY);
+    }
   }
-  // rotational spring-dampers on revolute joints
+  // rotational spring-dampers on a joint's relative angle θ: Q += T ∂θ/∂Y (δW = T δθ exactly)
   for (int i = 0; i < m->nrspring; i++) {
     const mbd_rspring *r = &m->rspring[i];
     const mbd_joint *j = &m->joint[r->joint];
-    double ang, rate;
-    mbd_joint_coord(m, d, r->joint, &ang, &rate);
-    double T = -r->k * (ang - r->angle) - r->c * rate;
-    add_torque(m, d, j->body2, T);
-    add_torque(m, d, j->body1, -T);
+    mbd_row o;
+    mbd_joint_coord_row(m, d, r->joint, MBD_COORD_ANGLE, &o);
+    double T = -r->k * (o.val - r->angle) - r->c * o.rate;
+    scatter_row_force(m, d, j->body1, j->body2, o.J, T);
   }
   return MBD_OK;
 }
 
 double mbd_energy(const mbd_model *m, const mbd_data *d) {
-  if (m->dim == 3) {
-    return mbd_energy3(m, d);
-  }
   double e = 0;
   // kinetic and gravitational (zero at the origin's height)
   for (int b = 1; b < m->nbody; b++) {
-    const mbd_body *bd = &m->body[b];
-    int a = bd->qadr;
-    double vx = d->qd[a], vy = d->qd[a + 1], w = d->qd[a + 2];
-    e += 0.5 * bd->mass * (vx * vx + vy * vy) + 0.5 * bd->inertia[8] * w * w;
-    e -= bd->mass * (m->gravity[0] * d->q[a] + m->gravity[1] * d->q[a + 1]);
+    e += mbd_body_kind_get(m->body[b].kind)->energy(&m->body[b], m->gravity, &d->pose[b]);
   }
   // spring potentials
   for (int i = 0; i < m->nspring; i++) {
     const mbd_spring *s = &m->spring[i];
-    double p1[2], v1[2], p2[2], v2[2];
-    point_state(m, d, s->body1, s->at1, p1, v1);
-    point_state(m, d, s->body2, s->at2, p2, v2);
-    double l = hypot(p2[0] - p1[0], p2[1] - p1[1]);
+    double p1[3], v1[3], p2[3], v2[3];
+    mbd_point_state(m, d, s->body1, s->at1, p1, v1);
+    mbd_point_state(m, d, s->body2, s->at2, p2, v2);
+    double l = sqrt((p2[0] - p1[0]) * (p2[0] - p1[0]) + (p2[1] - p1[1]) * (p2[1] - p1[1]) +
+                    (p2[2] - p1[2]) * (p2[2] - p1[2]));
     e += 0.5 * s->k * (l - s->length) * (l - s->length);
   }
   for (int i = 0; i < m->nrspring; i++) {
     const mbd_rspring *r = &m->rspring[i];
-    double ang, rate;
-    mbd_joint_coord(m, d, r->joint, &ang, &rate);
-    e += 0.5 * r->k * (ang - r->angle) * (ang - r->angle);
+    mbd_row o;
+    mbd_joint_coord_row(m, d, r->joint, MBD_COORD_ANGLE, &o);
+    e += 0.5 * r->k * (o.val - r->angle) * (o.val - r->angle);
   }
   return e;
 }

@@ -1,4 +1,5 @@
-/* building a model: bodies, joints, drives, forces, springs; lookups; warnings */
+/* building a model: bodies, joints, drives, forces, springs; lookups; warnings; the model's
+ * lifecycle (free, unassemble, info).  Assembly itself is kinematics/assemble.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,13 +7,6 @@
 #include <string.h>
 
 #include "model_impl.h"
-
-static const char *const joint_type_names[MBD_JOINT_NTYPES] = {
-    "revolute", "translational", "fixed", "spherical", "universal", "cylindrical"};
-
-const char *mbd_joint_type_name(int type) {
-  return (type >= 0 && type < MBD_JOINT_NTYPES) ? joint_type_names[type] : "unknown";
-}
 
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
@@ -48,8 +42,51 @@ const char *mbd_model_warning(const mbd_model *m, int i) {
 
 void mbd_model_clear_warnings(mbd_model *m) { m->nwarning = 0; }
 
-// any structural change invalidates the assembly (sizes, rows, channels)
-void mbd_model_unassemble(mbd_model *m);
+// any structural change invalidates the assembly (sizes, rows, channels, the assembled state)
+void mbd_model_unassemble(mbd_model *m) {
+  free(m->block);
+  m->block = NULL;
+  m->nblock = 0;
+  free(m->row);
+  m->row = NULL;
+  free(m->active0);
+  m->active0 = NULL;
+  free(m->q_asm);
+  m->q_asm = NULL;
+  free(m->v_asm);
+  m->v_asm = NULL;
+  free(m->memo_asm);
+  m->memo_asm = NULL;
+  free(m->channel);
+  m->channel = NULL;
+  m->nchannel = 0;
+  m->nq = m->nv = m->mrow = m->ma0 = m->rank = 0;
+  for (int b = 0; b < m->nbody; b++) {
+    m->body[b].block = -1;
+  }
+  m->assembled = 0;
+}
+
+int mbd_model_is_assembled(const mbd_model *m) { return m->assembled; }
+
+int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
+  memset(info, 0, sizeof *info);
+  info->nbody = m->nbody - 1;
+  info->njoint = m->njoint;
+  info->ndrive = m->ndrive;
+  info->nforce = m->nforce + m->nspring + m->nrspring;
+  if (!m->assembled) {
+    return MBD_E_STATE;
+  }
+  info->ncoord = m->nv;
+  info->nconstraint = m->mrow;
+  info->rank = m->rank;
+  info->dof = m->nv - m->rank;
+  info->nredundant = m->mrow - m->ma0;
+  info->moved = m->moved;
+  info->moved_body = m->moved_body;
+  return MBD_OK;
+}
 
 mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
   if (dim != 2 && dim != 3) {
@@ -63,7 +100,6 @@ mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
   }
   snprintf(m->name, sizeof m->name, "%s", name ? name : "model");
   m->dim = dim;
-  m->nc = dim == 2 ? 3 : 7;
   m->assembly_tol = 1e-10;
   // the ground: body 0, fixed, identity pose
   if (GROW(m, body, nbody, cbody)) {
@@ -74,13 +110,12 @@ mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
   mbd_body *g = &m->body[0];
   memset(g, 0, sizeof *g);
   snprintf(g->name, sizeof g->name, "ground");
+  g->kind = dim == 2 ? MBD_BODY_GROUND2 : MBD_BODY_GROUND3;
   g->q0[3] = dim == 3 ? 1.0 : 0.0;
-  g->qadr = -1;
+  g->block = -1;
   m->nbody = 1;
   return m;
 }
-
-void mbd_data_free(mbd_data *d);
 
 void mbd_model_free(mbd_model *m) {
   if (!m) {
@@ -206,6 +241,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   memset(&b, 0, sizeof b);
   snprintf(b.name, sizeof b.name, "%s", name);
   b.mass = s->mass;
+  b.kind = m->dim == 2 ? MBD_BODY_RIGID2 : MBD_BODY_RIGID3;
   if (m->dim == 2) {
     if (!(s->inertia[0] > 0)) {
       return MBD_FAIL(err, MBD_E_INPUT, "body '%s': inertia must be positive, got %g", name,
@@ -247,7 +283,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   if (GROW(m, body, nbody, cbody)) {
     return MBD_FAIL(err, MBD_E_NOMEM, "body '%s': out of memory", name);
   }
-  b.qadr = -1;
+  b.block = -1;
   m->body[m->nbody] = b;
   mbd_model_unassemble(m);
   return m->nbody++;
@@ -260,7 +296,8 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   if (s->type < 0 || s->type >= MBD_JOINT_NTYPES) {
     return MBD_FAIL(err, MBD_E_INPUT, "joint: unknown type %d", s->type);
   }
-  const char *tname = joint_type_names[s->type];
+  const mbd_joint_type_desc *jt = mbd_joint_type_get(s->type);
+  const char *tname = jt->name;
   if (s->name) {
     int rc = check_name(s->name, tname, err);
     if (rc) {
@@ -285,7 +322,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
       !finite_all(s->axis2, 3)) {
     return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': points and axes must be finite", tname, name);
   }
-  if (m->dim == 2 && s->type > MBD_JOINT_FIXED) {
+  if (jt->nrow[MBD_DIMX(m)] == 0) {
     return MBD_FAIL(err, MBD_E_INPUT,
                     "%s '%s': not a planar joint (planar models have revolute, translational, "
                     "fixed)",
@@ -302,8 +339,8 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   memcpy(j.at1, s->at1, sizeof j.at1);
   memcpy(j.at2, s->at2, sizeof j.at2);
   // axes: planar translational needs axis1; spatial revolute/cylindrical/translational/universal
-  int need1 = (m->dim == 2) ? (s->type == MBD_JOINT_TRANSLATIONAL)
-                            : (s->type != MBD_JOINT_SPHERICAL && s->type != MBD_JOINT_FIXED);
+  // both
+  int need1 = jt->need_axis[MBD_DIMX(m)];
   int need2 = m->dim == 3 && need1;
   if (need1 && !s->has_axis1) {
     return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': missing field 'axis1'", tname, name);
@@ -329,16 +366,11 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
       j.axis2[i] = s->axis2[i] / n2;
     }
   }
-  if (m->dim == 3) {
-    // universal cross perpendicular in the given poses; reference axes for relative angles
-    int rc = mbd_spatial_joint_init(m, &j, err);
-    if (rc) {
-      return rc;
-    }
-  }
-  // planar locked angle: the relative angle of the poses the user gave
-  if (m->dim == 2) {
-    j.angle0 = m->body[s->body2].q0[2] - m->body[s->body1].q0[2];
+  // spatial: the universal's cross perpendicular in the given poses, reference axes for relative
+  // angles; planar: the locked angle of the given poses
+  int rc = mbd_joint_init_axes(m, &j, err);
+  if (rc) {
+    return rc;
   }
   if (GROW(m, joint, njoint, cjoint)) {
     return MBD_FAIL(err, MBD_E_NOMEM, "%s '%s': out of memory", tname, name);
@@ -353,9 +385,9 @@ int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_e
     return MBD_FAIL(err, MBD_E_INPUT, "drive: joint index out of range");
   }
   mbd_joint *j = &m->joint[joint];
-  int ok = j->type == MBD_JOINT_REVOLUTE || j->type == MBD_JOINT_TRANSLATIONAL ||
-           (m->dim == 3 && j->type == MBD_JOINT_CYLINDRICAL);
-  if (!ok) {
+  const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
+  int dc = jt->drive_coord[MBD_DIMX(m)];
+  if (dc < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, "drive on %s '%s': only revolute, translational%s joints "
                     "can be driven", mbd_joint_type_name(j->type), j->name,
                     m->dim == 3 ? " and cylindrical" : "");
@@ -371,6 +403,7 @@ int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_e
   }
   mbd_drive *dr = &m->drive[m->ndrive];
   dr->joint = joint;
+  dr->coord = jt->coord[MBD_DIMX(m)][dc];
   dr->fn = fn;
   dr->ud = ud;
   dr->row = -1;
@@ -448,7 +481,7 @@ int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c,
     return MBD_FAIL(err, MBD_E_INPUT, "rotational_spring: joint index out of range");
   }
   mbd_joint *j = &m->joint[joint];
-  if (j->type != MBD_JOINT_REVOLUTE && !(m->dim == 3 && j->type == MBD_JOINT_CYLINDRICAL)) {
+  if (mbd_joint_type_get(j->type)->angle_coord[MBD_DIMX(m)] < 0) {
     return MBD_FAIL(err, MBD_E_INPUT,
                     "rotational_spring on %s '%s': only a revolute%s joint has a relative angle",
                     mbd_joint_type_name(j->type), j->name, m->dim == 3 ? " or cylindrical" : "");

@@ -1,21 +1,130 @@
-/* mbd — private model and data structures shared by model/, kinematics/ and formulations/ */
+/* mbd — the model and its data: private structures of model/, kinematics/, formulations/, sim/.
+ *
+ * The model (struct mbd_model) describes the mechanism.  It is built object by object, then
+ * assembled (coordinate blocks and constraint rows numbered, the rank test, the initial position
+ * and velocity analyses); after assembly it is read only: every engine function of a run takes a
+ * `const mbd_model *`.  What changes during a run — coordinates, the body-pose cache, the active
+ * constraint rows, angle memos, workspaces, counters — lives in an mbd_data (data.c), one per
+ * run (and one more for sampling, so recording never touches the integration state).
+ *
+ * Coordinates are not bodies.  The model owns coordinate blocks: contiguous ranges of the
+ * position vector q (nq entries) and of the velocity vector v (nv entries), each owned by one
+ * element (today: a rigid body; later a flexible body's modal block, a contact's surface
+ * parameters, a joint tree).  nq ≠ nv is allowed; a block maps its v to q̇.  Every body has
+ * Cartesian pose coordinates Y (planar x y θ; spatial r, Euler parameters p) computed from its
+ * block into the pose cache together with the Jacobian ∂Ẏ/∂v_block and the quadratic term
+ * (Ÿ = J v̇ + h).  Constraints and forces are written in Y (local rows over the two bodies of a
+ * joint) and scattered through those Jacobians; for rigid bodies in Cartesian coordinates Y is
+ * the block itself (J = I, h = 0). */
 #ifndef MBD_MODEL_IMPL_H
 #define MBD_MODEL_IMPL_H
 
 #include "mbd/linalg.h"
 #include "mbd/model.h"
+#include "mbd/rot.h"
 
 #define MBD_NAME_MAX 64
 #define MBD_MAX_WARNINGS 32
+#define MBD_NY_MAX 7                /* pose coordinates Y of one body (spatial: r, p) */
+#define MBD_NLOC (2 * MBD_NY_MAX)   /* local columns of a two-body row: (Y1 | Y2) */
+#define MBD_JOINT_MAXROW 6          /* rows of the largest joint (spatial fixed) */
+
+/* ------------------------------------------------------------------------------------------ */
+/* bodies and their kinds                                                                      */
+
+typedef enum mbd_body_kind {
+  MBD_BODY_GROUND2 = 0, /* the ground of a planar model: fixed, θ = 0, no block */
+  MBD_BODY_GROUND3,    /* the ground of a spatial model: fixed, p = (1, 0, 0, 0), no block */
+  MBD_BODY_RIGID2,     /* planar rigid body, block (x, y, θ | ẋ, ẏ, θ̇) */
+  MBD_BODY_RIGID3,     /* spatial rigid body, block (r, p | ṙ, ṗ), pᵀp = 1 in the constraints */
+  MBD_BODY_NKINDS
+} mbd_body_kind;
 
 typedef struct mbd_body {
   char name[MBD_NAME_MAX]; /* unique name */
+  int kind;                /* mbd_body_kind */
   double mass;             /* kg */
   double inertia[9];       /* 3×3 inertia about the CM in the body frame, row-major; planar: [8]=Izz */
   double q0[7];            /* initial pose as given: planar x y θ; spatial x y z e0..e3 */
   double v0[6];            /* initial velocity as given: vx vy vz wx wy wz (planar: vx vy ω) */
-  int qadr;                /* first coordinate in q, −1 for ground */
+  int block;               /* its coordinate block, −1 for ground (set by assembly) */
 } mbd_body;
+
+/* the pose of one body, filled from its block by the kinematics stage (kinematics/poses.c) */
+typedef struct mbd_pose {
+  double r[3], rd[3];      /* CM position and velocity, global (planar: z = 0) */
+  double p[4], pd[4];      /* orientation coordinates and rates: spatial e0..e3; planar p[0] = θ */
+  double A[9];             /* rotation body → global, row-major 3×3 (planar: about z) */
+  double w[3];             /* angular velocity, global (planar: (0, 0, θ̇)) */
+  int vadr;                /* first velocity column of the owning block, −1 for the ground */
+  const double *J;         /* ny × nv_block ∂Ẏ/∂v (column-major), NULL: Y is the block (J = I) */
+  double h[MBD_NY_MAX];    /* quadratic term Ÿ = J v̇ + h (zero when J is NULL) */
+} mbd_pose;
+
+/* a vector of the global frame as a function of the two bodies' pose coordinates: a point
+ * r + A s', an axis A a', a separation.  Value, rate, Jacobian over (Y1 | Y2), and the quadratic
+ * term h = J̇ Ẏ of its second derivative (v̈ = J Ÿ + h). */
+typedef struct mbd_vec {
+  double v[3], vd[3];
+  double J[3][MBD_NLOC];
+  double h[3];
+} mbd_vec;
+
+/* a scalar equation over (Y1 | Y2): Φ, Φ̇ without Φt, ∂Φ/∂Y, and h: Φ̈ = J Ÿ + h, so γ = −h */
+typedef struct mbd_row {
+  double val, rate;
+  double J[MBD_NLOC];
+  double h;
+} mbd_row;
+
+/* what a body kind knows (model/body_kinds.c): the dispatch that replaces `dim == 3` forks */
+typedef struct mbd_body_kind_desc {
+  const char *name;        /* "planar rigid body" */
+  int ny;                  /* pose coordinates Y: 3 or 7 */
+  int npos;                /* position coordinates at the head of Y: 2 or 3 */
+  int nq, nv;              /* size of its own coordinate block */
+  int nnorm;               /* normalization rows of the block (spatial: pᵀp − 1 = 0) */
+  const char *const *coord; /* names of its q coordinates ("x", "theta", "e0", …) */
+  /* the pose from the block's q and v */
+  void (*pose)(const double *q, const double *v, mbd_pose *ps);
+  /* o += sign·(A a) (an axis) or sign·(r + A a) (point = 1) of this body as side `side` of a row
+   * (local columns side·MBD_NY_MAX …): value, rate, Jacobian over Y, quadratic term */
+  void (*vec_add)(const mbd_pose *ps, const double *a, double sign, int side, int point,
+                  mbd_vec *o);
+  /* M_Y (ny×ny, ld ldm, zeroed by the caller) and Q_Y += gravity and velocity-quadratic terms */
+  void (*inertia)(const mbd_body *b, const double *g, const mbd_pose *ps, double *M, int ldm,
+                  double *Q);
+  /* Q_Y += a global force F at body point s' / a global torque T (planar: T[2]) */
+  void (*point_force)(const mbd_pose *ps, const double *s, const double *F, double *Q);
+  void (*torque)(const mbd_pose *ps, const double *T, double *Q);
+  /* kinetic energy plus the potential of gravity g (zero at the origin) */
+  double (*energy)(const mbd_body *b, const double *g, const mbd_pose *ps);
+  /* the given initial velocity v0 as block velocities (after the position analysis) */
+  void (*velocity0)(const mbd_body *b, const double *q, double *v);
+  /* moment about the CM (global) of a generalized force Q_rot on the orientation coordinates */
+  void (*moment)(const mbd_pose *ps, const double *Qrot, double *n);
+} mbd_body_kind_desc;
+
+const mbd_body_kind_desc *mbd_body_kind_get(int kind);
+
+/* ------------------------------------------------------------------------------------------ */
+/* coordinate blocks                                                                           */
+
+typedef enum mbd_block_kind {
+  MBD_BLOCK_BODY = 0,      /* a rigid body's own coordinates (its kind gives the layout) */
+} mbd_block_kind;
+
+typedef struct mbd_block {
+  int kind;                /* mbd_block_kind */
+  int owner;               /* body index (MBD_BLOCK_BODY) */
+  int qadr, nq;            /* positions q[qadr .. qadr + nq) */
+  int vadr, nv;            /* velocities v[vadr .. vadr + nv) */
+} mbd_block;
+
+/* ------------------------------------------------------------------------------------------ */
+/* joints and their types                                                                      */
+
+typedef enum mbd_coord_kind { MBD_COORD_ANGLE = 0, MBD_COORD_DISPLACEMENT } mbd_coord_kind;
 
 typedef struct mbd_joint {
   char name[MBD_NAME_MAX];
@@ -25,51 +134,86 @@ typedef struct mbd_joint {
   double axis1[3], axis2[3]; /* unit axes in body frames */
   double ref1[3], ref2[3]; /* spatial: unit reference axes ⟂ axis, for relative angles */
   double angle0;           /* planar translational/fixed: locked relative angle θ2−θ1 */
-  double angle_memo;       /* spatial: last continuous relative angle (unwrapping memo, rad) */
-  int row0, nrow;          /* rows in the full constraint vector */
+  int row0, nrow;          /* its rows in the constraint vector (set by assembly) */
   int drive;               /* drive index or −1 */
   int rspring;             /* rotational spring index or −1 */
 } mbd_joint;
 
+/* what a joint type knows (model/joint_types.c), per model dimension [0] planar, [1] spatial */
+typedef struct mbd_joint_type_desc {
+  const char *name;        /* "revolute" */
+  int nrow[2];             /* constraint rows; 0: not available in that dimension */
+  int need_axis[2];        /* 1: axis1 required (spatial: axis1 and axis2) */
+  int ncoord[2];           /* relative coordinates (channels, drives, springs) */
+  int coord[2][2];         /* their mbd_coord_kind */
+  int drive_coord[2];      /* the coordinate a drive prescribes (index into coord), −1: none */
+  int angle_coord[2];      /* the coordinate a rotational spring acts on, −1: none */
+  /* the joint's rows at the current poses (nrow of them), planar and spatial */
+  void (*rows[2])(const mbd_model *m, const mbd_data *d, const mbd_joint *j, mbd_row *rows);
+} mbd_joint_type_desc;
+
+const mbd_joint_type_desc *mbd_joint_type_get(int type);
+/* index in [0, 2) of the model's dimension for the tables above */
+#define MBD_DIMX(m) ((m)->dim == 3 ? 1 : 0)
+
 typedef struct mbd_drive {
   int joint;               /* driven joint */
-  int row;                 /* its constraint row */
-  mbd_time_fn fn;
-  void *ud;
+  int coord;               /* the joint coordinate it prescribes (mbd_coord_kind) */
+  int row;                 /* its constraint row (set by assembly) */
+  mbd_time_fn fn;          /* position f(t), f'(t), f''(t) */
+  void *ud;                /* passed to fn */
 } mbd_drive;
 
 typedef enum { FORCE_POINT, FORCE_TORQUE } force_kind;
 
 typedef struct mbd_force {
   int kind;                /* force_kind */
-  int body;
-  double at[3];
-  double value[3];
-  mbd_vec_fn fn;
-  void *ud;
+  int body;                /* body it acts on (≥ 1) */
+  double at[3];            /* application point, body frame (forces) */
+  double value[3];         /* constant value, global frame, when fn is NULL */
+  mbd_vec_fn fn;           /* value as a function of time and state, or NULL */
+  void *ud;                /* passed to fn */
 } mbd_force;
 
 typedef struct mbd_spring {
   char name[MBD_NAME_MAX];
   int body1, body2;
-  double at1[3], at2[3];
-  double k, c, length;
+  double at1[3], at2[3];   /* attachment points, body frames */
+  double k, c, length;     /* N/m, N·s/m, m */
 } mbd_spring;
 
 typedef struct mbd_rspring {
-  int joint;
-  double k, c, angle;
+  int joint;               /* revolute (or spatial cylindrical) joint */
+  double k, c, angle;      /* N·m/rad, N·m·s/rad, free angle rad */
 } mbd_rspring;
 
-/* recorded channel kinds */
+/* ------------------------------------------------------------------------------------------ */
+/* constraint rows                                                                             */
+
+typedef enum mbd_row_owner { MBD_ROW_JOINT = 0, MBD_ROW_DRIVE, MBD_ROW_BODY } mbd_row_owner;
+typedef enum mbd_row_level {
+  MBD_ROW_POSITION = 0,    /* holonomic Φ(q, t) = 0: position analysis, Φ̇, Φ̈ */
+  MBD_ROW_VELOCITY         /* nonholonomic J v + Φt = 0 (rolling): no Φ, no position analysis */
+} mbd_row_level;
+
+typedef struct mbd_rowinfo {
+  int owner;               /* mbd_row_owner */
+  int index;               /* joint, drive or body index */
+  int local;               /* row within its owner (0-based) */
+  int level;               /* mbd_row_level */
+} mbd_rowinfo;
+
+/* ------------------------------------------------------------------------------------------ */
+/* recorded channels                                                                           */
+
 typedef enum {
-  CH_Q,        /* body coordinate: index = body, comp = coordinate offset */
+  CH_Q,        /* body pose coordinate: index = body, comp = Y offset */
   CH_V,        /* body velocity: comp 0..2 = vx vy vz */
-  CH_W,        /* body angular velocity: planar ω (comp 0), spatial wx wy wz global */
-  CH_JCOORD,   /* joint angle / displacement */
+  CH_W,        /* body angular velocity: planar ω (comp 2), spatial wx wy wz global */
+  CH_JCOORD,   /* joint relative coordinate: comp = index into its type's coord list */
   CH_JFORCE,   /* joint reaction on body2, global, comp 0..2 */
   CH_JEFFORT,  /* drive effort (torque or force) on body2 */
-  CH_JTORQUE,  /* spatial joint reaction torque on body2 about its joint point, global, comp 0..2 */
+  CH_JTORQUE,  /* spatial joint reaction torque on body2 about its joint point, global */
   CH_ENERGY,
   CH_VIOLATION
 } channel_kind;
@@ -82,10 +226,12 @@ typedef struct mbd_channel {
   int dynamic;             /* needs accelerations / multipliers */
 } mbd_channel;
 
+/* ------------------------------------------------------------------------------------------ */
+/* the model                                                                                   */
+
 struct mbd_model {
   char name[MBD_NAME_MAX];
   int dim;                 /* 2 or 3 */
-  int nc;                  /* coordinates per body: 3 or 7 */
   double gravity[3];
 
   int nbody, cbody;        /* bodies (ground = 0) and capacity */
@@ -101,140 +247,107 @@ struct mbd_model {
   int nrspring, crspring;
   mbd_rspring *rspring;
 
-  /* set by assembly */
+  /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
-  int n;                   /* coordinates */
+  int nblock;              /* coordinate blocks */
+  mbd_block *block;        /* nblock */
+  int nq, nv;              /* positions, velocities */
   int mrow;                /* constraint rows, all */
-  int ma;                  /* active rows (after the rank test) */
-  int *active;             /* ma row indices into the full list */
-  int *row_owner;          /* mrow: joint index, or −1−drive for drive rows, −1000−body for norm */
-  int rank;
+  mbd_rowinfo *row;        /* mrow: owner and level of each row */
+  int rank;                /* rank of the Jacobian at the assembled pose */
+  int ma0;                 /* rows kept by the rank test (a run starts with these active) */
+  int *active0;            /* ma0 row indices, increasing */
+  double *q_asm, *v_asm;   /* nq, nv: the assembled initial state */
+  double *memo_asm;        /* njoint: spatial angle memos at the assembled state */
   int nchannel;
   mbd_channel *channel;
-  mbd_data *data;          /* state and workspaces, sized at assembly */
   double assembly_tol;
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
 
+  /* diagnostics of building and assembly */
   int nwarning;
   char warning[MBD_MAX_WARNINGS][256];
 };
 
+/* ------------------------------------------------------------------------------------------ */
+/* the data of a run                                                                           */
+
 struct mbd_data {
   double t;
-  double *q, *qd, *qdd;    /* n */
-  double *phi;             /* mrow, all rows */
-  double *phiq;            /* mrow × n, column-major, ld = mrow */
+  double *q;               /* nq positions */
+  double *v;               /* nv velocities */
+  double *vdot;            /* nv accelerations */
+  mbd_pose *pose;          /* nbody poses (ground included), kinematics/poses.c */
+  double *angle_memo;      /* njoint: spatial relative angles, continuous (unwrapping memo, rad) */
+  int ma;                  /* active rows */
+  int *active;             /* mrow capacity: active row indices, increasing */
+  double *phi;             /* mrow, all rows (0 for velocity-level rows) */
+  double *phiq;            /* mrow × nv Jacobian ∂Φ̇/∂v, column-major, ld = mrow */
   double *phit;            /* mrow */
-  double *gamma;           /* mrow */
+  double *gamma;           /* mrow: Φ̈ = Φq v̇ − γ */
   double *lambda;          /* mrow multipliers (0 for inactive rows) */
-  double *M;               /* n × n mass matrix */
-  double *Q;               /* n generalized applied forces (incl. gravity, quadratic terms) */
+  double *rowJ;            /* mrow × MBD_NLOC local rows over (Y1 | Y2) of joints and drives */
+  double *M;               /* nv × nv mass matrix */
+  double *Q;               /* nv generalized applied forces (gravity, quadratic terms included) */
   /* active-row copies used by the formulations */
-  double *phi_a, *phiq_a, *gamma_a, *phit_a; /* ma, ma×n (ld = ma), ma, ma */
-  double *aug;             /* (n+ma)² augmented matrix */
-  double *augrhs;          /* n+ma */
-  int *ipiv;               /* n+ma */
-  double *work;            /* 4(n+mrow) scratch */
-  int *iwork;              /* n+mrow scratch */
-  double *tmp_n;           /* n scratch */
-  double *tmp_m;           /* mrow scratch */
-  mbd_lsq_ws lsq;          /* least squares, mrow × n */
-  int have_dynamics;       /* qdd and lambda valid for the current state */
+  double *phi_a, *phiq_a, *gamma_a, *phit_a; /* ma, ma×nv (ld = ma), ma, ma */
+  double *aug;             /* (nv+mrow)² augmented matrix */
+  double *augrhs;          /* nv+mrow */
+  int *ipiv;               /* nv+mrow */
+  double *work;            /* 4(nv+mrow) scratch */
+  int *iwork;              /* nv+mrow scratch */
+  double *tmp_n;           /* nv scratch */
+  double *tmp_m;           /* nv+mrow scratch */
+  mbd_lsq_ws lsq;          /* least squares, max(nv, mrow) square */
+  int have_dynamics;       /* vdot and lambda valid for the current state */
   long newton_iterations;
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
 };
 
-/* warnings (printf-style), kept on the model */
+/* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
+ * assembled initial state, copies for sampling */
+mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err);
+void mbd_data_free(mbd_data *d);
+/* the assembled initial state: t = 0, q, v, memos, the active rows of the rank test */
+void mbd_data_reset(const mbd_model *m, mbd_data *d);
+/* the run state of src into dst (t, q, v, v̇, memos, active rows, the augmented baseline): a
+ * sample evaluated on dst starts where the integration is and never changes src */
+void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src);
+
+/* warnings (printf-style), kept on the model: building and assembly */
 void mbd_model_warn(mbd_model *m, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* marks the model for re-assembly (structural change) */
+void mbd_model_unassemble(mbd_model *m);
 
-/* body pose helpers (planar): rotation matrix entries of θ */
-void mbd_body_state(const mbd_model *m, const mbd_data *d, int b, double *r, double *theta,
-                    double *v, double *omega);
+/* model/joint_types.c: joint ji's relative coordinate of kind `kind` (mbd_coord_kind) as a row
+ * over (Y1 | Y2); a spatial angle is continuous through d->angle_memo[ji] */
+void mbd_joint_coord_row(const mbd_model *m, const mbd_data *d, int ji, int kind, mbd_row *o);
+/* check a spatial joint's axes in the given poses and choose its reference axes */
+int mbd_joint_init_axes(const mbd_model *m, mbd_joint *j, mbd_error *err);
+/* the relative angle of spatial joint ji continued from its memo, cheaply (no derivatives) */
+double mbd_joint_angle_value(const mbd_model *m, const mbd_data *d, int ji);
 
-/* constraints: Φ, Φq, Φt, γ for all rows at d->t, d->q, d->qd (model/constraints.c).
- * want_gamma = MBD_EVAL_GAMMA when only q̇ changed since the last call: γ is recomputed and Φq
- * left as it is (planar; spatial models evaluate everything) */
-#define MBD_EVAL_GAMMA 2
-int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int want_gamma, mbd_error *err);
-/* copy active rows into phi_a, phiq_a, gamma_a, phit_a */
-void mbd_constraints_gather(const mbd_model *m, mbd_data *d);
-/* joint relative coordinate (angle/displacement) and its rate */
-void mbd_joint_coord(const mbd_model *m, const mbd_data *d, int j, double *value, double *rate);
+/* model/rows.c: vectors and rows over (Y1 | Y2) (Haug's dot constraints) */
+void mbd_vec_axis(const mbd_model *m, const mbd_data *d, int body, int side, const double *a,
+                  mbd_vec *o);
+void mbd_vec_sep(const mbd_model *m, const mbd_data *d, int b1, const double *s1, int b2,
+                 const double *s2, mbd_vec *o);
+void mbd_row_dot(const mbd_vec *u, const mbd_vec *w, mbd_row *o);
+void mbd_row_comp(const mbd_vec *v, int i, mbd_row *o);
+void mbd_row_angle(const mbd_row *c, const mbd_row *s, double memo, mbd_row *o);
+/* global position and velocity of a point s' (body frame) of body b */
+void mbd_point_state(const mbd_model *m, const mbd_data *d, int b, const double *s, double *P,
+                     double *V);
 
-/* mass matrix and applied forces (model/forces.c) */
+/* model/forces.c: M, Q at the current poses (mass, gravity, forces, springs); energy */
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err);
 double mbd_energy(const mbd_model *m, const mbd_data *d);
-
-/* position analysis on the active rows: minimum-norm Newton from d->q, every coordinate free
- * (kinematics/assemble.c).  Returns MBD_OK or MBD_E_NEWTON with the row of the largest residual
- * named. */
-int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                          mbd_error *err);
-/* velocity analysis: min-norm correction of d->qd so that Φq q̇ + Φt = 0 on active rows */
-int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err);
-/* max |Φ| and max |Φq q̇ + Φt| over all rows (constraints must be evaluated) */
-double mbd_position_violation(const mbd_model *m, const mbd_data *d);
-double mbd_velocity_violation(const mbd_model *m, const mbd_data *d);
-/* max |Φ| over the active rows, from the gathered copy (Newton residual) */
-double mbd_active_residual(const mbd_model *m, const mbd_data *d);
-/* re-choose the active rows at the current state when some were set aside (assemble.c);
- * 1 when the set changed, 0 when kept, < 0 on error.  The active set is run state: it lives in
- * the model next to the workspaces because every formulation reads it there. */
-int mbd_reselect_rows(mbd_model *m, mbd_data *d, mbd_error *err);
-
-/* channels (model/channels.c) */
-int mbd_channels_build(mbd_model *m, mbd_error *err);
-
-/* augmented dynamics: q̈ and λ from [M Φqᵀ; Φq 0] with the given right-hand side γ* (ma) */
-int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
-                           mbd_error *err);
-
-/* ------------------------------------------------------------------------------------------ */
-/* spatial bodies (model/spatial.c, model/forces3.c): q = (r, p), p = (e0, e1, e2, e3)         */
-
-/* Euler-parameter matrices (Nikravesh ch. 6; Haug ch. 9), all row-major:
- * A = E Gᵀ (3×3), E = [−e, ẽ + e0 I] and G = [−e, −ẽ + e0 I] (3×4), ω = 2Eṗ (global),
- * ω' = 2Gṗ (body frame); B(p, a) = ∂(A(p) a)/∂p (3×4), exact also off the unit sphere */
-void mbd_ep_A(const double *p, double *A);
-void mbd_ep_E(const double *p, double *E);
-void mbd_ep_G(const double *p, double *G);
-void mbd_ep_B(const double *p, const double *a, double *B);
-/* eigenvalues of a symmetric 3×3 (row-major), ascending */
-void mbd_sym3_eigenvalues(const double *S, double *ev);
-
-/* check a spatial joint's axes in the given poses and choose its reference axes (ref2 so that the
- * relative angle is 0 in the poses the user gave; fixed: the relative frame of those poses) */
-int mbd_spatial_joint_init(const mbd_model *m, mbd_joint *j, mbd_error *err);
-/* before the assembly's position analysis: reset the angle memos */
-void mbd_spatial_reset(mbd_model *m);
-/* after it: ṗ = ½ Eᵀω from the given global angular velocities, ṙ as given */
-void mbd_spatial_velocity0(const mbd_model *m, mbd_data *d);
-/* Φ, Φq, Φt, γ of spatial joints, drives and Euler-parameter norms (Φq, Φt zeroed by caller) */
-int mbd_constraints_eval3(const mbd_model *m, mbd_data *d, mbd_error *err);
-/* joint angle (which = 0, revolute/cylindrical, continuous) or displacement along axis1
- * (which = 1, translational/cylindrical) and its rate */
-void mbd_spatial_joint_coord(const mbd_model *m, const mbd_data *d, int j, int which,
-                             double *value, double *rate);
-/* the same coordinate as a row: value, rate, ∂/∂q over (body1 | body2) coordinates (J, 14
- * entries, may be NULL) and the quadratic part h of the coordinate's second derivative
- * (coordinate¨ = J q̈ + h; may be NULL) */
-void mbd_spatial_coord_row(const mbd_model *m, const mbd_data *d, int j, int which, double *value,
-                           double *rate, double *J, double *h);
-/* global angular velocity component of body b */
-double mbd_spatial_omega(const mbd_model *m, const mbd_data *d, int b, int comp);
-/* reaction torque of joint j on body2 about its joint point (global), needs λ */
-double mbd_spatial_reaction_torque(const mbd_model *m, const mbd_data *d, int j, int comp);
-
-/* M = diag(m I₃, 4GᵀJ'G), Q = [m g + ΣF; 2Gᵀn' + 8ĠᵀJ'Ġp] and the energy of spatial models
- * (model/forces3.c) */
-int mbd_forces_eval3(const mbd_model *m, mbd_data *d, mbd_error *err);
-double mbd_energy3(const mbd_model *m, const mbd_data *d);
 
 #endif

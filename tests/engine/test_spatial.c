@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/model/model_impl.h"
+#include "../../engine/kinematics/kinematics.h"
 #include "mbd/integrators.h"
 #include "mbd/model.h"
 #include "mbd_test.h"
@@ -118,13 +118,18 @@ static double urand(unsigned *s) {
 /* ------------------------------------------------------------------------------------------ */
 /* Jacobians and γ of every spatial joint and drive against finite differences                 */
 
-static void eval_phi(mbd_model *m, double t, double *phi) {
-  mbd_data *d = m->data;
+static void eval_phi(const mbd_model *m, mbd_data *d, double t, double *phi) {
   d->t = t;
   mbd_error err;
   mbd_error_clear(&err);
-  assert_int_equal(mbd_constraints_eval(m, d, 1, &err), MBD_OK);
+  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
   memcpy(phi, d->phi, (size_t)m->mrow * sizeof(double));
+}
+
+/* the relative coordinate `which` (0 angle, 1 displacement) as a row at the state of d */
+static void coord_row(const mbd_model *m, mbd_data *d, int j, int which, mbd_row *o) {
+  mbd_kin_poses(m, d);
+  mbd_joint_coord_row(m, d, j, which ? MBD_COORD_DISPLACEMENT : MBD_COORD_ANGLE, o);
 }
 
 static void check_joint_fd(int type, int ground_first) {
@@ -156,20 +161,22 @@ static void check_joint_fd(int type, int ground_first) {
   if (mbd_model_assemble(m, NULL, &err) != MBD_OK) {
     fail_msg("%s: %s", mbd_joint_type_name(type), err.msg);
   }
-  mbd_data *d = m->data;
-  int n = m->n, mr = m->mrow;
+  mbd_data *d = mbd_data_alloc(m, &err);
+  assert_non_null(d);
+  mbd_data_reset(m, d);
+  int n = m->nv, mr = m->mrow;
   // a generic state off the constraint manifold and off the unit sphere: the equations and
   // their derivatives are exact polynomials in q, valid anywhere
   unsigned seed = 12345u + (unsigned)type * 7u + (unsigned)ground_first;
   for (int c = 0; c < n; c++) {
     d->q[c] += 0.2 * urand(&seed);
-    d->qd[c] = urand(&seed);
+    d->v[c] = urand(&seed);
   }
   double t0 = 0.37;
   double *phi0 = calloc((size_t)mr, sizeof(double)), *phip = calloc((size_t)mr, sizeof(double));
   double *phim = calloc((size_t)mr, sizeof(double)), *J = calloc((size_t)mr * n, sizeof(double));
   double *gam = calloc((size_t)mr, sizeof(double)), *phit = calloc((size_t)mr, sizeof(double));
-  eval_phi(m, t0, phi0);
+  eval_phi(m, d, t0, phi0);
   memcpy(J, d->phiq, (size_t)mr * n * sizeof(double));
   memcpy(gam, d->gamma, (size_t)mr * sizeof(double));
   memcpy(phit, d->phit, (size_t)mr * sizeof(double));
@@ -180,9 +187,9 @@ static void check_joint_fd(int type, int ground_first) {
   for (int c = 0; c < n; c++) {
     double q0 = d->q[c];
     d->q[c] = q0 + h;
-    eval_phi(m, t0, phip);
+    eval_phi(m, d, t0, phip);
     d->q[c] = q0 - h;
-    eval_phi(m, t0, phim);
+    eval_phi(m, d, t0, phim);
     d->q[c] = q0;
     for (int r = 0; r < mr; r++) {
       double fd = (phip[r] - phim[r]) / (2 * h);
@@ -196,8 +203,8 @@ static void check_joint_fd(int type, int ground_first) {
     }
   }
   // Φt by differences in t (same tolerance argument)
-  eval_phi(m, t0 + h, phip);
-  eval_phi(m, t0 - h, phim);
+  eval_phi(m, d, t0 + h, phip);
+  eval_phi(m, d, t0 - h, phim);
   for (int r = 0; r < mr; r++) {
     MBD_ASSERT_NEAR(phit[r], (phip[r] - phim[r]) / (2 * h), 1e-7);
   }
@@ -208,13 +215,13 @@ static void check_joint_fd(int type, int ground_first) {
   double *q0 = calloc((size_t)n, sizeof(double));
   memcpy(q0, d->q, (size_t)n * sizeof(double));
   for (int c = 0; c < n; c++) {
-    d->q[c] = q0[c] + H * d->qd[c];
+    d->q[c] = q0[c] + H * d->v[c];
   }
-  eval_phi(m, t0 + H, phip);
+  eval_phi(m, d, t0 + H, phip);
   for (int c = 0; c < n; c++) {
-    d->q[c] = q0[c] - H * d->qd[c];
+    d->q[c] = q0[c] - H * d->v[c];
   }
-  eval_phi(m, t0 - H, phim);
+  eval_phi(m, d, t0 - H, phim);
   memcpy(d->q, q0, (size_t)n * sizeof(double));
   for (int r = 0; r < mr; r++) {
     double fd = (phip[r] - 2 * phi0[r] + phim[r]) / (H * H);
@@ -232,24 +239,24 @@ static void check_joint_fd(int type, int ground_first) {
     if (!ok) {
       continue;
     }
-    double v0, rate, Jl[14], hq, vp, vm, dummy;
-    mbd_spatial_coord_row(m, d, j, which, &v0, &rate, Jl, &hq);
+    mbd_row o, op, om;
+    coord_row(m, d, j, which, &o);
     const int bodies[2] = {ground_first ? 0 : b1, b2};
     double expect_rate = 0;
     for (int side = 0; side < 2; side++) {
-      int a = m->body[bodies[side]].qadr;
+      int a = bodies[side] ? m->block[m->body[bodies[side]].block].qadr : -1;
       for (int c = 0; a >= 0 && c < 7; c++) {
         double qc = d->q[a + c];
         d->q[a + c] = qc + h;
-        mbd_spatial_coord_row(m, d, j, which, &vp, &dummy, NULL, NULL);
+        coord_row(m, d, j, which, &op);
         d->q[a + c] = qc - h;
-        mbd_spatial_coord_row(m, d, j, which, &vm, &dummy, NULL, NULL);
+        coord_row(m, d, j, which, &om);
         d->q[a + c] = qc;
-        MBD_ASSERT_NEAR(Jl[7 * side + c], (vp - vm) / (2 * h), 1e-7);
-        expect_rate += Jl[7 * side + c] * d->qd[a + c];
+        MBD_ASSERT_NEAR(o.J[MBD_NY_MAX * side + c], (op.val - om.val) / (2 * h), 1e-7);
+        expect_rate += o.J[MBD_NY_MAX * side + c] * d->v[a + c];
       }
     }
-    MBD_ASSERT_NEAR(rate, expect_rate, 1e-12);
+    MBD_ASSERT_NEAR(o.rate, expect_rate, 1e-12);
   }
   free(q0);
   free(phi0);
@@ -258,6 +265,7 @@ static void check_joint_fd(int type, int ground_first) {
   free(J);
   free(gam);
   free(phit);
+  mbd_data_free(d);
   mbd_model_free(m);
 }
 

@@ -11,7 +11,8 @@
 #define MBD_AT(a, ld, i, j) ((a)[(size_t)(j) * (size_t)(ld) + (size_t)(i)])
 
 /* LU factorization with partial pivoting of the n×n matrix a (in place, dgetrf).
- * Returns 0, or k > 0 when U(k,k) is exactly zero (1-based: the first singular pivot). */
+ * Returns 0, k > 0 when U(k,k) is exactly zero (1-based: the first singular pivot), or
+ * MBD_E_LAPACK (< 0) for an illegal argument — an internal error, never to be read as singular. */
 int mbd_lu_factor(int n, double *a, int lda, int *ipiv);
 
 /* solve A X = B with the factors of mbd_lu_factor; b is n×nrhs with leading dimension n */
@@ -48,7 +49,8 @@ void mbd_lsq_free(mbd_lsq_ws *ws);
 /* minimum-norm least-squares solution x of A x ≈ b (A m×n, any shape, any rank) by SVD (dgelsd).
  * a is copied (not changed); b has m entries; x gets n entries.  Singular values below
  * rcond·s_max are treated as zero; *rank receives the numerical rank (may be NULL).
- * Returns MBD_OK, or MBD_E_SINGULAR if the SVD fails to converge. */
+ * Returns MBD_OK, MBD_E_SINGULAR if the SVD fails to converge, MBD_E_LAPACK for an illegal
+ * argument (an internal error). */
 int mbd_lsq_solve(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double *b,
                   double *x, double rcond, int *rank);
 
@@ -72,7 +74,7 @@ void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const d
               const double *b, int ldb, double beta, double *c, int ldc);
 
 /* Cholesky factor L (lower, in place) of the symmetric positive definite n×n matrix a (dpotrf).
- * Returns 0, or k > 0 when the leading minor of order k is not positive. */
+ * Returns 0, k > 0 when the leading minor of order k is not positive, or MBD_E_LAPACK. */
 int mbd_chol_factor(int n, double *a, int lda);
 
 /* solve A X = B with the Cholesky factor of mbd_chol_factor; b is n×nrhs, leading dimension n */

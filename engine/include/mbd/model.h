@@ -6,7 +6,9 @@
  * which starts again from the poses the user gave.
  *
  * Coordinates: a planar body has (x, y, θ) of its centre of mass; a spatial body (x, y, z, e0..e3)
- * with Euler parameters and their normalization constraint in the constraint set.  Units SI. */
+ * with Euler parameters and their normalization constraint in the constraint set.  Units SI.
+ * After assembly the model is read only: every run keeps its changing state in its own data
+ * (mbd_data), which force functions receive. */
 #ifndef MBD_MODEL_H
 #define MBD_MODEL_H
 
@@ -173,6 +175,11 @@ typedef enum mbd_formulation {
 const char *mbd_formulation_name(int f);
 int mbd_formulation_from_name(const char *name); /* −1 for unknown */
 
+/* a scalar function of the state (a root function): *g at time t for the state in d (read it with
+ * mbd_channel_value: positions, velocities, joint coordinates, energy).  0 ok, < 0 with err. */
+typedef int (*mbd_state_fn)(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
+                            mbd_error *err);
+
 typedef struct mbd_sim_opts {
   double t_end;         /* s, > 0 */
   int formulation;      /* mbd_formulation */
@@ -193,15 +200,24 @@ typedef struct mbd_sim_opts {
    * must equal the model's number of constraint rows */
   const double *stab_S, *stab_T;
   int stab_n;
+  /* stop_when: the run ends where g(t, state) changes sign, located by the integrator's root
+   * finding (may be NULL); the last sample is taken there and mbd_run_stop_time gives the time */
+  mbd_state_fn stop_fn;
+  void *stop_ud;
 } mbd_sim_opts;
 
 /* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500 */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
-/* run a dynamic simulation (assembling first if needed).  *out always receives a run (NULL only
- * on MBD_E_NOMEM) holding what was recorded, also when the run failed mid-way; the status and the
- * message are in err and in the run. */
+/* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always
+ * receives a run (NULL only when the options or the assembly are rejected, or on MBD_E_NOMEM)
+ * holding what was recorded, also when the run failed mid-way; the status and the message are in
+ * err and in the run. */
 int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err);
+
+/* the same on an assembled model, which it only reads (several runs may share one model);
+ * MBD_E_STATE when the model is not assembled */
+int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err);
 
 typedef struct mbd_kin_opts {
   double t_end;         /* s */
@@ -260,6 +276,8 @@ const char *mbd_run_message(const mbd_run *r);
 const char *mbd_run_formulation(const mbd_run *r);
 const char *mbd_run_integrator(const mbd_run *r);
 double mbd_run_t_end(const mbd_run *r);
+/* where stop_when ended the run, NaN when it did not */
+double mbd_run_stop_time(const mbd_run *r);
 /* paper 004's error measures of an mbd_system run, per constraint i (0-based): E1 = RMS of the
  * constraint's value over [0, t_f], E2 = RMS of its time derivative (eq 17–18, 34–35).  nerrors is 0
  * for model runs; E1/E2 give NaN outside 0..nerrors−1. */

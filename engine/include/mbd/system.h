@@ -13,6 +13,7 @@
 #ifndef MBD_SYSTEM_H
 #define MBD_SYSTEM_H
 
+#include "mbd/analysis.h"
 #include "mbd/model.h"
 #include "mbd/sym.h"
 
@@ -102,15 +103,5 @@ const char *mbd_system_warning(const mbd_system *s, int i);
 /* q̈ at (t, q, q̇) with the stabilization of o (NULL = none): for tests and analysis */
 int mbd_system_accel(mbd_system *s, const mbd_sys_opts *o, double t, const double *q,
                      const double *qd, double *qdd, mbd_error *err);
-
-/* ------------------------------------------------------------------------------------------ */
-/* stability of the stabilized constraint equations (paper 004 eq 28, 37)                       */
-
-/* eigenvalues λ of det(λ²I + λS + T) = 0 (2h of them: the companion matrix [0 I; −T −S]) or, with
- * S == NULL and T == NULL, of det(λI + L) = 0 (h of them).  Matrices column-major h×h; re, im get
- * the eigenvalues; *max_re the largest real part.  Stable iff max_re < 0.  Returns MBD_OK or a
- * LAPACK status with err filled. */
-int mbd_stability(int h, const double *S, const double *T, const double *L, double *re, double *im,
-                  double *max_re, mbd_error *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* mbd — private run structure */
+/* mbd — private run structure, and the helpers every driver shares (output grid, clocks) */
 #ifndef MBD_RUN_IMPL_H
 #define MBD_RUN_IMPL_H
 
@@ -15,6 +15,7 @@ struct mbd_run {
   char message[512];       /* failure message */
   char formulation[32], integrator[16];
   double t_end;            /* requested end time */
+  double t_stop;           /* where stop_when ended the run, NaN otherwise */
   int nerr;                /* constraints with error measures (mbd.system runs), else 0 */
   double *E1, *E2;         /* nerr RMS errors of each constraint and of its rate (paper 004) */
 };
@@ -30,5 +31,17 @@ mbd_run *mbd_run_alloc_names(int nchan, const char *const *names, int cap);
 int mbd_run_record_values(mbd_run *r, double t, const double *vals, mbd_error *err);
 /* store nerr error measures E1, E2 (copied); MBD_E_NOMEM */
 int mbd_run_set_errors(mbd_run *r, int nerr, const double *E1, const double *E2);
+/* status and message of a finished run */
+void mbd_run_finish(mbd_run *r, int status, const mbd_error *err);
+
+/* the output grid 0, h, 2h, …, t_end (t_end always the last point: a grid point within 1e-9·t_end
+ * of it is replaced by it); returns the count, or −1 (too many samples, no memory) */
+int mbd_sim_grid(double t_end, double h, double **out);
+/* wall-clock time (monotonic) and CPU time of the calling thread, s: clock() ticks too coarsely
+ * (milliseconds here) for runs this short, and process time also counts OpenBLAS's idle worker
+ * spinning after a LAPACK call at assembly (it doubled the CPU time of millisecond runs); the
+ * engine computes on this thread */
+double mbd_clock_wall(void);
+double mbd_clock_cpu(void);
 
 #endif

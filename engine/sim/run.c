@@ -1,12 +1,52 @@
-/* the run object: recorded channels on a time grid, statistics, status */
+/* the run object: recorded channels on a time grid, statistics, status; the output grid and the
+ * clocks every driver shares */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "../model/model_impl.h"
 #include "mbd/output.h"
-#include "model_impl.h"
 #include "run_impl.h"
+
+int mbd_sim_grid(double t_end, double h, double **out) {
+  double cnt = floor(t_end / h + 1e-9);
+  if (cnt > 1e7) {
+    return -1;
+  }
+  int n = (int)cnt + 1;
+  int extra = fabs(cnt * h - t_end) > 1e-9 * t_end ? 1 : 0;
+  double *g = malloc((size_t)(n + extra) * sizeof(double));
+  if (!g) {
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    g[i] = i * h;
+  }
+  g[n + extra - 1] = t_end;
+  *out = g;
+  return n + extra;
+}
+
+double mbd_clock_wall(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double mbd_clock_cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void mbd_run_finish(mbd_run *r, int status, const mbd_error *err) {
+  r->status = status;
+  if (status < 0 && err) {
+    snprintf(r->message, sizeof r->message, "%s", err->msg);
+  }
+}
 
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
   mbd_run *r = calloc(1, sizeof *r);
@@ -14,6 +54,7 @@ mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
     return NULL;
   }
   r->nchan = m->nchannel;
+  r->t_stop = NAN;
   r->cap = cap > 0 ? cap : 1;
   r->names = calloc((size_t)(r->nchan ? r->nchan : 1), sizeof *r->names);
   r->t = calloc((size_t)r->cap, sizeof(double));
@@ -34,6 +75,7 @@ mbd_run *mbd_run_alloc_names(int nchan, const char *const *names, int cap) {
     return NULL;
   }
   r->nchan = nchan;
+  r->t_stop = NAN;
   r->cap = cap > 0 ? cap : 1;
   r->names = calloc((size_t)(nchan ? nchan : 1), sizeof *r->names);
   r->t = calloc((size_t)r->cap, sizeof(double));
@@ -132,6 +174,7 @@ const char *mbd_run_message(const mbd_run *r) { return r->message; }
 const char *mbd_run_formulation(const mbd_run *r) { return r->formulation; }
 const char *mbd_run_integrator(const mbd_run *r) { return r->integrator; }
 double mbd_run_t_end(const mbd_run *r) { return r->t_end; }
+double mbd_run_stop_time(const mbd_run *r) { return r->t_stop; }
 
 void mbd_run_series(const mbd_run *r, int c, double *out) {
   for (int i = 0; i < r->nsamp; i++) {

@@ -1,0 +1,189 @@
+/* the constraint stage: Φ, Φq, Φt and γ of every row — joints (their type's equations),
+ * drives (a joint coordinate minus a function of time), normalization rows of the blocks —
+ * analytically (paper 000 eq 7: γ = −(Φq q̇)q q̇ − 2Φqt q̇ − Φtt).
+ *
+ * Each joint or drive row is a local row over its two bodies' pose coordinates (Y1 | Y2), kept in
+ * d->rowJ (reactions are read from it) and scattered into Φq (mrow × nv) through each body's
+ * pose Jacobian: Φ_v = Φ_Y J, and γ gains −Φ_Y h. */
+#include <math.h>
+#include <string.h>
+
+#include "kinematics.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* Φq row r += the local row J (over (Y1 | Y2)) through the bodies' pose Jacobians */
+static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const double *J) {
+  int bodies[2] = {b1, b2};
+  for (int side = 0; side < 2; side++) {
+    const mbd_pose *ps = &d->pose[bodies[side]];
+    if (ps->vadr < 0) {
+      continue;
+    }
+    const double *Js = J + side * MBD_NY_MAX;
+    int ny = mbd_body_kind_get(m->body[bodies[side]].kind)->ny;
+    if (!ps->J) {
+      for (int c = 0; c < ny; c++) {
+        MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += Js[c];
+      }
+      continue;
+    }
+    int nvb = m->block[m->body[bodies[side]].block].nv;
+    for (int c = 0; c < nvb; c++) {
+      double s = 0;
+      for (int k = 0; k < ny; k++) {
+        s += Js[k] * MBD_AT(ps->J, ny, k, c);
+      }
+      MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += s;
+    }
+  }
+}
+
+/* γ of row r gains −Φ_Y h of bodies whose pose has a quadratic term (Ÿ = J v̇ + h) */
+static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, int b2,
+                               const double *J) {
+  int bodies[2] = {b1, b2};
+  double s = 0;
+  for (int side = 0; side < 2; side++) {
+    const mbd_pose *ps = &d->pose[bodies[side]];
+    if (ps->vadr < 0 || !ps->J) {
+      continue;
+    }
+    int ny = mbd_body_kind_get(m->body[bodies[side]].kind)->ny;
+    for (int k = 0; k < ny; k++) {
+      s -= J[side * MBD_NY_MAX + k] * ps->h[k];
+    }
+  }
+  return s;
+}
+
+/* one local row into the global arrays */
+static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const mbd_row *o,
+                    double gamma, int all) {
+  d->phi[r] = o->val;
+  d->gamma[r] = gamma + gamma_pose_terms(m, d, b1, b2, o->J);
+  if (all) {
+    memcpy(d->rowJ + (size_t)r * MBD_NLOC, o->J, sizeof o->J);
+    scatter_row(m, d, r, b1, b2, o->J);
+  }
+}
+
+int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  // MBD_EVAL_GAMMA: q unchanged since the last evaluation, only v moved — Φ, Φq and Φt stand,
+  // γ is recomputed (the local rows are formed again, but not scattered)
+  int all = flags != MBD_EVAL_GAMMA;
+  if (all) {
+    memset(d->phiq, 0, (size_t)m->mrow * m->nv * sizeof(double));
+    memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
+  }
+  int dx = MBD_DIMX(m);
+  // joints: their type's equations
+  for (int ji = 0; ji < m->njoint; ji++) {
+    const mbd_joint *j = &m->joint[ji];
+    const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
+    mbd_row rows[MBD_JOINT_MAXROW];
+    jt->rows[dx](m, d, j, rows);
+    for (int k = 0; k < j->nrow; k++) {
+      put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);
+    }
+    // a spatial relative angle is continuous along the motion: its memo follows every
+    // evaluation (consecutive evaluations never turn a joint by π)
+    if (dx == 1 && jt->angle_coord[1] >= 0) {
+      d->angle_memo[ji] = mbd_joint_angle_value(m, d, ji);
+    }
+  }
+  // drives: coordinate(q) − f(t) = 0; Φt = −f'; γ = f'' − quadratic part of the coordinate
+  for (int di = 0; di < m->ndrive; di++) {
+    const mbd_drive *dr = &m->drive[di];
+    const mbd_joint *j = &m->joint[dr->joint];
+    double f[3] = {0, 0, 0};
+    int rc = dr->fn(dr->ud, d->t, f, err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
+      return MBD_FAIL(err, MBD_E_NAN, "drive on joint '%s': position function gave %g at t = %g",
+                      j->name, f[0], d->t);
+    }
+    mbd_row o;
+    mbd_joint_coord_row(m, d, dr->joint, dr->coord, &o);
+    double coord = o.val;
+    put_row(m, d, dr->row, j->body1, j->body2, &o, f[2] - o.h, all);
+    // a spatial angle drive compares modulo 2π: θ(q) is only known up to turns, f(t) may be any
+    d->phi[dr->row] =
+        (dx == 1 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI) : coord - f[0];
+    d->phit[dr->row] = -f[1];
+  }
+  // normalization rows of the blocks: spatial Euler parameters pᵀp − 1 = 0, Φq = 2pᵀ, γ = −2ṗᵀṗ
+  for (int r = 0; r < m->mrow; r++) {
+    if (m->row[r].owner != MBD_ROW_BODY) {
+      continue;
+    }
+    const mbd_block *bl = &m->block[m->body[m->row[r].index].block];
+    const double *p = d->q + bl->qadr + 3, *pd = d->v + bl->vadr + 3;
+    d->phi[r] = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1;
+    d->gamma[r] = -2 * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
+    if (all) {
+      for (int k = 0; k < 4; k++) {
+        MBD_AT(d->phiq, m->mrow, r, bl->vadr + 3 + k) = 2 * p[k];
+      }
+    }
+  }
+  return MBD_OK;
+}
+
+void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
+  for (int k = 0; k < d->ma; k++) {
+    int r = d->active[k];
+    d->phi_a[k] = d->phi[r];
+    d->gamma_a[k] = d->gamma[r];
+    d->phit_a[k] = d->phit[r];
+    for (int c = 0; c < m->nv; c++) {
+      MBD_AT(d->phiq_a, d->ma, k, c) = MBD_AT(d->phiq, m->mrow, r, c);
+    }
+  }
+}
+
+int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  mbd_kin_poses(m, d);
+  int rc = mbd_constraints_eval(m, d, flags, err);
+  if (rc == MBD_OK) {
+    mbd_constraints_gather(m, d);
+  }
+  return rc;
+}
+
+/* the violation measures look at every row, also those the rank test set aside: a row that was
+ * redundant at the assembled pose is implied by the others only on that branch of the motion */
+double mbd_position_violation(const mbd_model *m, const mbd_data *d) {
+  double v = 0;
+  for (int r = 0; r < m->mrow; r++) {
+    double a = m->row[r].level == MBD_ROW_POSITION ? fabs(d->phi[r]) : 0;
+    v = a > v ? a : v;
+  }
+  return v;
+}
+
+double mbd_velocity_violation(const mbd_model *m, const mbd_data *d) {
+  double v = 0;
+  for (int r = 0; r < m->mrow; r++) {
+    double s = d->phit[r];
+    for (int c = 0; c < m->nv; c++) {
+      s += MBD_AT(d->phiq, m->mrow, r, c) * d->v[c];
+    }
+    v = fabs(s) > v ? fabs(s) : v;
+  }
+  return v;
+}
+
+double mbd_active_residual(const mbd_model *m, const mbd_data *d) {
+  (void)m;
+  double v = 0;
+  for (int k = 0; k < d->ma; k++) {
+    double a = fabs(d->phi_a[k]);
+    v = a > v ? a : v;
+  }
+  return v;
+}

@@ -1,0 +1,56 @@
+/* mbd — the kinematics stages (private to kinematics/, formulations/, sim/): the pose cache, the
+ * constraint rows and their Jacobians, position and velocity analyses, the rank test and the
+ * re-selection of active rows, channels, assembly.
+ *
+ * The state's path inside one evaluation: d->q, d->v → mbd_kin_poses (the pose cache) →
+ * mbd_constraints_eval (every row in pose coordinates, scattered through the pose Jacobians
+ * into Φq over v) → mbd_constraints_gather (the active rows) → mbd_forces_eval (model/forces.c)
+ * → a formulation. */
+#ifndef MBD_KINEMATICS_H
+#define MBD_KINEMATICS_H
+
+#include "../model/model_impl.h"
+
+/* the poses of every body from d->q and d->v (kinematics/poses.c) */
+void mbd_kin_poses(const mbd_model *m, mbd_data *d);
+/* q̇ from v through the blocks' maps (rigid bodies: q̇ = v) */
+void mbd_kin_qdot(const mbd_model *m, const double *q, const double *v, double *qdot);
+/* q ← q ⊕ dv: a change of the velocity coordinates applied to the positions (rigid: q += dv) */
+void mbd_kin_move(const mbd_model *m, double *q, const double *dv);
+
+/* Φ, Φq, Φt, γ of all rows at the cached poses and d->t (kinematics/constraints.c); the spatial
+ * angle memos follow the motion.  flags = MBD_EVAL_GAMMA when only v changed since the last
+ * evaluation: γ is recomputed and Φq, Φt left as they are. */
+#define MBD_EVAL_GAMMA 2
+int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
+/* copy the active rows into phi_a, phiq_a, gamma_a, phit_a */
+void mbd_constraints_gather(const mbd_model *m, mbd_data *d);
+/* poses, constraints and gather: the kinematic stage of every evaluation */
+int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
+
+/* max |Φ| over the position-level rows, max |Φq v + Φt| over all rows (every row, also those
+ * set aside as redundant: constraints evaluated) */
+double mbd_position_violation(const mbd_model *m, const mbd_data *d);
+double mbd_velocity_violation(const mbd_model *m, const mbd_data *d);
+/* max |Φ| over the active rows, from the gathered copy (the Newton residual) */
+double mbd_active_residual(const mbd_model *m, const mbd_data *d);
+
+/* position analysis on the active rows: minimum-norm Newton from d->q, every coordinate free
+ * (kinematics/analysis.c).  MBD_OK or MBD_E_NEWTON naming the row of the largest residual. */
+int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
+                          mbd_error *err);
+/* velocity analysis: minimum-norm correction of d->v so that Φq v + Φt = 0 on the active rows
+ * (constraints evaluated and gathered) */
+int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err);
+/* position, velocity and acceleration analyses of a fully driven mechanism at t (d->q the
+ * starting guess): MBD_OK or the failing analysis' status */
+int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int maxit,
+                    mbd_error *err);
+/* choose the active rows again at the current state when some were set aside: 1 when the set
+ * changed (rows gathered again), 0 when kept, < 0 on error */
+int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err);
+
+/* the model's channels (kinematics/channels.c), built by assembly */
+int mbd_channels_build(mbd_model *m, mbd_error *err);
+
+#endif

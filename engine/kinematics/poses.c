@@ -1,0 +1,35 @@
+/* the kinematics stage: body poses from the coordinate blocks (one pass per evaluation), and
+ * the maps between velocities and position rates.  Rigid bodies in Cartesian coordinates own
+ * their pose coordinates directly (J = I, h = 0, q̇ = v); other block kinds (joint trees, modal
+ * blocks) fill J and h here. */
+#include <string.h>
+
+#include "kinematics.h"
+
+void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
+  mbd_body_kind_get(m->body[0].kind)->pose(NULL, NULL, &d->pose[0]);
+  for (int b = 1; b < m->nbody; b++) {
+    const mbd_block *bl = &m->block[m->body[b].block];
+    mbd_pose *ps = &d->pose[b];
+    mbd_body_kind_get(m->body[b].kind)->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
+    ps->vadr = bl->vadr;
+    ps->J = NULL;
+  }
+}
+
+void mbd_kin_qdot(const mbd_model *m, const double *q, const double *v, double *qdot) {
+  (void)q;  // every block today has q̇ = v
+  for (int k = 0; k < m->nblock; k++) {
+    const mbd_block *bl = &m->block[k];
+    memcpy(qdot + bl->qadr, v + bl->vadr, (size_t)bl->nv * sizeof(double));
+  }
+}
+
+void mbd_kin_move(const mbd_model *m, double *q, const double *dv) {
+  for (int k = 0; k < m->nblock; k++) {
+    const mbd_block *bl = &m->block[k];
+    for (int c = 0; c < bl->nv; c++) {
+      q[bl->qadr + c] += dv[bl->vadr + c];
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/* the data of a run: state, pose cache, constraint and force arrays, workspaces — all sized
+ * once from the model's numbering (the integration loop never allocates) — and the names of
+ * coordinates and rows for messages */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+
+void mbd_data_free(mbd_data *d) {
+  if (!d) {
+    return;
+  }
+  void *ps[] = {d->q,      d->v,      d->vdot,    d->pose,   d->angle_memo, d->active,
+                d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
+                d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
+                d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
+                d->tmp_m};
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    free(ps[i]);
+  }
+  mbd_lsq_free(&d->lsq);
+  free(d);
+}
+
+mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
+  mbd_data *d = calloc(1, sizeof *d);
+  if (!d) {
+    MBD_FAIL(err, MBD_E_NOMEM, "model '%s': out of memory for its data", m->name);
+    return NULL;
+  }
+  size_t nq = (size_t)(m->nq ? m->nq : 1), nn = (size_t)(m->nv ? m->nv : 1),
+         mm = (size_t)(m->mrow ? m->mrow : 1), N = nn + mm;
+  d->q = calloc(nq, sizeof(double));
+  d->v = calloc(nn, sizeof(double));
+  d->vdot = calloc(nn, sizeof(double));
+  d->pose = calloc((size_t)m->nbody, sizeof *d->pose);
+  d->angle_memo = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof(double));
+  d->active = calloc(mm, sizeof(int));
+  d->phi = calloc(mm, sizeof(double));
+  d->phiq = calloc(mm * nn, sizeof(double));
+  d->phit = calloc(mm, sizeof(double));
+  d->gamma = calloc(mm, sizeof(double));
+  d->lambda = calloc(mm, sizeof(double));
+  d->rowJ = calloc(mm * MBD_NLOC, sizeof(double));
+  d->M = calloc(nn * nn, sizeof(double));
+  d->Q = calloc(nn, sizeof(double));
+  d->phi_a = calloc(mm, sizeof(double));
+  d->phiq_a = calloc(mm * nn, sizeof(double));
+  d->gamma_a = calloc(mm, sizeof(double));
+  d->phit_a = calloc(mm, sizeof(double));
+  d->aug = calloc(N * N, sizeof(double));
+  d->augrhs = calloc(N, sizeof(double));
+  d->ipiv = calloc(N, sizeof(int));
+  d->work = calloc(4 * N, sizeof(double));
+  d->iwork = calloc(N, sizeof(int));
+  d->tmp_n = calloc(nn, sizeof(double));
+  d->tmp_m = calloc(N, sizeof(double));
+  int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
+           d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
+           d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
+           d->iwork && d->tmp_n && d->tmp_m;
+  // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
+  int big = (int)(nn > mm ? nn : mm);
+  if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
+    mbd_data_free(d);
+    MBD_FAIL(err, MBD_E_NOMEM, "model '%s': out of memory (%d coordinates, %d constraints)",
+             m->name, m->nv, m->mrow);
+    return NULL;
+  }
+  return d;
+}
+
+void mbd_data_reset(const mbd_model *m, mbd_data *d) {
+  d->t = 0;
+  memcpy(d->q, m->q_asm, (size_t)m->nq * sizeof(double));
+  memcpy(d->v, m->v_asm, (size_t)m->nv * sizeof(double));
+  memset(d->vdot, 0, (size_t)m->nv * sizeof(double));
+  memcpy(d->angle_memo, m->memo_asm, (size_t)m->njoint * sizeof(double));
+  d->ma = m->ma0;
+  memcpy(d->active, m->active0, (size_t)m->ma0 * sizeof(int));
+  d->have_dynamics = 0;
+  d->newton_iterations = 0;
+  d->lu_factorizations = 0;
+  d->row_reselections = 0;
+  d->aug_ratio0 = 0;
+}
+
+void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src) {
+  dst->t = src->t;
+  memcpy(dst->q, src->q, (size_t)m->nq * sizeof(double));
+  memcpy(dst->v, src->v, (size_t)m->nv * sizeof(double));
+  memcpy(dst->vdot, src->vdot, (size_t)m->nv * sizeof(double));
+  memcpy(dst->angle_memo, src->angle_memo, (size_t)m->njoint * sizeof(double));
+  dst->ma = src->ma;
+  memcpy(dst->active, src->active, (size_t)src->ma * sizeof(int));
+  dst->aug_ratio0 = src->aug_ratio0;
+  dst->have_dynamics = 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* names for messages                                                                          */
+
+void mbd_model_coord_name(const mbd_model *m, int i, char *buf, size_t len) {
+  for (int k = 0; k < m->nblock; k++) {
+    const mbd_block *bl = &m->block[k];
+    if (bl->kind == MBD_BLOCK_BODY && i >= bl->vadr && i < bl->vadr + bl->nv) {
+      const mbd_body *b = &m->body[bl->owner];
+      snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[i - bl->vadr]);
+      return;
+    }
+  }
+  snprintf(buf, len, "coordinate %d", i);
+}
+
+void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len) {
+  if (i < 0 || i >= m->mrow) {
+    snprintf(buf, len, "constraint %d", i);
+    return;
+  }
+  const mbd_rowinfo *r = &m->row[i];
+  switch (r->owner) {
+    case MBD_ROW_JOINT: {
+      const mbd_joint *j = &m->joint[r->index];
+      snprintf(buf, len, "%s '%s' (equation %d)", mbd_joint_type_name(j->type), j->name,
+               r->local + 1);
+      return;
+    }
+    case MBD_ROW_DRIVE:
+      snprintf(buf, len, "drive on joint '%s'", m->joint[m->drive[r->index].joint].name);
+      return;
+    default:
+      snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[r->index].name);
+      return;
+  }
+}

@@ -1,0 +1,339 @@
+/* the simulation driver: a formulation (looked up by its number: formulations/formulations.h),
+ * an integrator (the lifecycle of mbd/integrators.h) and a recorder, run in segments between
+ * events.
+ *
+ * The state's path: the integrator's y → ops->eval on the integration data d (y unpacked, poses,
+ * rows, forces, accelerations) → ops->deriv → y'.  After each accepted step ops->step may change
+ * y (a re-partition) and restart the integrator.  Samples and root functions are evaluated on a
+ * second data ds that starts from a copy of d, so recording never touches the integration state:
+ * the trajectory does not depend on output_every.  Root functions (the formulation's own and the
+ * user's stop_when) end a segment exactly at their zero; the driver then records, switches or
+ * stops, and restarts the integrator (with a new state size if the formulation changed it). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formulations/formulations.h"
+#include "mbd/integrators.h"
+#include "run_impl.h"
+
+const char *mbd_formulation_name(int f) {
+  static const char *const names[MBD_FORM_N] = {"augmented", "baumgarte",      "gcp",
+                                                "kane",      "udwadia_kalaba", "relative"};
+  return (f >= 0 && f < MBD_FORM_N) ? names[f] : NULL;
+}
+
+int mbd_formulation_from_name(const char *name) {
+  for (int f = 0; f < MBD_FORM_N; f++) {
+    if (strcmp(name, mbd_formulation_name(f)) == 0) {
+      return f;
+    }
+  }
+  return -1;
+}
+
+void mbd_sim_opts_default(mbd_sim_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->t_end = 1;
+  o->formulation = MBD_FORM_AUGMENTED;
+  o->integrator = MBD_INT_ADAMS;
+  o->rtol = 1e-6;
+  o->atol = 1e-6;
+  o->position_tol = 1e-8;
+  o->max_newton = 25;
+  o->alpha = 5;
+  o->beta = 5;
+  o->output_every = 0;  // 0: t_end / 500
+}
+
+typedef struct sim {
+  const mbd_model *m;
+  const mbd_sim_opts *o;
+  const mbd_form_ops *ops;
+  void *self;          /* the formulation's run state */
+  mbd_data *d;         /* the integration's state */
+  mbd_data *ds;        /* samples and root functions: a copy of d's state, d never touched */
+  mbd_run *run;
+  mbd_error *err;
+  int ny;              /* integrated state size */
+  int nroot_form;      /* the formulation's root functions (first in g), then stop_when */
+  double max_pos, max_vel;
+} sim;
+
+/* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
+static int rhs(double t, const double *y, double *ydot, void *ud) {
+  sim *s = ud;
+  int rc = s->ops->eval(s->self, s->m, s->d, t, y, 0, s->err);
+  if (rc != 0) {
+    return rc;
+  }
+  s->ops->deriv(s->self, s->m, s->d, ydot);
+  for (int i = 0; i < s->ny; i++) {
+    if (!isfinite(ydot[i])) {
+      char what[96];
+      int accel = 0;
+      mbd_model_coord_name(s->m, s->ops->ycoord(s->self, s->m, i, &accel), what, sizeof what);
+      return MBD_FAIL(s->err, MBD_E_NAN, "the %s of %s became %g at t = %g: the run was stopped",
+                      accel ? "acceleration" : "velocity", what, ydot[i], t);
+    }
+  }
+  return 0;
+}
+
+/* a sample at (t, y): evaluated with multipliers on the sampling data, recorded */
+static int sample(sim *s, double t, const double *y) {
+  mbd_data_copy_state(s->m, s->ds, s->d);
+  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, MBD_FORM_LAMBDA | MBD_FORM_SAMPLE, s->err);
+  if (rc > 0) {
+    return s->err->code < 0 ? s->err->code : MBD_E_NEWTON;  // no retry for an output sample
+  }
+  if (rc < 0) {
+    return rc;
+  }
+  if (s->o->poll) {
+    rc = s->o->poll(s->o->poll_ud, t, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  s->max_pos = fmax(s->max_pos, mbd_position_violation(s->m, s->ds));
+  s->max_vel = fmax(s->max_vel, mbd_velocity_violation(s->m, s->ds));
+  return mbd_run_record(s->run, s->m, s->ds, s->err);
+}
+
+static int output(double t, const double *y, void *ud) { return sample(ud, t, y); }
+
+/* after every accepted step: the formulation's hook (gcp, kane: re-partition) */
+static int step(double t, double *y, void *ud) {
+  sim *s = ud;
+  return s->ops->step(s->self, s->m, s->d, t, y, s->err);
+}
+
+/* root functions on the sampling data: the formulation's own, then stop_when */
+static int roots(double t, const double *y, double *g, void *ud) {
+  sim *s = ud;
+  mbd_data_copy_state(s->m, s->ds, s->d);
+  int flags = MBD_FORM_SAMPLE | (s->nroot_form ? MBD_FORM_LAMBDA : MBD_FORM_KINEMATIC);
+  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, flags, s->err);
+  if (rc != 0) {
+    return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);
+  }
+  if (s->nroot_form) {
+    rc = s->ops->roots(s->self, s->m, s->ds, t, g, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  if (s->o->stop_fn) {
+    double *gs = g + s->nroot_form;
+    rc = s->o->stop_fn(s->o->stop_ud, t, s->m, s->ds, gs, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (!isfinite(*gs)) {
+      return MBD_FAIL(s->err, MBD_E_NAN, "stop_when: the function returned %g at t = %g", *gs, t);
+    }
+  }
+  return 0;
+}
+
+static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_ops **ops,
+                      mbd_error *err) {
+  if (!(o->t_end > 0) || !isfinite(o->t_end)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: t_end must be positive, got %g", o->t_end);
+  }
+  *ops = mbd_form_lookup(o->formulation);
+  if (!*ops) {
+    const char *nm = mbd_formulation_name(o->formulation);
+    return MBD_FAIL(err, MBD_E_INPUT,
+                    "simulate: formulation '%s' is not available for model '%s' yet "
+                    "(available: augmented, baumgarte, gcp, kane, udwadia_kalaba)",
+                    nm ? nm : "?", m->name);
+  }
+  if (mbd_integrator_name(o->integrator) == NULL) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: unknown integrator %d", o->integrator);
+  }
+  if (o->output_every < 0 || !isfinite(o->output_every)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every must be positive, got %g",
+                    o->output_every);
+  }
+  if ((*ops)->check) {
+    int rc = (*ops)->check(m, o, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  if (!(o->alpha >= 0) || !(o->beta >= 0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: Baumgarte alpha and beta must not be negative");
+  }
+  return MBD_OK;
+}
+
+int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err) {
+  *out = NULL;
+  const mbd_form_ops *ops;
+  int rc = check_opts(m, o, &ops, err);
+  if (rc < 0) {
+    return rc;
+  }
+  // always start from the poses the user gave (drive functions may have changed since)
+  mbd_model_clear_warnings(m);
+  mbd_assembly_opts ao = {o->position_tol > 0 ? fmin(o->position_tol, 1e-10) : 1e-10, 50};
+  rc = mbd_model_assemble(m, &ao, err);
+  if (rc < 0) {
+    return rc;
+  }
+  return mbd_sim_run(m, o, out, err);
+}
+
+/* integrate segment by segment until t_end, stop_when, or a failure */
+static int run_segments(sim *s, mbd_ode *ode, double **y) {
+  const mbd_sim_opts *o = s->o;
+  int nroot = s->nroot_form + (o->stop_fn ? 1 : 0);
+  int found[64];
+  for (;;) {
+    double t = 0;
+    int rc = mbd_ode_integrate_until(ode, o->t_end, &t, *y, s->err);
+    if (rc != MBD_ROOT) {
+      return rc;
+    }
+    mbd_ode_roots_found(ode, found);
+    if (o->stop_fn && found[nroot - 1] != 0) {
+      // stop_when: the last sample exactly at the zero
+      s->run->t_stop = t;
+      return sample(s, t, *y);
+    }
+    // the formulation's switch at t, on the integration data evaluated there
+    rc = s->ops->eval(s->self, s->m, s->d, t, *y, MBD_FORM_LAMBDA, s->err);
+    if (rc != 0) {
+      return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);
+    }
+    rc = s->ops->event(s->self, s->m, s->d, t, *y, found, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (rc == MBD_FORM_RESIZED) {
+      int ny = s->ops->ny(s->self, s->m);
+      double *ny_buf = realloc(*y, (size_t)(ny ? ny : 1) * sizeof(double));
+      if (!ny_buf) {
+        return MBD_FAIL(s->err, MBD_E_NOMEM, "simulate: out of memory at t = %g", t);
+      }
+      *y = ny_buf;
+      s->ny = ny;
+      s->ops->pack(s->self, s->m, s->d, *y);
+    }
+    rc = mbd_ode_reinit(ode, s->ny, t, *y, s->err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+}
+
+int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err) {
+  *out = NULL;
+  const mbd_form_ops *ops;
+  int rc = check_opts(m, o, &ops, err);
+  if (rc < 0) {
+    return rc;
+  }
+  if (!m->assembled) {
+    return MBD_FAIL(err, MBD_E_STATE, "simulate: model '%s' is not assembled", m->name);
+  }
+  double h = o->output_every > 0 ? o->output_every : o->t_end / 500;
+  double *grid = NULL;
+  int nout = mbd_sim_grid(o->t_end, h, &grid);
+  if (nout < 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every %g gives too many samples", h);
+  }
+  sim s = {.m = m, .o = o, .ops = ops, .err = err};
+  // one sample more than the grid: where stop_when ends the run
+  s.run = mbd_run_alloc(m, nout + 1);
+  s.d = s.run ? mbd_data_alloc(m, err) : NULL;
+  s.ds = s.d ? mbd_data_alloc(m, err) : NULL;
+  if (!s.ds) {
+    free(grid);
+    mbd_data_free(s.d);
+    mbd_run_free(s.run);
+    return MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+  }
+  mbd_run *run = s.run;
+  snprintf(run->formulation, sizeof run->formulation, "%s", ops->name);
+  snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->integrator));
+  run->t_end = o->t_end;
+  // the assembled state, its rows evaluated, the formulation's own state (a first partition)
+  mbd_data_reset(m, s.d);
+  rc = mbd_kin_update(m, s.d, 0, err);
+  if (rc == MBD_OK) {
+    rc = ops->create(&s.self, m, s.d, o, err);
+  }
+  double *y = NULL;
+  mbd_ode *ode = NULL;
+  double w0 = mbd_clock_wall(), c0 = mbd_clock_cpu();
+  if (rc == MBD_OK) {
+    s.d->newton_iterations = 0;
+    s.d->lu_factorizations = 0;
+    s.ny = ops->ny(s.self, m);
+    s.nroot_form = ops->nroot ? ops->nroot(s.self) : 0;
+    y = calloc((size_t)(s.ny ? s.ny : 1), sizeof(double));
+    if (!y) {
+      rc = MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+    } else if (s.ny == 0) {
+      rc = MBD_FAIL(err, MBD_E_INPUT,
+                    "simulate: model '%s' has no degree of freedom left; use m:kinematics for a "
+                    "fully driven mechanism",
+                    m->name);
+    } else if (s.nroot_form + 1 > 64) {
+      rc = MBD_FAIL(err, MBD_E_INPUT, "simulate: more than 63 root functions");
+    }
+  }
+  if (rc == MBD_OK) {
+    ops->pack(s.self, m, s.d, y);
+    mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0};
+    int nroot = s.nroot_form + (o->stop_fn ? 1 : 0);
+    rc = mbd_ode_new(&ode, s.ny, 0.0, y, &io, rhs, &s, err);
+    if (rc == MBD_OK) {
+      rc = mbd_ode_set_output(ode, grid, nout, output, err);
+    }
+    if (rc == MBD_OK && ops->step) {
+      mbd_ode_set_step_fn(ode, step);
+    }
+    if (rc == MBD_OK && nroot > 0) {
+      rc = mbd_ode_set_roots(ode, nroot, roots, err);
+    }
+    if (rc == MBD_OK) {
+      rc = run_segments(&s, ode, &y);
+    }
+  }
+  // statistics: the integrator's counters over every segment, the integration data's work
+  mbd_ode_stats st;
+  memset(&st, 0, sizeof st);
+  if (ode) {
+    mbd_ode_get_stats(ode, &st);
+  }
+  run->stats.wall_time = mbd_clock_wall() - w0;
+  run->stats.cpu_time = mbd_clock_cpu() - c0;
+  run->stats.nfev = st.nfev;
+  run->stats.steps = st.steps;
+  run->stats.rejected = st.rejected;
+  run->stats.avg_step = st.avg_step;
+  run->stats.newton_iterations = s.d->newton_iterations;
+  run->stats.max_position_violation = s.max_pos;
+  run->stats.max_velocity_violation = s.max_vel;
+  run->stats.lu_factorizations = s.d->lu_factorizations;
+  run->stats.repartitions = s.d->row_reselections;
+  if (s.self && ops->stats) {
+    ops->stats(s.self, &run->stats);
+  }
+  mbd_run_finish(run, rc, err);
+  mbd_ode_free(ode);
+  if (s.self && ops->destroy) {
+    ops->destroy(s.self);
+  }
+  mbd_data_free(s.d);
+  mbd_data_free(s.ds);
+  free(grid);
+  free(y);
+  *out = run;
+  return rc;
+}
