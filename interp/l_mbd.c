@@ -2,8 +2,10 @@
 #include "l_mbd.h"
 
 #include "l_model.h"
+#include "l_objects.h"
 #include "l_parallel.h"
 #include "l_rot.h"
+#include "l_run.h"
 #include "l_sym.h"
 #include "l_system.h"
 
@@ -33,18 +35,28 @@ static void set_path(lua_State *L) {
   lua_pop(L, 2);
 }
 
+/* every concern's bindings, in registration order.  Each mbd_open_<concern>(L) either adds its
+ * functions to the mbd table on top of the stack and returns 0, or pushes its own table and
+ * returns 1: that table becomes mbd.<name>. */
+static const struct {
+  const char *name; /* the field of a concern with its own table, else NULL */
+  int (*open)(lua_State *L);
+} concerns[] = {
+    {NULL, mbd_open_model}, {NULL, mbd_open_objects}, {NULL, mbd_open_run},
+    {"rot", mbd_open_rot},  {NULL, mbd_open_system},  {NULL, mbd_open_parallel},
+    {"sym", mbd_open_sym},
+};
+
 int mbd_open(lua_State *L) {
   set_path(L);
   lua_newtable(L);
   lua_pushstring(L, mbd_version());
   lua_setfield(L, -2, "version");
-  mbd_open_model(L);
-  mbd_open_run(L);
-  mbd_open_rot(L);
-  mbd_open_system(L);
-  mbd_open_parallel(L);
-  mbd_open_sym(L);
-  lua_setfield(L, -2, "sym");
+  for (size_t i = 0; i < sizeof concerns / sizeof concerns[0]; i++) {
+    if (concerns[i].open(L) == 1) {
+      lua_setfield(L, -2, concerns[i].name);
+    }
+  }
   lua_pushvalue(L, -1);
   lua_setglobal(L, "mbd");
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);

@@ -1,26 +1,24 @@
-/* mbd — Lua binding of models, bodies, joints, forces, drives and runs (private to interp/) */
+/* mbd — Lua binding of the mechanism model, mbd.Model (private to interp/) */
 #ifndef MBD_L_MODEL_H
 #define MBD_L_MODEL_H
 
 #include <lua.h>
-#include <signal.h>
 
 #include "mbd/model.h"
 
-/* set by the REPL's SIGINT handler; a running simulation stops at its next output sample */
-extern volatile sig_atomic_t mbd_lua_interrupted;
+/* the engine model of the mbd.Model at idx; raises "mbd.Model expected, got <type>" otherwise */
+mbd_model *l_model_get(lua_State *L, int idx);
 
-/* the poll callback of simulations run from Lua: stops the run after a Ctrl-C */
-int l_poll_interrupt(void *ud, double t, mbd_error *err);
+/* the same, with the model's Lua callbacks (forces, drives) set to run in L: call it before an
+ * engine call that may call them */
+mbd_model *l_model_enter(lua_State *L, int idx);
 
-/* adds model(), plot() and friends to the mbd table on top of the stack */
-void mbd_open_model(lua_State *L);
+/* show the warnings of the mbd.Model at idx on standard error ("mbd: warning: ..."), each once
+ * per model */
+void l_model_show_warnings(lua_State *L, int idx);
 
-/* push a Run userdata that takes ownership of r */
-void l_run_push(lua_State *L, mbd_run *r);
-/* the run at idx or a type error */
-mbd_run *l_run_check(lua_State *L, int idx);
-/* adds plot() to the mbd table on top of the stack */
-void mbd_open_run(lua_State *L);
+/* adds model() and fem (not implemented yet: its functions say so) to the mbd table on top of the
+ * stack and registers the mbd.Model metatable; pushes nothing, returns 0 */
+int mbd_open_model(lua_State *L);
 
 #endif

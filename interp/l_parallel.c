@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "l_model.h"
+#include "l_callback.h"
 #include "l_parallel.h"
 
 /* record: u32 index, u8 kind (0 number, 1 table, 2 error), then
@@ -397,11 +397,12 @@ static int l_wall_clock(lua_State *L) {
   return 1;
 }
 
-void mbd_open_parallel(lua_State *L) {
+int mbd_open_parallel(lua_State *L) {
   lua_pushcfunction(L, l_wall_clock);
   lua_setfield(L, -2, "wall_clock");
   lua_pushcfunction(L, l_parallel_map);
   lua_setfield(L, -2, "parallel_map");
   lua_pushcfunction(L, l_ncores);
   lua_setfield(L, -2, "ncores");
+  return 0;
 }

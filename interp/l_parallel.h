@@ -4,8 +4,9 @@
 
 #include <lua.h>
 
-/* adds parallel_map() and ncores() to the mbd table on top of the stack */
-void mbd_open_parallel(lua_State *L);
+/* adds wall_clock(), parallel_map() and ncores() to the mbd table on top of the stack; pushes
+ * nothing, returns 0 */
+int mbd_open_parallel(lua_State *L);
 
 /* the number of online cores (sysconf), at least 1 */
 int mbd_ncores(void);

@@ -158,7 +158,7 @@ static int l_rot_from_axes(lua_State *L) {
   return push_vec(L, p, 4);
 }
 
-void mbd_open_rot(lua_State *L) {
+int mbd_open_rot(lua_State *L) {
   static const luaL_Reg fns[] = {{"axis_angle", l_rot_axis_angle},
                                  {"compose", l_rot_compose},
                                  {"euler_zyx", l_rot_euler_zyx},
@@ -166,5 +166,5 @@ void mbd_open_rot(lua_State *L) {
                                  {"rotate", l_rot_rotate},
                                  {NULL, NULL}};
   luaL_newlib(L, fns);
-  lua_setfield(L, -2, "rot");
+  return 1;
 }

@@ -4,8 +4,8 @@
 
 #include <lua.h>
 
-/* adds the table `rot` (axis_angle, euler_zyx, compose, rotate, from_axes) to the mbd table on top
- * of the stack */
-void mbd_open_rot(lua_State *L);
+/* open the rot module: pushes its table (axis_angle, euler_zyx, compose, rotate, from_axes), stored
+ * by the caller as mbd.rot.  lua_CFunction convention: returns 1. */
+int mbd_open_rot(lua_State *L);
 
 #endif

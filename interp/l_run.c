@@ -1,11 +1,14 @@
-/* Lua binding of runs (DSL.md "Running") and of mbd.plot */
+/* Lua binding of runs (DSL.md "Running") and of mbd.plot: the mbd.Run userdata (methods value,
+ * series, write_csv; fields channels, stats, ok, error, formulation, integrator, t_end, samples,
+ * E1, E2) and the line and heatmap plots (l_run.h) */
+#include "l_run.h"
+
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "l_model.h"
 #include "l_util.h"
 #include "mbd/output.h"
 
@@ -136,15 +139,11 @@ static const luaL_Reg run_methods[] = {{"series", l_run_series},
                                        {"write_csv", l_run_write_csv},
                                        {NULL, NULL}};
 
-static int l_run_index(lua_State *L) {
+/* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
+ * formulation, integrator, t_end, samples, E1, E2 */
+static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
-  for (const luaL_Reg *m = run_methods; m->name; m++) {
-    if (strcmp(m->name, k) == 0) {
-      lua_pushcfunction(L, m->func);
-      return 1;
-    }
-  }
   if (strcmp(k, "channels") == 0) {
     int n = mbd_run_nchannel(r);
     lua_createtable(L, n, 0);
@@ -220,11 +219,11 @@ typedef struct plot_buf {
 /* a list of n numbers at field key of table 1, as a GC-owned buffer on the stack */
 static double *num_list(lua_State *L, const char *key, int *n) {
   if (lua_getfield(L, 1, key) != LUA_TTABLE) {
-    luaL_error(L, "plot: field '%s' expects a list of numbers, got %s", key, lu_typename(L, -1));
+    luaL_error(L, "plot: field '%s' expects a list of numbers, got %s", key, lx_typename(L, -1));
   }
   int len = (int)luaL_len(L, -1);
   double *v = lua_newuserdatauv(L, sizeof(double) * (size_t)(len ? len : 1), 0);
-  if (lu_read_numbers(L, lua_gettop(L) - 1, v, len) != len) {
+  if (lx_read_numbers(L, lua_gettop(L) - 1, v, len) != len) {
     luaL_error(L, "plot: field '%s' has an entry that is not a number", key);
   }
   lua_remove(L, -2);
@@ -239,10 +238,10 @@ static int l_plot_heatmap(lua_State *L) {
   static const char *const fields[] = {"kind",   "x",     "y",        "z",   "file",  "title",
                                        "xlabel", "ylabel", "zlabel", "contours", "log",
                                        "width",  "height", NULL};
-  lu_check_fields(L, 1, "plot", fields);
+  lx_check_fields(L, 1, "plot", fields);
   mbd_plot_heatmap_spec spec;
   memset(&spec, 0, sizeof spec);
-  spec.file = lu_opt_string(L, 1, "plot", "file");
+  spec.file = lx_opt_string(L, 1, "plot", "file");
   if (!spec.file) {
     return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
   }
@@ -254,7 +253,7 @@ static int l_plot_heatmap(lua_State *L) {
   double *z = lua_newuserdatauv(L, sizeof(double) * (size_t)nx * (size_t)ny, 0);
   if (lua_getfield(L, 1, "z") != LUA_TTABLE) {
     return luaL_error(L, "plot: field 'z' expects a matrix z[j][i] or a flat list, got %s",
-                      lu_typename(L, -1));
+                      lx_typename(L, -1));
   }
   int zi = lua_gettop(L);
   lua_geti(L, zi, 1);
@@ -267,24 +266,24 @@ static int l_plot_heatmap(lua_State *L) {
     }
     for (int j = 0; j < ny; j++) {
       lua_geti(L, zi, j + 1);
-      if (lu_read_numbers(L, lua_gettop(L), z + (size_t)j * nx, nx) != nx) {
+      if (lx_read_numbers(L, lua_gettop(L), z + (size_t)j * nx, nx) != nx) {
         return luaL_error(L, "plot: field 'z': row %d expects %d numbers (one per x)", j + 1, nx);
       }
       lua_pop(L, 1);
     }
-  } else if (lu_read_numbers(L, zi, z, nx * ny) != nx * ny) {
+  } else if (lx_read_numbers(L, zi, z, nx * ny) != nx * ny) {
     return luaL_error(L, "plot: field 'z' expects %d numbers (x fastest)", nx * ny);
   }
   spec.x = x;
   spec.y = y;
   spec.z = z;
-  spec.title = lu_opt_string(L, 1, "plot", "title");
-  spec.xlabel = lu_opt_string(L, 1, "plot", "xlabel");
-  spec.ylabel = lu_opt_string(L, 1, "plot", "ylabel");
-  spec.zlabel = lu_opt_string(L, 1, "plot", "zlabel");
-  lu_opt_int(L, 1, "plot", "contours", &spec.ncontour);
-  lu_opt_int(L, 1, "plot", "width", &spec.width);
-  lu_opt_int(L, 1, "plot", "height", &spec.height);
+  spec.title = lx_opt_string(L, 1, "plot", "title");
+  spec.xlabel = lx_opt_string(L, 1, "plot", "xlabel");
+  spec.ylabel = lx_opt_string(L, 1, "plot", "ylabel");
+  spec.zlabel = lx_opt_string(L, 1, "plot", "zlabel");
+  lx_opt_int(L, 1, "plot", "contours", &spec.ncontour);
+  lx_opt_int(L, 1, "plot", "width", &spec.width);
+  lx_opt_int(L, 1, "plot", "height", &spec.height);
   if (lua_getfield(L, 1, "log") != LUA_TNIL) {
     spec.log_scale = lua_toboolean(L, -1);
   }
@@ -308,13 +307,13 @@ static int l_plot(lua_State *L) {
   static const char *const fields[] = {"run",    "runs",  "labels", "y",     "x",
                                        "file",   "title", "xlabel", "ylabel", "width",
                                        "height", "equal_axes", "kind", NULL};
-  lu_check_fields(L, 1, "plot", fields);
-  const char *kind = lu_opt_string(L, 1, "plot", "kind");
+  lx_check_fields(L, 1, "plot", fields);
+  const char *kind = lx_opt_string(L, 1, "plot", "kind");
   if (kind && strcmp(kind, "lines") != 0) {
     // other kinds (heatmap) are provided by the stdlib wrapper when available
     return luaL_error(L, "plot: unknown kind '%s' (lines, heatmap)", kind);
   }
-  const char *file = lu_opt_string(L, 1, "plot", "file");
+  const char *file = lx_opt_string(L, 1, "plot", "file");
   if (!file) {
     return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
   }
@@ -365,7 +364,7 @@ static int l_plot(lua_State *L) {
   if (ny == 0) {
     return luaL_error(L, "plot: field 'y' is empty");
   }
-  const char *xname = lu_opt_string(L, 1, "plot", "x");
+  const char *xname = lx_opt_string(L, 1, "plot", "x");
   int use_t = !xname || strcmp(xname, "t") == 0;
   int ns = nruns * ny;
   // all buffers in one GC-owned block so an error below leaks nothing
@@ -438,12 +437,12 @@ static int l_plot(lua_State *L) {
   mbd_plot_spec spec;
   memset(&spec, 0, sizeof spec);
   spec.file = file;
-  spec.title = lu_opt_string(L, 1, "plot", "title");
-  spec.xlabel = lu_opt_string(L, 1, "plot", "xlabel");
+  spec.title = lx_opt_string(L, 1, "plot", "title");
+  spec.xlabel = lx_opt_string(L, 1, "plot", "xlabel");
   if (!spec.xlabel) {
     spec.xlabel = use_t ? "t [s]" : xname;
   }
-  spec.ylabel = lu_opt_string(L, 1, "plot", "ylabel");
+  spec.ylabel = lx_opt_string(L, 1, "plot", "ylabel");
   if (!spec.ylabel && ny == 1) {
     lua_rawgeti(L, y_idx, 1);
     spec.ylabel = lua_tostring(L, -1);  // kept alive by y_idx
@@ -451,8 +450,8 @@ static int l_plot(lua_State *L) {
   }
   spec.series = series;
   spec.nseries = ns;
-  lu_opt_int(L, 1, "plot", "width", &spec.width);
-  lu_opt_int(L, 1, "plot", "height", &spec.height);
+  lx_opt_int(L, 1, "plot", "width", &spec.width);
+  lx_opt_int(L, 1, "plot", "height", &spec.height);
   if (lua_getfield(L, 1, "equal_axes") != LUA_TNIL) {
     spec.equal_axes = lua_toboolean(L, -1);
   }
@@ -466,10 +465,9 @@ static int l_plot(lua_State *L) {
   return 1;
 }
 
-void mbd_open_run(lua_State *L) {
+int mbd_open_run(lua_State *L) {
   luaL_newmetatable(L, RUN_MT);
-  lua_pushcfunction(L, l_run_index);
-  lua_setfield(L, -2, "__index");
+  lx_set_index(L, run_methods, l_run_fields);
   lua_pushcfunction(L, l_run_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pushcfunction(L, l_run_gc);
@@ -477,4 +475,5 @@ void mbd_open_run(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_plot);
   lua_setfield(L, -2, "plot");
+  return 0;
 }

@@ -3,18 +3,21 @@
  *
  * mbd.System owns the engine system; its user value is a table holding the symbolic coordinate
  * tables q and qd, the force function and the coordinate names.  Symbolic values come from the
- * state's one context (l_sym.h). */
+ * state's one context (l_sym.h); s:simulate shares the run options and the end of a run with
+ * models (l_simulate.h) and calls the force function through the callback bridge (l_callback.h).
+ * s.<key> is a method (holonomic, initial, nonholonomic, simulate), else a field (name,
+ * nconstraint, q, qd, names, last_run). */
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "l_model.h"
-#include "l_system.h"
+#include "l_callback.h"
+#include "l_simulate.h"
 #include "l_sym.h"
+#include "l_system.h"
 #include "l_util.h"
-#include "mbd/integrators.h"
 #include "mbd/system.h"
 
 #define SYSTEM_MT "mbd.System"
@@ -33,15 +36,6 @@ static int l_system_gc(lua_State *L) {
   mbd_system_free(ls->s);
   ls->s = NULL;
   return 0;
-}
-
-/* the script position "file.lua:12" of the calling Lua function */
-static void where(lua_State *L, char *buf, size_t len) {
-  luaL_where(L, 1);
-  const char *w = lua_tostring(L, -1);
-  size_t n = strlen(w);
-  snprintf(buf, len, "%.*s", (int)(n >= 2 ? n - 2 : n), w);
-  lua_pop(L, 1);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -63,13 +57,12 @@ static int force_cb(void *ud, double t, const double *q, const double *qd, doubl
     lua_pushnumber(L, qd[i]);
     lua_rawseti(L, -2, i + 1);
   }
-  if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
-    MBD_FAIL(err, MBD_E_CALLBACK, "%s: %s", ls->what, msg ? msg : "error object is not a string");
+  int rc = l_cb_pcall(L, ls->what, 3, 1, err);
+  if (rc) {
     lua_settop(L, top);
-    return MBD_E_CALLBACK;
+    return rc;
   }
-  int got = lu_read_numbers(L, lua_gettop(L), F, n);
+  int got = lx_read_numbers(L, lua_gettop(L), F, n);
   if (got != n) {
     MBD_FAIL(err, MBD_E_CALLBACK, "%s: the function must return %d numbers, got %s at t = %g",
              ls->what, n, got >= 0 ? "a table of the wrong size" : luaL_typename(L, -1), t);
@@ -85,11 +78,11 @@ static int force_cb(void *ud, double t, const double *q, const double *qd, doubl
 
 static int l_system_new(lua_State *L) {
   static const char *const fields[] = {"name", "q", "mass", "force", NULL};
-  lu_check_fields(L, 1, "system", fields);
-  const char *name = lu_opt_string(L, 1, "system", "name");
+  lx_check_fields(L, 1, "system", fields);
+  const char *name = lx_opt_string(L, 1, "system", "name");
   if (lua_getfield(L, 1, "q") != LUA_TTABLE) {
     return luaL_error(L, "system: field 'q' expects a list of coordinate names, got %s",
-                      lu_typename(L, -1));
+                      lx_typename(L, -1));
   }
   int qidx = lua_gettop(L);
   int n = (int)luaL_len(L, qidx);
@@ -115,7 +108,7 @@ static int l_system_new(lua_State *L) {
     return luaL_error(L, "%s", err.msg);
   }
   char pos[96];
-  where(L, pos, sizeof pos);
+  lx_where(L, pos, sizeof pos);
   snprintf(ls->what, sizeof ls->what, "force of system '%s' (%s)", mbd_system_name(ls->s), pos);
   // user value: q, qd (name -> Sym), names, buffers for the force function
   lua_newtable(L);
@@ -141,7 +134,7 @@ static int l_system_new(lua_State *L) {
   // mass: a number, a diagonal list or a full matrix
   if (lua_getfield(L, 1, "mass") != LUA_TNIL) {
     int mn = 0;
-    double *M = lu_read_square(L, lua_gettop(L), "system", "mass", n, &mn);
+    double *M = lx_read_square(L, lua_gettop(L), "system", "mass", n, &mn);
     int rc = mbd_system_set_mass(ls->s, M, 1, &err);
     if (rc < 0) {
       return luaL_error(L, "%s", err.msg);
@@ -176,7 +169,7 @@ static int l_system_new(lua_State *L) {
         symbolic = 1;
       } else {
         return luaL_error(L, "system: field 'force': entry %d must be a number or a symbolic "
-                             "expression, got %s", i + 1, lu_typename(L, -1));
+                             "expression, got %s", i + 1, lx_typename(L, -1));
       }
       ids[i] = l_sym_check(L, -1);
       lua_pop(L, 1);
@@ -189,7 +182,7 @@ static int l_system_new(lua_State *L) {
     lua_pop(L, 3);
   } else if (ft != LUA_TNIL) {
     return luaL_error(L, "system: field 'force' expects a list, a symbolic vector or a "
-                         "function(t, q, qd), got %s", lu_typename(L, -1));
+                         "function(t, q, qd), got %s", lx_typename(L, -1));
   } else {
     lua_pop(L, 1);
   }
@@ -210,7 +203,7 @@ static int add_constraints(lua_State *L, int holo) {
   }
   if (lua_type(L, 2) != LUA_TTABLE) {
     return luaL_error(L, "%s: expects a list of symbolic expressions, got %s", fn,
-                      lu_typename(L, 2));
+                      lx_typename(L, 2));
   }
   int k = (int)luaL_len(L, 2);
   if (k < 1) {
@@ -221,7 +214,7 @@ static int add_constraints(lua_State *L, int holo) {
     lua_geti(L, 2, i);
     if (!l_sym_is(L, -1)) {
       return luaL_error(L, "%s: entry %d must be a symbolic expression of the system's "
-                           "coordinates, got %s", fn, i, lu_typename(L, -1));
+                           "coordinates, got %s", fn, i, lx_typename(L, -1));
     }
     int id = l_sym_check(L, -1);
     lua_pop(L, 1);
@@ -245,10 +238,10 @@ static int l_system_nonholonomic(lua_State *L) { return add_constraints(L, 0); }
 static int l_system_initial(lua_State *L) {
   lsystem *ls = check_system(L, 1);
   static const char *const fields[] = {"q", "qd", NULL};
-  lu_check_fields(L, 2, "initial", fields);
+  lx_check_fields(L, 2, "initial", fields);
   int n = mbd_system_ncoord(ls->s);
   double *q = lua_newuserdatauv(L, sizeof(double) * 2 * (size_t)n, 0), *qd = q + n;
-  int hq = lu_opt_vec(L, 2, "initial", "q", n, q), hqd = lu_opt_vec(L, 2, "initial", "qd", n, qd);
+  int hq = lx_opt_vec(L, 2, "initial", "q", n, q), hqd = lx_opt_vec(L, 2, "initial", "qd", n, qd);
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_system_set_initial(ls->s, hq ? q : NULL, hqd ? qd : NULL, &err) < 0) {
@@ -262,7 +255,7 @@ static int l_system_initial(lua_State *L) {
  * sets o->S, o->T, o->L to GC-owned buffers left on the stack */
 static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_opts *o) {
   static const char *const sf[] = {"alpha", "beta", "gamma", "S", "T", "L", NULL};
-  lu_check_fields(L, tidx, "simulate: stabilization", sf);
+  lx_check_fields(L, tidx, "simulate: stabilization", sf);
   int nh = 0, nr = 0, m = mbd_system_nconstraint(s);
   for (int k = 0; k < m; k++) {
     (void)(mbd_system_is_holonomic(s, k) ? nh++ : nr++);
@@ -271,7 +264,7 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
   const double **dst[3] = {&o->S, &o->T, &o->L};
   for (int k = 0; k < 3; k++) {
     int want = k < 2 ? nh : nr;
-    int ha = lu_has(L, tidx, pairs[k][0]), hm = lu_has(L, tidx, pairs[k][1]);
+    int ha = lx_has(L, tidx, pairs[k][0]), hm = lx_has(L, tidx, pairs[k][1]);
     if (ha && hm) {
       luaL_error(L, "simulate: stabilization: give either %s or %s, not both", pairs[k][0],
                  pairs[k][1]);
@@ -296,9 +289,18 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
                       "for a full matrix", key, pairs[k][1]);
       }
     }
-    *dst[k] = lu_read_square(L, lua_gettop(L), "simulate: stabilization", key, want, &got);
+    *dst[k] = lx_read_square(L, lua_gettop(L), "simulate: stabilization", key, want, &got);
     lua_remove(L, -2);
   }
+}
+
+/* the formulations a system runs: udwadia_kalaba only */
+static int system_formulation(lua_State *L, const char *name) {
+  if (strcmp(name, "udwadia_kalaba") != 0) {
+    luaL_error(L, "simulate: an mbd.system runs with formulation 'udwadia_kalaba' only (got "
+                  "'%s'); build an mbd.model for the other formulations", name);
+  }
+  return MBD_FORM_UK;
 }
 
 /* s:simulate { t_end, formulation, integrator, rtol, atol, step, max_step, output_every,
@@ -308,24 +310,16 @@ static int l_system_simulate(lua_State *L) {
   static const char *const fields[] = {"t_end",    "formulation",  "integrator",    "rtol",
                                        "atol",     "step",         "max_step",      "output_every",
                                        "stabilization", NULL};
-  lu_check_fields(L, 2, "simulate", fields);
+  lx_check_fields(L, 2, "simulate", fields);
   lua_settop(L, 2);
   mbd_sys_opts o;
   mbd_sys_opts_default(&o);
-  o.t_end = lu_req_number(L, 2, "simulate", "t_end");
-  const char *f = lu_opt_string(L, 2, "simulate", "formulation");
-  if (f && strcmp(f, "udwadia_kalaba") != 0) {
-    return luaL_error(L, "simulate: an mbd.system runs with formulation 'udwadia_kalaba' only (got "
-                         "'%s'); build an mbd.model for the other formulations", f);
-  }
-  lu_ode_fields of = {o.integrator, o.rtol, o.atol, o.step, o.max_step, o.output_every};
-  lu_read_ode_fields(L, 2, &of);
-  o.integrator = of.integrator;
-  o.rtol = of.rtol;
-  o.atol = of.atol;
-  o.step = of.step;
-  o.max_step = of.max_step;
-  o.output_every = of.output_every;
+  int formulation = MBD_FORM_UK;
+  const l_sim_fields f = {.fn = "simulate", .t_end = &o.t_end, .formulation = &formulation,
+                          .check = system_formulation, .integrator = &o.integrator,
+                          .rtol = &o.rtol, .atol = &o.atol, .step = &o.step,
+                          .max_step = &o.max_step, .output_every = &o.output_every};
+  l_sim_read(L, 2, &f);
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, lua_gettop(L), ls->s, &o);
   }
@@ -339,23 +333,12 @@ static int l_system_simulate(lua_State *L) {
   mbd_run *run = NULL;
   int rc = mbd_system_simulate(ls->s, &o, &run, &err);
   char pos[96];
-  where(L, pos, sizeof pos);
+  lx_where(L, pos, sizeof pos);
   for (int i = 0; mbd_system_warning(ls->s, i); i++) {
     fprintf(stderr, "mbd: warning: %s: %s\n", pos, mbd_system_warning(ls->s, i));
   }
-  if (run) {
-    l_run_push(L, run);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, ls->udidx, "last_run");
-  }
-  if (rc < 0) {
-    if (run) {
-      return luaL_error(L, "%s (the run up to t = %f is kept in s.last_run)", err.msg,
-                        mbd_run_nsample(run) ? mbd_run_times(run)[mbd_run_nsample(run) - 1] : 0.0);
-    }
-    return luaL_error(L, "%s", err.msg);
-  }
-  return 1;
+  // a failed run is kept in s.last_run, also when it recorded nothing
+  return l_sim_finish(L, 1, rc, run, &err, "s.last_run", 1);
 }
 
 static int l_system_tostring(lua_State *L) {
@@ -384,15 +367,11 @@ static const luaL_Reg system_methods[] = {{"holonomic", l_system_holonomic},
                                           {"simulate", l_system_simulate},
                                           {NULL, NULL}};
 
-static int l_system_index(lua_State *L) {
+/* the fields of s.<key> once the methods are looked up: name, nconstraint, q, qd, names,
+ * last_run (a method wins over a field of the same name) */
+static int l_system_fields(lua_State *L) {
   lsystem *ls = check_system(L, 1);
   const char *k = luaL_checkstring(L, 2);
-  for (const luaL_Reg *r = system_methods; r->name; r++) {
-    if (strcmp(r->name, k) == 0) {
-      lua_pushcfunction(L, r->func);
-      return 1;
-    }
-  }
   if (strcmp(k, "name") == 0) {
     lua_pushstring(L, mbd_system_name(ls->s));
     return 1;
@@ -416,8 +395,8 @@ static int l_system_index(lua_State *L) {
 
 static int l_stability(lua_State *L) {
   static const char *const fields[] = {"S", "T", "L", NULL};
-  lu_check_fields(L, 1, "stability", fields);
-  int hs = lu_has(L, 1, "S"), ht = lu_has(L, 1, "T"), hl = lu_has(L, 1, "L");
+  lx_check_fields(L, 1, "stability", fields);
+  int hs = lx_has(L, 1, "S"), ht = lx_has(L, 1, "T"), hl = lx_has(L, 1, "L");
   if (hl && (hs || ht)) {
     return luaL_error(L, "stability: give S and T (holonomic) or L (nonholonomic), not both");
   }
@@ -440,7 +419,7 @@ static int l_stability(lua_State *L) {
   for (int k = 0; k < 3; k++) {
     if (lua_getfield(L, 1, keys[k]) != LUA_TNIL) {
       int got = 0;
-      mats[k] = lu_read_square(L, lua_gettop(L), "stability", keys[k], h, &got);
+      mats[k] = lx_read_square(L, lua_gettop(L), "stability", keys[k], h, &got);
     }
   }
   int N = hl ? h : 2 * h;
@@ -468,10 +447,9 @@ static int l_stability(lua_State *L) {
   return 1;
 }
 
-void mbd_open_system(lua_State *L) {
+int mbd_open_system(lua_State *L) {
   luaL_newmetatable(L, SYSTEM_MT);
-  lua_pushcfunction(L, l_system_index);
-  lua_setfield(L, -2, "__index");
+  lx_set_index(L, system_methods, l_system_fields);
   lua_pushcfunction(L, l_system_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pushcfunction(L, l_system_gc);
@@ -481,4 +459,5 @@ void mbd_open_system(lua_State *L) {
   lua_setfield(L, -2, "stability");
   lua_pushcfunction(L, l_system_new);
   lua_setfield(L, -2, "system");
+  return 0;
 }

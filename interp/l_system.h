@@ -4,7 +4,8 @@
 
 #include <lua.h>
 
-/* adds system() and stability() to the mbd table on top of the stack */
-void mbd_open_system(lua_State *L);
+/* adds system() and stability() to the mbd table on top of the stack and registers the
+ * mbd.System metatable; pushes nothing, returns 0 */
+int mbd_open_system(lua_State *L);
 
 #endif

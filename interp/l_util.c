@@ -1,11 +1,12 @@
-/* the constructor-table field walker (STYLE.md #12): every DSL constructor checks its table */
+/* helpers shared by the Lua bindings: the constructor-table field walker (STYLE.md #12) with which
+ * every DSL constructor checks its table, the field readers, script positions, and the __index of
+ * the DSL types (l_util.h) */
 #include "l_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
-#include "mbd/integrators.h"
-
-const char *lu_typename(lua_State *L, int idx) {
+const char *lx_typename(lua_State *L, int idx) {
   if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) {
     const char *s = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -17,10 +18,10 @@ const char *lu_typename(lua_State *L, int idx) {
   return luaL_typename(L, idx);
 }
 
-void lu_check_fields(lua_State *L, int idx, const char *ctor, const char *const *allowed) {
+void lx_check_fields(lua_State *L, int idx, const char *ctor, const char *const *allowed) {
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TTABLE) {
-    luaL_error(L, "%s: expects a table of named fields, got %s", ctor, lu_typename(L, idx));
+    luaL_error(L, "%s: expects a table of named fields, got %s", ctor, lx_typename(L, idx));
   }
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -51,13 +52,13 @@ void lu_check_fields(lua_State *L, int idx, const char *ctor, const char *const 
   }
 }
 
-int lu_has(lua_State *L, int idx, const char *key) {
+int lx_has(lua_State *L, int idx, const char *key) {
   int t = lua_getfield(L, idx, key);
   lua_pop(L, 1);
   return t != LUA_TNIL;
 }
 
-int lu_opt_number(lua_State *L, int idx, const char *ctor, const char *key, double *out) {
+int lx_opt_number(lua_State *L, int idx, const char *ctor, const char *key, double *out) {
   idx = lua_absindex(L, idx);
   int t = lua_getfield(L, idx, key);
   if (t == LUA_TNIL) {
@@ -67,24 +68,24 @@ int lu_opt_number(lua_State *L, int idx, const char *ctor, const char *key, doub
   int isnum = 0;
   double v = lua_tonumberx(L, -1, &isnum);
   if (t != LUA_TNUMBER || !isnum) {
-    luaL_error(L, "%s: field '%s' expects a number, got %s", ctor, key, lu_typename(L, -1));
+    luaL_error(L, "%s: field '%s' expects a number, got %s", ctor, key, lx_typename(L, -1));
   }
   lua_pop(L, 1);
   *out = v;
   return 1;
 }
 
-double lu_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
+double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
   double v = 0;
-  if (!lu_opt_number(L, idx, ctor, key, &v)) {
+  if (!lx_opt_number(L, idx, ctor, key, &v)) {
     luaL_error(L, "%s: missing field '%s'", ctor, key);
   }
   return v;
 }
 
-int lu_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out) {
+int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out) {
   double v = 0;
-  if (!lu_opt_number(L, idx, ctor, key, &v)) {
+  if (!lx_opt_number(L, idx, ctor, key, &v)) {
     return 0;
   }
   if (v != (double)(int)v) {
@@ -94,7 +95,7 @@ int lu_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *ou
   return 1;
 }
 
-int lu_read_numbers(lua_State *L, int idx, double *out, int n) {
+int lx_read_numbers(lua_State *L, int idx, double *out, int n) {
   if (lua_type(L, idx) != LUA_TTABLE) {
     return -1;
   }
@@ -113,18 +114,18 @@ int lu_read_numbers(lua_State *L, int idx, double *out, int n) {
   return len;
 }
 
-int lu_opt_vec(lua_State *L, int idx, const char *ctor, const char *key, int n, double *out) {
+int lx_opt_vec(lua_State *L, int idx, const char *ctor, const char *key, int n, double *out) {
   idx = lua_absindex(L, idx);
   int t = lua_getfield(L, idx, key);
   if (t == LUA_TNIL) {
     lua_pop(L, 1);
     return 0;
   }
-  int got = lu_read_numbers(L, lua_gettop(L), out, n);
+  int got = lx_read_numbers(L, lua_gettop(L), out, n);
   if (got != n) {
     if (got < 0) {
       luaL_error(L, "%s: field '%s' expects %d numbers, got %s", ctor, key, n,
-                 t == LUA_TTABLE ? "a table with a non-number entry" : lu_typename(L, -1));
+                 t == LUA_TTABLE ? "a table with a non-number entry" : lx_typename(L, -1));
     }
     luaL_error(L, "%s: field '%s' expects %d numbers, got %d", ctor, key, n, got);
   }
@@ -132,7 +133,7 @@ int lu_opt_vec(lua_State *L, int idx, const char *ctor, const char *key, int n, 
   return 1;
 }
 
-const char *lu_opt_string(lua_State *L, int idx, const char *ctor, const char *key) {
+const char *lx_opt_string(lua_State *L, int idx, const char *ctor, const char *key) {
   idx = lua_absindex(L, idx);
   int t = lua_getfield(L, idx, key);
   if (t == LUA_TNIL) {
@@ -140,14 +141,57 @@ const char *lu_opt_string(lua_State *L, int idx, const char *ctor, const char *k
     return NULL;
   }
   if (t != LUA_TSTRING) {
-    luaL_error(L, "%s: field '%s' expects a string, got %s", ctor, key, lu_typename(L, -1));
+    luaL_error(L, "%s: field '%s' expects a string, got %s", ctor, key, lx_typename(L, -1));
   }
   const char *s = lua_tostring(L, -1);
   lua_pop(L, 1);  // the table still references the string
   return s;
 }
 
-double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key, int want, int *n) {
+/* a vector field of n numbers.  what names the object ("body 'crank'"); dim > 0 marks a
+ * position-like field, so a vector of the other model's size gets a hint (a 2-vector in a spatial
+ * model is the usual slip when a planar script is turned into a spatial one).  1 when present. */
+int lx_opt_vec_dim(lua_State *L, int tidx, const char *what, const char *key, int n, int dim,
+                   double *out) {
+  tidx = lua_absindex(L, tidx);
+  int t = lua_getfield(L, tidx, key);
+  if (t == LUA_TNIL) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (t == LUA_TTABLE && dim > 0) {
+    lua_Integer len = luaL_len(L, -1);
+    if (len != n && (len == 2 || len == 3)) {
+      // "revolute: field 'at1' expects 2 numbers, got 3" first (the documented form), then the
+      // object and the hint; what is "<ctor> '<name>'" or "force on body '<name>'"
+      const char *q = strchr(what, ' ');
+      int clen = q ? (int)(q - what) : (int)strlen(what);
+      char msg[320];
+      snprintf(msg, sizeof msg,
+               "%.*s: field '%s' expects %d numbers, got %d (%s; the model is %s, dim = %d: %s)",
+               clen, what, key, n, (int)len, what, dim == 3 ? "spatial" : "planar", dim,
+               n == 3 ? "{x, y, z}" : "{x, y}");
+      luaL_error(L, "%s", msg);
+    }
+  }
+  lua_pop(L, 1);
+  return lx_opt_vec(L, tidx, what, key, n, out);
+}
+
+/* a function field stored as a registry ref; LUA_NOREF when absent */
+int lx_opt_function(lua_State *L, int tidx, const char *ctor, const char *key) {
+  int t = lua_getfield(L, tidx, key);
+  if (t == LUA_TNIL) {
+    lua_pop(L, 1);
+    return LUA_NOREF;
+  }
+  if (t != LUA_TFUNCTION) {
+    luaL_error(L, "%s: field '%s' expects a function, got %s", ctor, key, lx_typename(L, -1));
+  }
+  return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+double *lx_read_square(lua_State *L, int idx, const char *ctor, const char *key, int want, int *n) {
   idx = lua_absindex(L, idx);
   int t = lua_type(L, idx);
   if (t == LUA_TNUMBER) {
@@ -165,7 +209,7 @@ double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key,
   }
   if (t != LUA_TTABLE) {
     luaL_error(L, "%s: field '%s' expects a number, a list or a matrix, got %s", ctor, key,
-               lu_typename(L, idx));
+               lx_typename(L, idx));
   }
   int len = (int)luaL_len(L, idx);
   if (len < 1 || (want > 0 && len != want)) {
@@ -183,7 +227,7 @@ double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key,
       if (len > 64) {
         luaL_error(L, "%s: field '%s': at most 64 rows", ctor, key);
       }
-      int got = lu_read_numbers(L, lua_gettop(L), row, len);
+      int got = lx_read_numbers(L, lua_gettop(L), row, len);
       if (got != len) {
         luaL_error(L, "%s: field '%s': row %d expects %d numbers", ctor, key, i + 1, len);
       }
@@ -204,23 +248,42 @@ double *lu_read_square(lua_State *L, int idx, const char *ctor, const char *key,
   return m;
 }
 
-void lu_read_ode_fields(lua_State *L, int idx, lu_ode_fields *f) {
-  const char *ig = lu_opt_string(L, idx, "simulate", "integrator");
-  if (ig) {
-    f->integrator = mbd_integrator_from_name(ig);
-    if (f->integrator < 0) {
-      luaL_error(L, "simulate: unknown integrator '%s' (adams, rk45, bdf, rk4)", ig);
-    }
+void lx_where(lua_State *L, char *buf, size_t len) {
+  luaL_where(L, 1);
+  const char *w = lua_tostring(L, -1);
+  size_t n = strlen(w);
+  // luaL_where gives "chunk:line: " — drop the trailing ": "
+  snprintf(buf, len, "%.*s", (int)(n >= 2 ? n - 2 : n), w);
+  lua_pop(L, 1);
+}
+
+/* __index with upvalues (methods table, fields function or nil): a method by a raw table lookup,
+ * else the fields function, called directly so its errors name '__index' as before */
+static int index_methods(lua_State *L) {
+  lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
+    return 1;
   }
-  lu_opt_number(L, idx, "simulate", "rtol", &f->rtol);
-  lu_opt_number(L, idx, "simulate", "atol", &f->atol);
-  int has_step = lu_opt_number(L, idx, "simulate", "step", &f->step);
-  if (f->integrator == MBD_INT_RK4 && !has_step) {
-    luaL_error(L, "simulate: integrator 'rk4' needs field 'step' (the fixed step h)");
+  lua_pop(L, 1);
+  lua_CFunction fields = lua_tocfunction(L, lua_upvalueindex(2));
+  if (!fields) {
+    lua_pushnil(L);
+    return 1;
   }
-  lu_opt_number(L, idx, "simulate", "max_step", &f->max_step);
-  lu_opt_number(L, idx, "simulate", "output_every", &f->output_every);
-  if (!(f->rtol > 0) || !(f->atol > 0)) {
-    luaL_error(L, "simulate: rtol and atol must be positive");
+  return fields(L);
+}
+
+void lx_set_index(lua_State *L, const luaL_Reg *methods, lua_CFunction fields) {
+  lua_newtable(L);
+  if (methods) {
+    luaL_setfuncs(L, methods, 0);
   }
+  if (fields) {
+    lua_pushcfunction(L, fields);
+  } else {
+    lua_pushnil(L);
+  }
+  lua_pushcclosure(L, index_methods, 2);
+  lua_setfield(L, -2, "__index");
 }

@@ -1,7 +1,7 @@
 /* protected calls, error reports and the read-eval-print loop of the mbd program */
 #include "repl.h"
 
-#include "l_model.h"
+#include "l_callback.h"
 
 #include <ctype.h>
 #include <lauxlib.h>

@@ -1,0 +1,19 @@
+/* mbd — Lua binding of runs, mbd.Run, and of mbd.plot (private to interp/) */
+#ifndef MBD_L_RUN_H
+#define MBD_L_RUN_H
+
+#include <lua.h>
+
+#include "mbd/model.h"
+
+/* push a Run userdata that takes ownership of r */
+void l_run_push(lua_State *L, mbd_run *r);
+
+/* the run at idx or a type error */
+mbd_run *l_run_check(lua_State *L, int idx);
+
+/* adds plot() to the mbd table on top of the stack and registers the mbd.Run metatable; pushes
+ * nothing, returns 0 */
+int mbd_open_run(lua_State *L);
+
+#endif

@@ -1,0 +1,203 @@
+/* running from Lua (DSL.md "Running"): one reader of the run options shared by m:simulate,
+ * m:kinematics and sys:simulate, the end of a run (kept in last_run, a failure raised at the
+ * user's line after the engine returned), and the model's run methods m:simulate and
+ * m:kinematics (l_simulate.h).  sys:simulate is in l_system.c. */
+#include "l_simulate.h"
+
+#include <lauxlib.h>
+#include <string.h>
+
+#include "l_callback.h"
+#include "l_model.h"
+#include "l_run.h"
+#include "l_util.h"
+#include "mbd/integrators.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* run options and the end of a run                                                            */
+
+void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
+  const char *fn = f->fn;
+  *f->t_end = lx_req_number(L, idx, fn, "t_end");
+  if (f->check) {
+    const char *name = lx_opt_string(L, idx, fn, "formulation");
+    if (name) {
+      *f->formulation = f->check(L, name);
+    }
+  }
+  // the integrator: a name, tolerances, steps, the output interval
+  if (f->integrator) {
+    const char *ig = lx_opt_string(L, idx, fn, "integrator");
+    if (ig) {
+      *f->integrator = mbd_integrator_from_name(ig);
+      if (*f->integrator < 0) {
+        luaL_error(L, "%s: unknown integrator '%s' (adams, rk45, bdf, rk4)", fn, ig);
+      }
+    }
+    lx_opt_number(L, idx, fn, "rtol", f->rtol);
+    lx_opt_number(L, idx, fn, "atol", f->atol);
+    int has_step = lx_opt_number(L, idx, fn, "step", f->step);
+    if (*f->integrator == MBD_INT_RK4 && !has_step) {
+      luaL_error(L, "%s: integrator 'rk4' needs field 'step' (the fixed step h)", fn);
+    }
+    lx_opt_number(L, idx, fn, "max_step", f->max_step);
+    lx_opt_number(L, idx, fn, "output_every", f->output_every);
+    if (!(*f->rtol > 0) || !(*f->atol > 0)) {
+      luaL_error(L, "%s: rtol and atol must be positive", fn);
+    }
+  }
+  // kinematics' output intervals; the position analyses of models
+  if (f->steps) {
+    lx_opt_int(L, idx, fn, "steps", f->steps);
+  }
+  if (f->position_tol) {
+    lx_opt_number(L, idx, fn, "position_tol", f->position_tol);
+  }
+  if (f->max_newton) {
+    lx_opt_int(L, idx, fn, "max_newton", f->max_newton);
+  }
+}
+
+int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error *err,
+                 const char *kept, int name_empty) {
+  owner = lua_absindex(L, owner);
+  int n = run ? mbd_run_nsample(run) : 0;
+  if (run) {
+    // the run is returned and kept as owner.last_run, failed or not
+    l_run_push(L, run);
+    lua_getiuservalue(L, owner, 1);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "last_run");
+    lua_pop(L, 1);
+  }
+  if (rc < 0) {
+    // raised here, in the method the script called: luaL_error names the script's line
+    if (run && (n > 0 || name_empty)) {
+      return luaL_error(L, "%s (the run up to t = %f is kept in %s)", err->msg,
+                        n > 0 ? mbd_run_times(run)[n - 1] : 0.0, kept);
+    }
+    return luaL_error(L, "%s", err->msg);
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* m:simulate, m:kinematics                                                                    */
+
+/* the formulations a model runs, by name */
+static int model_formulation(lua_State *L, const char *name) {
+  int k = mbd_formulation_from_name(name);
+  if (k < 0) {
+    luaL_error(L,
+               "simulate: unknown formulation '%s' (augmented, baumgarte, gcp, kane, "
+               "udwadia_kalaba, relative)",
+               name);
+  }
+  return k;
+}
+
+/* after an engine run of the model at 1: its warnings, then the run or the error */
+static int finish_model_run(lua_State *L, int rc, mbd_run *run, const mbd_error *err) {
+  l_model_show_warnings(L, 1);
+  return l_sim_finish(L, 1, rc, run, err, "model.last_run", 0);
+}
+
+/* stabilization = { alpha, beta, S, T } of the table at top into o; the S and T matrices stay
+ * on the stack below that table, which is left on top */
+static void read_stabilization(lua_State *L, mbd_sim_opts *o) {
+  static const char *const sf[] = {"alpha", "beta", "S", "T", NULL};
+  lx_check_fields(L, -1, "simulate: stabilization", sf);
+  lx_opt_number(L, -1, "stabilization", "alpha", &o->alpha);
+  lx_opt_number(L, -1, "stabilization", "beta", &o->beta);
+  // udwadia_kalaba: full S, T over all constraint rows (paper 004 eq 26–27)
+  int sidx = lua_gettop(L);
+  for (int k = 0; k < 2; k++) {
+    const char *key = k ? "T" : "S";
+    if (lua_getfield(L, sidx, key) == LUA_TNIL) {
+      lua_pop(L, 1);
+      continue;
+    }
+    if (o->formulation != MBD_FORM_UK) {
+      luaL_error(L, "simulate: stabilization %s is for formulation 'udwadia_kalaba'", key);
+    }
+    int h = 0;
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+      luaL_error(L, "simulate: stabilization %s: give a matrix (or %s for %s I)", key,
+                 k ? "beta" : "alpha", k ? "beta" : "alpha");
+    }
+    double *mat = lx_read_square(L, lua_gettop(L), "simulate: stabilization", key, 0, &h);
+    lua_remove(L, -2);
+    if (o->stab_n && h != o->stab_n) {
+      luaL_error(L, "simulate: stabilization S and T must have the same size");
+    }
+    o->stab_n = h;
+    if (k) {
+      o->stab_T = mat;
+    } else {
+      o->stab_S = mat;
+    }
+    lua_insert(L, sidx);  // keep the matrix userdata alive below the table
+    sidx++;
+  }
+}
+
+int l_model_simulate(lua_State *L) {
+  l_model_get(L, 1);
+  static const char *const fields[] = {
+      "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
+      "max_step", "position_tol", "max_newton", "stabilization", "output_every", NULL};
+  lx_check_fields(L, 2, "simulate", fields);
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  const l_sim_fields f = {.fn = "simulate",
+                          .t_end = &o.t_end,
+                          .formulation = &o.formulation,
+                          .check = model_formulation,
+                          .integrator = &o.integrator,
+                          .rtol = &o.rtol,
+                          .atol = &o.atol,
+                          .step = &o.step,
+                          .max_step = &o.max_step,
+                          .output_every = &o.output_every,
+                          .position_tol = &o.position_tol,
+                          .max_newton = &o.max_newton};
+  l_sim_read(L, 2, &f);
+  if (o.formulation == MBD_FORM_UK) {
+    o.alpha = o.beta = 0;  // udwadia_kalaba: the plain equation 5 unless stabilization is given
+  }
+  if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
+    read_stabilization(L, &o);
+  }
+  lua_pop(L, 1);
+  o.poll = l_poll_interrupt;
+  mbd_error err;
+  mbd_error_clear(&err);
+  mbd_run *run = NULL;
+  mbd_model *m = l_model_enter(L, 1);
+  mbd_lua_interrupted = 0;
+  int rc = mbd_simulate(m, &o, &run, &err);
+  return finish_model_run(L, rc, run, &err);
+}
+
+int l_model_kinematics(lua_State *L) {
+  l_model_get(L, 1);
+  static const char *const fields[] = {"t_end", "steps", "position_tol", "max_newton", NULL};
+  lx_check_fields(L, 2, "kinematics", fields);
+  mbd_kin_opts o;
+  memset(&o, 0, sizeof o);
+  o.steps = 100;
+  const l_sim_fields f = {.fn = "kinematics",
+                          .t_end = &o.t_end,
+                          .steps = &o.steps,
+                          .position_tol = &o.position_tol,
+                          .max_newton = &o.max_newton};
+  l_sim_read(L, 2, &f);
+  o.poll = l_poll_interrupt;
+  mbd_error err;
+  mbd_error_clear(&err);
+  mbd_run *run = NULL;
+  mbd_model *m = l_model_enter(L, 1);
+  mbd_lua_interrupted = 0;
+  int rc = mbd_kinematics(m, &o, &run, &err);
+  return finish_model_run(L, rc, run, &err);
+}
