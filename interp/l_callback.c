@@ -158,6 +158,35 @@ int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double
   return 0;
 }
 
+int l_cb_state(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
+               mbd_error *err) {
+  l_cb *cb = ud;
+  lua_State *L = cb->owner->L;
+  int top = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, cb->fnref);
+  lua_pushnumber(L, t);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, cb->owner->state_ref);
+  l_state *st = lua_touserdata(L, -1);
+  st->m = m;
+  st->d = d;
+  int rc = l_cb_pcall(L, cb->what, 2, 1, err);
+  st->d = NULL;
+  if (rc) {
+    lua_settop(L, top);
+    return rc;
+  }
+  int isnum = 0;
+  *g = lua_tonumberx(L, -1, &isnum);
+  if (!isnum) {
+    MBD_FAIL(err, MBD_E_CALLBACK, "%s: the function must return a number, got %s at t = %g",
+             cb->what, luaL_typename(L, -1), t);
+    lua_settop(L, top);
+    return MBD_E_CALLBACK;
+  }
+  lua_settop(L, top);
+  return 0;
+}
+
 /* call a time function ref: one number */
 static int time_value(lua_State *L, l_cb *cb, int ref, double t, double *out, mbd_error *err) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

@@ -23,7 +23,7 @@ extern volatile sig_atomic_t mbd_lua_interrupted;
 int l_poll_interrupt(void *ud, double t, mbd_error *err);
 
 /* what a callback record calls back for */
-typedef enum { L_CB_FORCE, L_CB_TORQUE, L_CB_DRIVE } l_cb_kind;
+typedef enum { L_CB_FORCE, L_CB_TORQUE, L_CB_DRIVE, L_CB_STATE } l_cb_kind;
 
 typedef struct l_cbset l_cbset;
 
@@ -74,6 +74,10 @@ int l_cb_pcall(lua_State *L, const char *what, int nargs, int nres, mbd_error *e
 /* the mbd_vec_fn of forces and torques (ud: an l_cb of kind L_CB_FORCE or L_CB_TORQUE): calls
  * f(t, state) and reads a {x, y} / {x, y, z} force, or a number / {x, y, z} torque, into out */
 int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
+               mbd_error *err);
+
+/* the mbd_state_fn of stop_when (ud: an l_cb of kind L_CB_STATE): *g = f(t, state), a number */
+int l_cb_state(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
                mbd_error *err);
 
 /* the mbd_time_fn of drives (ud: an l_cb of kind L_CB_DRIVE): out = position, velocity and

@@ -47,6 +47,10 @@ mbd_model *l_model_enter(lua_State *L, int idx) {
   return lm->m;
 }
 
+struct l_cbset *l_model_callbacks(lua_State *L, int idx) {
+  return &check_model(L, idx)->cbs;
+}
+
 static int l_model_gc(lua_State *L) {
   lmodel *lm = luaL_checkudata(L, 1, MODEL_MT);
   if (lm->m) {

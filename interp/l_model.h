@@ -12,6 +12,8 @@ mbd_model *l_model_get(lua_State *L, int idx);
 /* the same, with the model's Lua callbacks (forces, drives) set to run in L: call it before an
  * engine call that may call them */
 mbd_model *l_model_enter(lua_State *L, int idx);
+/* the callback set of the model at idx (its Lua functions and the state they run in) */
+struct l_cbset *l_model_callbacks(lua_State *L, int idx);
 
 /* show the warnings of the mbd.Model at idx on standard error ("mbd: warning: ..."), each once
  * per model */

@@ -140,7 +140,7 @@ static const luaL_Reg run_methods[] = {{"series", l_run_series},
                                        {NULL, NULL}};
 
 /* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
- * formulation, integrator, t_end, samples, E1, E2 */
+ * formulation, integrator, t_end, stop_time, samples, E1, E2 */
 static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
@@ -167,6 +167,14 @@ static int l_run_fields(lua_State *L) {
     lua_pushstring(L, mbd_run_integrator(r));
   } else if (strcmp(k, "t_end") == 0) {
     lua_pushnumber(L, mbd_run_t_end(r));
+  } else if (strcmp(k, "stop_time") == 0) {
+    // where stop_when ended the run, nil when it did not
+    double ts = mbd_run_stop_time(r);
+    if (ts == ts) {
+      lua_pushnumber(L, ts);
+    } else {
+      lua_pushnil(L);
+    }
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));
   } else if (strcmp(k, "E1") == 0 || strcmp(k, "E2") == 0) {

@@ -5,6 +5,7 @@
 #include "l_simulate.h"
 
 #include <lauxlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "l_callback.h"
@@ -145,7 +146,8 @@ int l_model_simulate(lua_State *L) {
   l_model_get(L, 1);
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
-      "max_step", "position_tol", "max_newton", "stabilization", "output_every", NULL};
+      "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
+      NULL};
   lx_check_fields(L, 2, "simulate", fields);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
@@ -169,6 +171,18 @@ int l_model_simulate(lua_State *L) {
     read_stabilization(L, &o);
   }
   lua_pop(L, 1);
+  // stop_when = function(t, state): the run ends where it crosses zero (root finding); its
+  // record lives for this call only
+  l_cb stop = {.owner = l_model_callbacks(L, 1), .kind = L_CB_STATE, .vref = LUA_NOREF,
+               .aref = LUA_NOREF};
+  stop.fnref = lx_opt_function(L, 2, "simulate", "stop_when");
+  if (stop.fnref != LUA_NOREF) {
+    char pos[96];
+    lx_where(L, pos, sizeof pos);
+    snprintf(stop.what, sizeof stop.what, "stop_when (%s)", pos);
+    o.stop_fn = l_cb_state;
+    o.stop_ud = &stop;
+  }
   o.poll = l_poll_interrupt;
   mbd_error err;
   mbd_error_clear(&err);
@@ -176,6 +190,7 @@ int l_model_simulate(lua_State *L) {
   mbd_model *m = l_model_enter(L, 1);
   mbd_lua_interrupted = 0;
   int rc = mbd_simulate(m, &o, &run, &err);
+  luaL_unref(L, LUA_REGISTRYINDEX, stop.fnref);
   return finish_model_run(L, rc, run, &err);
 }
 
