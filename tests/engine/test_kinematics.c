@@ -1,11 +1,9 @@
-/* the kinematics stages and the driver's data path: rows and forces scattered through a pose
- * Jacobian that is not the identity (the chain rule relative coordinates and flexible bodies
- * build on), recording that never steers the integration, a model shared by runs */
+/* the kinematics stages: rows and forces scattered through a pose Jacobian that is not the
+ * identity (the chain rule relative coordinates and flexible bodies build on) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../engine/kinematics/kinematics.h"
-#include "mbd/integrators.h"
 #include "mbd/model.h"
 #include "mbd_test.h"
 
@@ -92,85 +90,9 @@ static void test_pose_jacobian_scatter(void **state) {
   mbd_model_free(m);
 }
 
-/* a planar slider-crank under gravity: kane and gcp integrate only the independent coordinate */
-static mbd_model *slider_crank(void) {
-  mbd_error err;
-  mbd_model *m = mbd_model_new("slider crank", 2, &err);
-  double g[2] = {0, -9.81};
-  mbd_model_set_gravity(m, g);
-  double r = 0.3, l = 0.8, th = 0.7853981633974483;
-  double bx = r * cos(th) + sqrt(l * l - r * sin(th) * r * sin(th)), ph = -asin(r * sin(th) / l);
-  mbd_body_spec c = {.name = "crank", .mass = 2, .inertia = {0.015},
-                     .pos = {r / 2 * cos(th), r / 2 * sin(th)}, .angle = th};
-  mbd_body_spec o = {.name = "rod", .mass = 1.5, .inertia = {0.08},
-                     .pos = {r * cos(th) + l / 2 * cos(ph), r * sin(th) / 2}, .angle = ph};
-  mbd_body_spec s = {.name = "slider", .mass = 1, .inertia = {0.001}, .pos = {bx, 0}};
-  int bc = mbd_model_add_body(m, &c, &err), bo = mbd_model_add_body(m, &o, &err),
-      bs = mbd_model_add_body(m, &s, &err);
-  mbd_joint_spec j[4] = {
-      {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = bc, .at2 = {-r / 2}},
-      {.name = "A", .type = MBD_JOINT_REVOLUTE, .body1 = bc, .at1 = {r / 2}, .body2 = bo,
-       .at2 = {-l / 2}},
-      {.name = "B", .type = MBD_JOINT_REVOLUTE, .body1 = bo, .at1 = {l / 2}, .body2 = bs},
-      {.name = "S", .type = MBD_JOINT_TRANSLATIONAL, .body1 = 0, .body2 = bs, .axis1 = {1, 0},
-       .has_axis1 = 1}};
-  for (int k = 0; k < 4; k++) {
-    assert_true(mbd_model_add_joint(m, &j[k], &err) >= 0);
-  }
-  return m;
-}
-
-static mbd_run *run(const mbd_model *m, int form, double every) {
-  mbd_sim_opts o;
-  mbd_sim_opts_default(&o);
-  o.t_end = 2;
-  o.formulation = form;
-  o.output_every = every;
-  mbd_run *r = NULL;
-  mbd_error err;
-  mbd_error_clear(&err);
-  if (mbd_sim_run(m, &o, &r, &err) != MBD_OK) {
-    fail_msg("%s: %s", mbd_formulation_name(form), err.msg);
-  }
-  return r;
-}
-
-static double last(const mbd_run *r, const char *ch) {
-  return mbd_run_sample(r, mbd_run_find(r, ch), mbd_run_nsample(r) - 1);
-}
-
-/* recording never steers the integration: sampled every 0.5 s or every 0.01 s, a gcp or kane
- * run takes the same steps and ends in the same state, to the last bit (before the driver kept
- * samples on their own data, the dependent coordinates' Newton started from the last sample and
- * the two differed by 9e-9 rad).  Two runs on one model give the same numbers too. */
-static void test_sampling_does_not_steer(void **state) {
-  (void)state;
-  mbd_model *m = slider_crank();
-  mbd_error err;
-  assert_int_equal(mbd_model_assemble(m, NULL, &err), MBD_OK);
-  int forms[] = {MBD_FORM_GCP, MBD_FORM_KANE, MBD_FORM_AUGMENTED};
-  for (int f = 0; f < 3; f++) {
-    mbd_run *coarse = run(m, forms[f], 0.5), *fine = run(m, forms[f], 0.01);
-    mbd_run *again = run(m, forms[f], 0.5);
-    assert_int_equal(mbd_run_get_stats(coarse)->nfev, mbd_run_get_stats(fine)->nfev);
-    assert_int_equal(mbd_run_get_stats(coarse)->steps, mbd_run_get_stats(fine)->steps);
-    assert_int_equal(mbd_run_nsample(coarse), 5);
-    assert_int_equal(mbd_run_nsample(fine), 201);
-    MBD_ASSERT_NEAR(last(coarse, "crank.theta"), last(fine, "crank.theta"), 0);
-    MBD_ASSERT_NEAR(last(coarse, "slider.x"), last(fine, "slider.x"), 0);
-    MBD_ASSERT_NEAR(last(coarse, "crank.theta"), last(again, "crank.theta"), 0);
-    MBD_ASSERT_NEAR(last(coarse, "O.fx"), last(again, "O.fx"), 0);
-    mbd_run_free(coarse);
-    mbd_run_free(fine);
-    mbd_run_free(again);
-  }
-  mbd_model_free(m);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pose_jacobian_scatter),
-      cmocka_unit_test(test_sampling_does_not_steer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

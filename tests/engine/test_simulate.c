@@ -1,0 +1,219 @@
+/* the simulation driver (engine/sim/simulate.c): recording that never steers the integration, a
+ * model shared by runs, stop_when located by root finding, every formulation through one table */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd/integrators.h"
+#include "mbd/model.h"
+#include "mbd_test.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* a planar slider-crank under gravity: kane and gcp integrate only the independent coordinate */
+static mbd_model *slider_crank(void) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new("slider crank", 2, &err);
+  double g[2] = {0, -9.81};
+  mbd_model_set_gravity(m, g);
+  double r = 0.3, l = 0.8, th = 0.7853981633974483;
+  double bx = r * cos(th) + sqrt(l * l - r * sin(th) * r * sin(th)), ph = -asin(r * sin(th) / l);
+  mbd_body_spec c = {.name = "crank", .mass = 2, .inertia = {0.015},
+                     .pos = {r / 2 * cos(th), r / 2 * sin(th)}, .angle = th};
+  mbd_body_spec o = {.name = "rod", .mass = 1.5, .inertia = {0.08},
+                     .pos = {r * cos(th) + l / 2 * cos(ph), r * sin(th) / 2}, .angle = ph};
+  mbd_body_spec s = {.name = "slider", .mass = 1, .inertia = {0.001}, .pos = {bx, 0}};
+  int bc = mbd_model_add_body(m, &c, &err), bo = mbd_model_add_body(m, &o, &err),
+      bs = mbd_model_add_body(m, &s, &err);
+  mbd_joint_spec j[4] = {
+      {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = bc, .at2 = {-r / 2}},
+      {.name = "A", .type = MBD_JOINT_REVOLUTE, .body1 = bc, .at1 = {r / 2}, .body2 = bo,
+       .at2 = {-l / 2}},
+      {.name = "B", .type = MBD_JOINT_REVOLUTE, .body1 = bo, .at1 = {l / 2}, .body2 = bs},
+      {.name = "S", .type = MBD_JOINT_TRANSLATIONAL, .body1 = 0, .body2 = bs, .axis1 = {1, 0},
+       .has_axis1 = 1}};
+  for (int k = 0; k < 4; k++) {
+    assert_true(mbd_model_add_joint(m, &j[k], &err) >= 0);
+  }
+  return m;
+}
+
+static mbd_run *run(const mbd_model *m, int form, double every) {
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = 2;
+  o.formulation = form;
+  o.output_every = every;
+  mbd_run *r = NULL;
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_sim_run(m, &o, &r, &err) != MBD_OK) {
+    fail_msg("%s: %s", mbd_formulation_name(form), err.msg);
+  }
+  return r;
+}
+
+static double last(const mbd_run *r, const char *ch) {
+  return mbd_run_sample(r, mbd_run_find(r, ch), mbd_run_nsample(r) - 1);
+}
+
+/* recording never steers the integration: sampled every 0.5 s or every 0.01 s, a gcp or kane
+ * run takes the same steps and ends in the same state, to the last bit (before the driver kept
+ * samples on their own data, the dependent coordinates' Newton started from the last sample and
+ * the two differed by 9e-9 rad).  Two runs on one model give the same numbers too. */
+static void test_sampling_does_not_steer(void **state) {
+  (void)state;
+  mbd_model *m = slider_crank();
+  mbd_error err;
+  assert_int_equal(mbd_model_assemble(m, NULL, &err), MBD_OK);
+  int forms[] = {MBD_FORM_GCP, MBD_FORM_KANE, MBD_FORM_AUGMENTED};
+  for (int f = 0; f < 3; f++) {
+    mbd_run *coarse = run(m, forms[f], 0.5), *fine = run(m, forms[f], 0.01);
+    mbd_run *again = run(m, forms[f], 0.5);
+    assert_int_equal(mbd_run_get_stats(coarse)->nfev, mbd_run_get_stats(fine)->nfev);
+    assert_int_equal(mbd_run_get_stats(coarse)->steps, mbd_run_get_stats(fine)->steps);
+    assert_int_equal(mbd_run_nsample(coarse), 5);
+    assert_int_equal(mbd_run_nsample(fine), 201);
+    MBD_ASSERT_NEAR(last(coarse, "crank.theta"), last(fine, "crank.theta"), 0);
+    MBD_ASSERT_NEAR(last(coarse, "slider.x"), last(fine, "slider.x"), 0);
+    MBD_ASSERT_NEAR(last(coarse, "crank.theta"), last(again, "crank.theta"), 0);
+    MBD_ASSERT_NEAR(last(coarse, "O.fx"), last(again, "O.fx"), 0);
+    mbd_run_free(coarse);
+    mbd_run_free(fine);
+    mbd_run_free(again);
+  }
+  mbd_model_free(m);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* stop_when                                                                                   */
+
+static double agm(double a, double b) {
+  for (int i = 0; i < 60; i++) {
+    double m = 0.5 * (a + b);
+    b = sqrt(a * b);
+    a = m;
+  }
+  return a;
+}
+
+/* g = θ + π/2: the rod passes the vertical */
+static int vertical(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
+                    mbd_error *err) {
+  (void)t, (void)err;
+  int ok = 0, *calls = ud;
+  (*calls)++;
+  *g = mbd_channel_value(m, d, mbd_channel_find(m, "rod.theta"), &ok) + M_PI / 2;
+  return ok ? 0 : -1;
+}
+
+static int failing(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
+                   mbd_error *err) {
+  (void)ud, (void)m, (void)d, (void)g;
+  return MBD_FAIL(err, MBD_E_CALLBACK, "stop_when: boom at t = %g", t);
+}
+
+/* a compound pendulum released at rest θ0 = 1.2 rad from the vertical reaches it after a quarter
+ * of its exact period T = T0 / agm(1, cos(θ0/2)) (T0 = 2π√(I_O/(m g d))).  stop_when ends the run
+ * there; the root is located on the integrator's dense output, so its error is the trajectory's:
+ * with rtol = atol = 1e-12 an error of ~1e-12 rad in θ at ω ≈ 4 rad/s is ~1e-12 s — tolerance
+ * 1e-10 s (the figure the engine promises).  rk4 (h = 1e-3) brackets the sign change over a step
+ * and bisects by re-taking it: its error is the method's, ~h⁴ ≈ 1e-12 relative over a quarter
+ * period — the same tolerance holds. */
+static void test_stop_when_quarter_period(void **state) {
+  (void)state;
+  double mass = 1.5, L = 1.2, d = L / 2, g = 9.81, J = mass * L * L / 12;
+  double IO = J + mass * d * d, T0 = 2 * M_PI * sqrt(IO / (mass * g * d));
+  double th0 = 1.2, T = T0 / agm(1, cos(th0 / 2));
+  int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE, MBD_FORM_UK};
+  int ints[] = {MBD_INT_ADAMS, MBD_INT_BDF, MBD_INT_RK45, MBD_INT_RK4};
+  for (int fi = 0; fi < 5; fi++) {
+    for (int ii = 0; ii < 4; ii++) {
+      mbd_error err;
+      mbd_model *m = mbd_model_new("pendulum", 2, &err);
+      double gv[2] = {0, -g}, th = -M_PI / 2 + th0;
+      mbd_model_set_gravity(m, gv);
+      mbd_body_spec s = {.name = "rod", .mass = mass, .inertia = {J},
+                         .pos = {d * cos(th), d * sin(th)}, .angle = th};
+      int b = mbd_model_add_body(m, &s, &err);
+      mbd_joint_spec j = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = b,
+                          .at2 = {-d}};
+      assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
+      mbd_sim_opts o;
+      mbd_sim_opts_default(&o);
+      o.t_end = T;  // the run would end a quarter period later without the stop
+      o.formulation = forms[fi];
+      o.integrator = ints[ii];
+      o.rtol = o.atol = 1e-12;
+      o.position_tol = 1e-12;
+      o.alpha = o.beta = 0;
+      o.step = 1e-3;
+      o.output_every = 0.01;
+      int calls = 0;
+      o.stop_fn = vertical;
+      o.stop_ud = &calls;
+      mbd_run *r = NULL;
+      if (mbd_simulate(m, &o, &r, &err) != MBD_OK) {
+        fail_msg("%s + %s: %s", mbd_formulation_name(forms[fi]), mbd_integrator_name(ints[ii]),
+                 err.msg);
+      }
+      double ts = mbd_run_stop_time(r);
+      int n = mbd_run_nsample(r);
+      const double *t = mbd_run_times(r);
+      print_message("%-14s %-5s stop at %.13f s, T/4 = %.13f s, error %.2g s, %d root calls\n",
+                    mbd_formulation_name(forms[fi]), mbd_integrator_name(ints[ii]), ts, T / 4,
+                    ts - T / 4, calls);
+      MBD_ASSERT_NEAR(ts, T / 4, 1e-10);
+      // the last sample is the stop, the one before it the last grid point before it
+      MBD_ASSERT_NEAR(t[n - 1], ts, 0);
+      assert_true(t[n - 2] < ts && t[n - 2] > ts - 0.01 - 1e-12);
+      MBD_ASSERT_NEAR(mbd_run_sample(r, mbd_run_find(r, "rod.theta"), n - 1), -M_PI / 2, 1e-10);
+      assert_true(calls > 0);
+      mbd_run_free(r);
+      mbd_model_free(m);
+    }
+  }
+}
+
+/* no crossing: the run reaches t_end and stop_time is NaN; a failing function stops the run with
+ * its message and keeps what was recorded */
+static void test_stop_when_other_outcomes(void **state) {
+  (void)state;
+  mbd_error err;
+  mbd_model *m = mbd_model_new("pendulum", 2, &err);
+  double gv[2] = {0, -9.81};
+  mbd_model_set_gravity(m, gv);
+  mbd_body_spec s = {.name = "rod", .mass = 1, .inertia = {0.1}, .pos = {0, -0.5},
+                     .angle = -M_PI / 2 + 0.1};
+  int b = mbd_model_add_body(m, &s, &err);
+  mbd_joint_spec j = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = b,
+                      .at2 = {-0.5}};
+  assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = 0.05;  // too short to reach the vertical (a quarter period is ~0.37 s)
+  int calls = 0;
+  o.stop_fn = vertical;
+  o.stop_ud = &calls;
+  mbd_run *r = NULL;
+  assert_int_equal(mbd_simulate(m, &o, &r, &err), MBD_OK);
+  assert_true(isnan(mbd_run_stop_time(r)));
+  MBD_ASSERT_NEAR(mbd_run_times(r)[mbd_run_nsample(r) - 1], 0.05, 0);
+  mbd_run_free(r);
+  o.stop_fn = failing;
+  assert_int_equal(mbd_simulate(m, &o, &r, &err), MBD_E_CALLBACK);
+  assert_string_equal(err.msg, "stop_when: boom at t = 0");
+  assert_non_null(r);
+  mbd_run_free(r);
+  mbd_model_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sampling_does_not_steer),
+      cmocka_unit_test(test_stop_when_quarter_period),
+      cmocka_unit_test(test_stop_when_other_outcomes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
