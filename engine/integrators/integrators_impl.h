@@ -1,22 +1,33 @@
-/* mbd — ODE integrators, private part: message templates (one place, matched by the tests). */
+/* mbd — ODE integrators, private part: the lifecycle object shared by ode.c (entry points, rk4)
+ * and sundials.c (CVODE, ARKODE), the hooks between the two, and the message templates (one
+ * place, matched by the tests). */
 #ifndef MBD_INTEGRATORS_IMPL_H
 #define MBD_INTEGRATORS_IMPL_H
 
-/* option and argument checks (MBD_E_INPUT); every message starts with the function name */
-#define MSG_ODE_NULL "mbd_ode_solve: %s is NULL"
-#define MSG_ODE_N "mbd_ode_solve: n = %d, the state needs at least one component"
-#define MSG_ODE_NTOUT "mbd_ode_solve: ntout = %d, at least one output time is needed"
-#define MSG_ODE_KIND "mbd_ode_solve: unknown integrator kind %d (adams, bdf, rk45, rk4)"
-#define MSG_ODE_RTOL "mbd_ode_solve: %s: rtol = %g must be > 0 and finite"
-#define MSG_ODE_ATOL "mbd_ode_solve: %s: atol = %g must be > 0 and finite"
-#define MSG_ODE_STEP_RK4 "mbd_ode_solve: rk4: step = %g must be > 0 and finite"
-#define MSG_ODE_STEP "mbd_ode_solve: %s: initial step = %g must be >= 0 and finite"
-#define MSG_ODE_MAX_STEP "mbd_ode_solve: %s: max_step = %g must be >= 0 and finite"
-#define MSG_ODE_MAX_STEPS "mbd_ode_solve: max_steps = %ld must be >= 0"
-#define MSG_ODE_T0 "mbd_ode_solve: t0 = %g is not finite"
-#define MSG_ODE_TOUT0 "mbd_ode_solve: tout[0] = %.17g is before t0 = %.17g"
-#define MSG_ODE_TOUT "mbd_ode_solve: tout[%d] = %.17g is not after tout[%d] = %.17g"
-#define MSG_ODE_TOUT_NAN "mbd_ode_solve: tout[%d] is not finite"
+#include "mbd/integrators.h"
+
+/* option and argument checks (MBD_E_INPUT).  Every message starts with the entry point's name,
+ * mbd_ode_<fn>: the first %s is <fn> ("solve", "new", "set_output", ...). */
+#define MSG_ODE_NULL "mbd_ode_%s: %s is NULL"
+#define MSG_ODE_N "mbd_ode_%s: n = %d, the state needs at least one component"
+#define MSG_ODE_NTOUT "mbd_ode_%s: ntout = %d, at least one output time is needed"
+#define MSG_ODE_KIND "mbd_ode_%s: unknown integrator kind %d (adams, bdf, rk45, rk4)"
+#define MSG_ODE_RTOL "mbd_ode_%s: %s: rtol = %g must be > 0 and finite"
+#define MSG_ODE_ATOL "mbd_ode_%s: %s: atol = %g must be > 0 and finite"
+#define MSG_ODE_STEP_RK4 "mbd_ode_%s: rk4: step = %g must be > 0 and finite"
+#define MSG_ODE_STEP "mbd_ode_%s: %s: initial step = %g must be >= 0 and finite"
+#define MSG_ODE_MAX_STEP "mbd_ode_%s: %s: max_step = %g must be >= 0 and finite"
+#define MSG_ODE_MAX_STEPS "mbd_ode_%s: max_steps = %ld must be >= 0"
+#define MSG_ODE_T0 "mbd_ode_%s: t0 = %g is not finite"
+#define MSG_ODE_TOUT0 "mbd_ode_%s: tout[0] = %.17g is before t0 = %.17g"
+#define MSG_ODE_TOUT "mbd_ode_%s: tout[%d] = %.17g is not after tout[%d] = %.17g"
+#define MSG_ODE_TOUT_NAN "mbd_ode_%s: tout[%d] is not finite"
+
+/* lifecycle checks (MBD_E_INPUT) */
+#define MSG_ODE_NTOUT_NEG "mbd_ode_set_output: ntout = %d must be >= 0"
+#define MSG_ODE_NROOT "mbd_ode_set_roots: nroot = %d must be >= 0"
+#define MSG_ODE_TSTOP "mbd_ode_integrate_until: tstop = %.17g must be finite and after t = %.17g"
+#define MSG_ODE_T "mbd_ode_reinit: t = %g is not finite"
 
 /* solver failures (MBD_E_INTEGRATOR): solver, time reached, last step, flag name, SUNDIALS' text */
 #define MSG_ODE_FAIL "%s: failed at t = %.17g (last step %.6g): %s: %s"
@@ -24,10 +35,77 @@
 #define MSG_ODE_TOO_MANY "%s: max_steps = %ld reached at t = %.17g (last step %.6g): %s"
 #define MSG_ODE_RK4_RECOV \
   "rk4: right-hand side returned %d (retry) at t = %.17g; a fixed step cannot be retried"
+#define MSG_ODE_RK4_ROOT_RC \
+  "rk4: root function returned %d at t = %.17g; it may return 0 (ok) or < 0 (stop)"
+
+/* allocation failures (MBD_E_NOMEM): who, what */
+#define MSG_ODE_NOMEM "%s: cannot allocate %s"
 
 /* solver names used in the messages */
 #define ODE_NAME_ADAMS "cvode adams"
 #define ODE_NAME_BDF "cvode bdf"
 #define ODE_NAME_RK45 "arkode erkstep dormand-prince 5(4)"
+#define ODE_NAME_RK4 "rk4"
+
+/* what a SUNDIALS solver owns (sundials.c); NULL for rk4 */
+typedef struct ode_sun ode_sun;
+
+/* the lifecycle object: problem, outputs, roots, the current state and the counters */
+struct mbd_ode {
+  /* the problem */
+  int n;              /* state size */
+  mbd_ode_opts opts;  /* the caller's options, checked */
+  long max_steps;     /* opts.max_steps, or the default when 0 */
+  mbd_ode_rhs_fn rhs; /* right-hand side */
+  void *ud;           /* user data of every callback */
+  double t;           /* current time: y below is the state there */
+  double *y;          /* current state (n): the last accepted step, a root, or a reinit */
+
+  /* outputs and the step callback */
+  double *tout;             /* output times (ntout), increasing, owned */
+  int ntout;                /* number of output times */
+  int kout;                 /* next output not yet delivered */
+  mbd_ode_output_fn output; /* output callback, may be NULL (rk4 still lands on tout) */
+  mbd_ode_step_fn step;     /* step callback, may be NULL */
+
+  /* root functions */
+  int nroot;         /* number of root functions, 0 = none */
+  mbd_ode_root_fn g; /* root functions */
+  int *found;        /* after MBD_ROOT: +1 rose, -1 fell, 0 none (nroot) */
+  double *gw;        /* rk4: g at the bracket's start, middle and end (3 x nroot) */
+  int g_ok;          /* rk4: gw[0..nroot) holds g at (t, y) */
+
+  /* workspace and counters */
+  double *w;        /* rk4: stages k1..k4, stage state, step start, middle, end (8n) */
+  mbd_ode_stats st; /* rk4: every counter; SUNDIALS: restarts and last_step only */
+  double covered;   /* time integrated over all segments (for avg_step) */
+  ode_sun *sun;     /* the SUNDIALS solver (adams, bdf, rk45), NULL for rk4 */
+};
+
+/* the SUNDIALS side (sundials.c), called only by ode.c */
+
+/* make the solver for s->opts.kind at (s->t, s->y) with s->n components, roots if s->nroot > 0;
+ * on success s->sun is set */
+int ode_sun_new(mbd_ode *s, mbd_error *err);
+
+/* free s->sun (NULL-safe) */
+void ode_sun_free(mbd_ode *s);
+
+/* give the solver the current root functions (s->nroot, s->g); restarts from (s->t, s->y) first
+ * when the solver has stepped since its last (re)init: returns 1 then, 0 otherwise, < 0 on error */
+int ode_sun_roots(mbd_ode *s, mbd_error *err);
+
+/* restart at (s->t, s->y): the same size (history discarded, counters kept) */
+int ode_sun_reinit(mbd_ode *s, mbd_error *err);
+
+/* a new solver of n components at (t, y) replacing the current one, counters carried over;
+ * y is the buffer that becomes s->y.  On failure s is unchanged. */
+int ode_sun_resize(mbd_ode *s, int n, double t, double *y, mbd_error *err);
+
+/* integrate from s->t to tstop (> s->t): MBD_OK, MBD_ROOT or an error; s->t, s->y follow */
+int ode_sun_advance(mbd_ode *s, double tstop, mbd_error *err);
+
+/* add the solver's counters (all segments) to st */
+void ode_sun_stats(const mbd_ode *s, mbd_ode_stats *st);
 
 #endif

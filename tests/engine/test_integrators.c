@@ -1,5 +1,6 @@
 /* tests of engine/integrators: the four kinds on problems with known solutions, dense output,
- * callbacks and their codes, restarts, option checks, and stiffness (BDF against Adams). */
+ * callbacks and their codes, restarts, option checks, stiffness (BDF against Adams), and the
+ * lifecycle: segments, root functions, reinit with the same or another size, no allocation. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,31 @@
 
 #define PI 3.14159265358979323846
 #define MAXOUT 1001
+
+/* allocation counting: this test is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
+ * so every allocation made by the engine's static libraries (and this file) is counted here.
+ * (SUNDIALS is a shared library and is not counted.) */
+static long allocations = 0;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+void *__wrap_malloc(size_t n) {
+  allocations++;
+  return __real_malloc(n);
+}
+void *__wrap_calloc(size_t k, size_t n) {
+  allocations++;
+  return __real_calloc(k, n);
+}
+void *__wrap_realloc(void *p, size_t n) {
+  allocations++;
+  return __real_realloc(p, n);
+}
 
 /* ------------------------------------------------------------------------------------------------
  * problems and recorders
@@ -708,6 +734,596 @@ static void test_stiff(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * lifecycle: segments, root functions, reinit
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The root tests use the unit oscillator x'' = -x from (x, v) = (1, 0): x = cos t, v = -sin t.
+ * g = x crosses zero at pi/2 (falling) and 3 pi/2 (rising), g = v at pi (rising).  Options:
+ * rtol = atol = 1e-10 for the variable-step kinds, h = 1e-3 for rk4.
+ *
+ * Where the root is.  The time error of a root is the error of g there divided by |g'| = 1:
+ *   adams, bdf: CVODE locates the root on its Nordsieck interpolant, whose error is the solution's
+ *     own, about 10 tolerances after a quarter to three quarters of a period (2e-10..7e-10 seen);
+ *     1e-9 = 10 rtol bounds it.
+ *   rk45: ARKODE locates the root on the Lagrange interpolant that its dense output uses (kept
+ *     because its cost does not depend on the number of outputs).  That polynomial through past
+ *     step values, with steps of ~0.03, is less accurate than the steps themselves: its error on
+ *     [0, 5] reaches 1.1e-9 while the step ends are within 4e-11.  Bound 2e-9.
+ *   rk4: the bisection stops when the bracket is below 1e-12 max(1, t) and returns its far end;
+ *     the RK4 solution's own error at h = 1e-3 is ~ t h^4 / 120 < 1e-13.  Bound 1e-12 max(1, t)
+ *     + 1e-13.
+ * The state at a root is the solution there: within state_tol of cos/sin. */
+static double root_tol(int kind, double t) {
+  switch (kind) {
+    case MBD_INT_RK4:
+      return 1e-12 * fmax(1.0, fabs(t)) + 1e-13;
+    case MBD_INT_RK45:
+      return 2e-9;
+    default:
+      return 1e-9;
+  }
+}
+
+/* state error over [0, 5]: 200 rtol for the variable-step kinds, as for the accuracy tests above
+ * (1.4e-8 seen); rk4: ~ T w (w h)^4 / 120 = 5 * 2 * 1.6e-11 / 120 ~ 1.3e-12 for the faster
+ * oscillator (w = 2) of the resize test, bounded by 1e-10 */
+static double state_tol(int kind) { return kind == MBD_INT_RK4 ? 1e-10 : 2e-8; }
+
+// the root tests' options
+static mbd_ode_opts root_opts(int kind) {
+  mbd_ode_opts o;
+  assert_int_equal(mbd_ode_opts_default(&o, kind), MBD_OK);
+  o.rtol = 1e-10;
+  o.atol = 1e-10;
+  if (kind == MBD_INT_RK4) {
+    o.step = 1e-3;
+  }
+  return o;
+}
+
+// what the root tests' callbacks see
+typedef struct rprob {
+  int size;                /* 2: (x, v); 4: (x, v, z, w) with z'' = -4 z added */
+  double g_fail_at;        /* the root function returns g_code for t > g_fail_at (inf: never) */
+  int g_code;              /* what it returns then */
+  long ng;                 /* root function calls */
+  long nstep_cb;           /* step callback calls */
+  int nout;                /* outputs recorded */
+  double tout[MAXOUT];     /* recorded output times */
+  double yout[2 * MAXOUT]; /* recorded (x, v) */
+} rprob;
+
+static rprob *rprob_new(void) {
+  rprob *p = calloc(1, sizeof *p);
+  assert_non_null(p);
+  p->size = 2;
+  p->g_fail_at = INFINITY;
+  return p;
+}
+
+// x'' = -x, and with size 4 also z'' = -4 z
+static int unit_rhs(double t, const double *y, double *ydot, void *ud) {
+  rprob *p = ud;
+  (void)t;
+  ydot[0] = y[1];
+  ydot[1] = -y[0];
+  if (p->size == 4) {
+    ydot[2] = y[3];
+    ydot[3] = -4.0 * y[2];
+  }
+  return 0;
+}
+
+// g = x, with an injected failure
+static int g_x(double t, const double *y, double *g, void *ud) {
+  rprob *p = ud;
+  p->ng++;
+  if (t > p->g_fail_at) {
+    return p->g_code;
+  }
+  g[0] = y[0];
+  return 0;
+}
+
+// g = (x, v)
+static int g_xv(double t, const double *y, double *g, void *ud) {
+  rprob *p = ud;
+  (void)t;
+  p->ng++;
+  g[0] = y[0];
+  g[1] = y[1];
+  return 0;
+}
+
+// the step callback counts its calls
+static int rcount_step(double t, double *y, void *ud) {
+  rprob *p = ud;
+  (void)t;
+  (void)y;
+  p->nstep_cb++;
+  return 0;
+}
+
+// record (t, x, v)
+static int rrecord(double t, const double *y, void *ud) {
+  rprob *p = ud;
+  assert_true(p->nout < MAXOUT);
+  p->tout[p->nout] = t;
+  p->yout[2 * p->nout] = y[0];
+  p->yout[2 * p->nout + 1] = y[1];
+  p->nout++;
+  return 0;
+}
+
+// how many of tout[0..m) are strictly before t
+static int count_before(const double *tout, int m, double t) {
+  int c = 0;
+  while (c < m && tout[c] < t) {
+    c++;
+  }
+  return c;
+}
+
+// a solver for the unit oscillator from (1, 0) at t = 0
+static mbd_ode *unit_new(int kind, rprob *p) {
+  mbd_ode_opts o = root_opts(kind);
+  double y0[2] = {1.0, 0.0};
+  mbd_ode *s = NULL;
+  mbd_error err = {0};
+  assert_int_equal(mbd_ode_new(&s, 2, 0.0, y0, &o, unit_rhs, p, &err), MBD_OK);
+  assert_non_null(s);
+  assert_int_equal(mbd_ode_size(s), 2);
+  assert_true(mbd_ode_time(s) == 0.0);
+  return s;
+}
+
+// a root at pi/2, its direction and state; then on to tstop = 3 without another root
+static void test_root_located(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+  double t = -1.0, y[2];
+  int found[1] = {7};
+  assert_int_equal(mbd_ode_integrate_until(s, 3.0, &t, y, &err), MBD_ROOT);
+  mbd_ode_roots_found(s, found);
+  // the root, falling, and the state there: x = 0 to the root's accuracy, v = -sin t
+  MBD_ASSERT_NEAR(t, 0.5 * PI, root_tol(kind, t));
+  assert_int_equal(found[0], -1);
+  MBD_ASSERT_NEAR(y[0], 0.0, root_tol(kind, t));
+  MBD_ASSERT_NEAR(y[1], -sin(t), state_tol(kind));
+  assert_true(mbd_ode_time(s) == t);
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_true(st.t_reached == t);
+  assert_true(st.steps > 0);
+  // on to 3: no more roots, the state against cos/sin, the directions cleared
+  assert_int_equal(mbd_ode_integrate_until(s, 3.0, &t, y, &err), MBD_OK);
+  assert_true(t == 3.0);
+  mbd_ode_roots_found(s, found);
+  assert_int_equal(found[0], 0);
+  MBD_ASSERT_NEAR(y[0], cos(3.0), state_tol(kind));
+  MBD_ASSERT_NEAR(y[1], -sin(3.0), state_tol(kind));
+  assert_true(p->ng > 0);
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* several roots in one run, two root functions: x falls at pi/2, v rises at pi, x rises at
+ * 3 pi/2; each found once (going on from a root does not find it again), the other component 0.
+ * The step callback runs once per step, but not at a root: SUNDIALS' step past the root gets it
+ * when the run goes on; rk4's step to the root is its own, which ends there */
+static void test_root_several(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  assert_int_equal(mbd_ode_set_roots(s, 2, g_xv, &err), MBD_OK);
+  mbd_ode_set_step_fn(s, rcount_step);
+  const double troot[3] = {0.5 * PI, PI, 1.5 * PI};
+  const int dir[3][2] = {{-1, 0}, {0, 1}, {1, 0}};
+  double t, y[2];
+  int rc, nroot = 0;
+  while ((rc = mbd_ode_integrate_until(s, 5.0, &t, y, &err)) == MBD_ROOT) {
+    assert_true(nroot < 3);
+    int found[2];
+    mbd_ode_roots_found(s, found);
+    MBD_ASSERT_NEAR(t, troot[nroot], root_tol(kind, t));
+    assert_int_equal(found[0], dir[nroot][0]);
+    assert_int_equal(found[1], dir[nroot][1]);
+    MBD_ASSERT_NEAR(y[0], cos(t), state_tol(kind));
+    MBD_ASSERT_NEAR(y[1], -sin(t), state_tol(kind));
+    nroot++;
+  }
+  assert_int_equal(rc, MBD_OK);
+  assert_int_equal(nroot, 3);
+  assert_true(t == 5.0);
+  MBD_ASSERT_NEAR(y[0], cos(5.0), state_tol(kind));
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_int_equal(p->nstep_cb, kind == MBD_INT_RK4 ? st.steps - 3 : st.steps);
+  assert_int_equal(st.restarts, 0);
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* root functions given midway: a SUNDIALS solver that has stepped is restarted from the current
+ * state so that it evaluates them there (counted); rk4 needs no restart.  The root at pi/2 is found
+ * all the same, and removing the functions (nroot = 0) lets the run go through 3 pi/2 */
+static void test_roots_set_midway(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  double t, y[2];
+  assert_int_equal(mbd_ode_integrate_until(s, 1.0, &t, y, &err), MBD_OK);
+  assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_int_equal(st.restarts, kind == MBD_INT_RK4 ? 0 : 1);
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_ROOT);
+  MBD_ASSERT_NEAR(t, 0.5 * PI, root_tol(kind, t));
+  assert_int_equal(mbd_ode_set_roots(s, 0, NULL, &err), MBD_OK);
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_OK);
+  assert_true(t == 5.0);
+  MBD_ASSERT_NEAR(y[0], cos(5.0), state_tol(kind));
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* outputs around roots: those before a root come before MBD_ROOT, the others after going on; all
+ * 50 exactly once at their exact times, and equal to a run without roots to the state tolerance
+ * (the variable-step kinds take the same steps either way; rk4 starts a new grid at each root) */
+static void test_root_outputs(void **state) {
+  int kind = KIND(state);
+  double tout[50];
+  grid(tout, 50, 5.0);
+  mbd_error err = {0};
+  double t, y[2];
+  // without roots
+  rprob *p0 = rprob_new();
+  mbd_ode *s = unit_new(kind, p0);
+  assert_int_equal(mbd_ode_set_output(s, tout, 50, rrecord, &err), MBD_OK);
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_OK);
+  assert_int_equal(p0->nout, 50);
+  mbd_ode_free(s);
+  // with roots at pi/2, pi, 3 pi/2
+  rprob *p = rprob_new();
+  s = unit_new(kind, p);
+  assert_int_equal(mbd_ode_set_output(s, tout, 50, rrecord, &err), MBD_OK);
+  assert_int_equal(mbd_ode_set_roots(s, 2, g_xv, &err), MBD_OK);
+  int rc, nroot = 0;
+  while ((rc = mbd_ode_integrate_until(s, 5.0, &t, y, &err)) == MBD_ROOT) {
+    // exactly the outputs strictly before the root are out
+    assert_int_equal(p->nout, count_before(tout, 50, t));
+    nroot++;
+  }
+  assert_int_equal(rc, MBD_OK);
+  assert_int_equal(nroot, 3);
+  assert_int_equal(p->nout, 50);
+  for (int k = 0; k < 50; k++) {
+    assert_true(p->tout[k] == tout[k]);
+    MBD_ASSERT_NEAR(p->yout[2 * k], p0->yout[2 * k], state_tol(kind));
+    MBD_ASSERT_NEAR(p->yout[2 * k + 1], p0->yout[2 * k + 1], state_tol(kind));
+    MBD_ASSERT_NEAR(p->yout[2 * k], cos(tout[k]), state_tol(kind));
+  }
+  mbd_ode_free(s);
+  free(p0);
+  free(p);
+}
+
+/* right after a root, a segment ending inside the step the solver has already taken (variable-step
+ * kinds: steps ~0.03 long, so t + 1e-4 lies in it): y comes from the interpolant, no new step;
+ * then on to the next root */
+static void test_root_short_segment(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+  double t1, t, y[2];
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t1, y, &err), MBD_ROOT);
+  mbd_ode_stats st1, st2;
+  mbd_ode_get_stats(s, &st1);
+  // a short segment, landing exactly on its end
+  assert_int_equal(mbd_ode_integrate_until(s, t1 + 1e-4, &t, y, &err), MBD_OK);
+  assert_true(t == t1 + 1e-4);
+  MBD_ASSERT_NEAR(y[0], cos(t), state_tol(kind));
+  MBD_ASSERT_NEAR(y[1], -sin(t), state_tol(kind));
+  mbd_ode_get_stats(s, &st2);
+  if (kind != MBD_INT_RK4) {
+    assert_int_equal(st2.steps, st1.steps);
+  }
+  // the next root is the rising one at 3 pi/2, then the end
+  int found[1];
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_ROOT);
+  mbd_ode_roots_found(s, found);
+  MBD_ASSERT_NEAR(t, 1.5 * PI, root_tol(kind, t));
+  assert_int_equal(found[0], 1);
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_OK);
+  MBD_ASSERT_NEAR(y[0], cos(5.0), state_tol(kind));
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* reinit with the same size: a bounce.  At each zero of x the velocity is reversed and x put
+ * exactly on the surface (a root function that starts at zero is not checked until it leaves it,
+ * so the bounce is not found again), giving x = |cos t| up to the roots' time errors: falling roots
+ * at pi/2 and, half a period after the first bounce, near 3 pi/2; two restarts counted, outputs
+ * and state against the closed form */
+static void test_reinit_same_size(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  double tout[50];
+  grid(tout, 50, 5.0);
+  assert_int_equal(mbd_ode_set_output(s, tout, 50, rrecord, &err), MBD_OK);
+  assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+  // the second root is half a period after the first bounce: x = |v1| sin(t - t1) from there
+  double t, y[2], troot = 0.5 * PI;
+  int rc, nroot = 0;
+  while ((rc = mbd_ode_integrate_until(s, 5.0, &t, y, &err)) == MBD_ROOT) {
+    assert_true(nroot < 2);
+    int found[1];
+    mbd_ode_roots_found(s, found);
+    MBD_ASSERT_NEAR(t, troot, root_tol(kind, t));
+    troot = t + PI;
+    assert_int_equal(found[0], -1);
+    // the bounce
+    y[0] = 0.0;
+    y[1] = -y[1];
+    assert_int_equal(mbd_ode_reinit(s, 2, t, y, &err), MBD_OK);
+    nroot++;
+  }
+  assert_int_equal(rc, MBD_OK);
+  assert_int_equal(nroot, 2);
+  // after the second bounce x = cos t again; every output on |cos t|
+  MBD_ASSERT_NEAR(y[0], cos(5.0), state_tol(kind));
+  MBD_ASSERT_NEAR(y[1], -sin(5.0), state_tol(kind));
+  assert_int_equal(p->nout, 50);
+  for (int k = 0; k < 50; k++) {
+    assert_true(p->tout[k] == tout[k]);
+    MBD_ASSERT_NEAR(p->yout[2 * k], fabs(cos(tout[k])), state_tol(kind));
+  }
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_int_equal(st.restarts, 2);
+  assert_true(st.t_reached == 5.0);
+  MBD_ASSERT_NEAR(st.avg_step, 5.0 / (double)st.steps, 1e-12);
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* reinit with another size: the oscillator to its root at t1 ~ pi/2, then (x, v) goes on with a
+ * second oscillator z'' = -4 z, z(t1) = 1, w(t1) = 0 added: x = x1 cos(t - t1) + v1 sin(t - t1),
+ * z = cos 2(t - t1).  The root function stays (g = x rises at 3 pi/2), outputs go on, the counters
+ * accumulate */
+static void test_reinit_resize(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  double tout[50];
+  grid(tout, 50, 5.0);
+  assert_int_equal(mbd_ode_set_output(s, tout, 50, rrecord, &err), MBD_OK);
+  assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+  double t1, t, y[4];
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t1, y, &err), MBD_ROOT);
+  MBD_ASSERT_NEAR(t1, 0.5 * PI, root_tol(kind, t1));
+  mbd_ode_stats st1;
+  mbd_ode_get_stats(s, &st1);
+  int nout1 = p->nout;
+  // four states from here
+  double x1 = y[0], v1 = y[1];
+  y[2] = 1.0;
+  y[3] = 0.0;
+  p->size = 4;
+  assert_int_equal(mbd_ode_reinit(s, 4, t1, y, &err), MBD_OK);
+  assert_int_equal(mbd_ode_size(s), 4);
+  assert_true(mbd_ode_time(s) == t1);
+  // the root of x at 3 pi/2, then the end; both checked against the closed form
+  int found[1];
+  assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_ROOT);
+  mbd_ode_roots_found(s, found);
+  MBD_ASSERT_NEAR(t, 1.5 * PI, root_tol(kind, t));
+  assert_int_equal(found[0], 1);
+  /* z turns twice as fast as x, so over the same time it gathers about twice the phase error
+   * (adams: 1.9e-8 in z at t = 5), and w = z' scales with the frequency once more */
+  for (int pass = 0; pass < 2; pass++) {
+    double a = t - t1;
+    MBD_ASSERT_NEAR(y[0], x1 * cos(a) + v1 * sin(a), state_tol(kind));
+    MBD_ASSERT_NEAR(y[1], -x1 * sin(a) + v1 * cos(a), state_tol(kind));
+    MBD_ASSERT_NEAR(y[2], cos(2.0 * a), 2.0 * state_tol(kind));
+    MBD_ASSERT_NEAR(y[3], -2.0 * sin(2.0 * a), 4.0 * state_tol(kind));
+    if (pass == 0) {
+      assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_OK);
+      assert_true(t == 5.0);
+    }
+  }
+  // outputs went on after the resize, every one of them once
+  assert_true(nout1 > 0 && nout1 < 50);
+  assert_int_equal(p->nout, 50);
+  for (int k = 0; k < 50; k++) {
+    assert_true(p->tout[k] == tout[k]);
+    MBD_ASSERT_NEAR(p->yout[2 * k], cos(tout[k]), state_tol(kind));
+  }
+  // the counters of both solvers together, one restart
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_int_equal(st.restarts, 1);
+  assert_true(st.steps > st1.steps);
+  assert_true(st.nfev > st1.nfev);
+  assert_true(st.t_reached == 5.0);
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* segments: the outputs on a grid are delivered once each whatever the segments; output times set
+ * midway skip those already passed but deliver one at the current time at once */
+static void test_segments(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  double tout[50];
+  grid(tout, 50, 5.0);
+  assert_int_equal(mbd_ode_set_output(s, tout, 50, rrecord, &err), MBD_OK);
+  const double ends[3] = {1.0, 2.5, 5.0};
+  double t, y[2];
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(mbd_ode_integrate_until(s, ends[i], &t, y, &err), MBD_OK);
+    assert_true(t == ends[i]);
+    assert_int_equal(p->nout, count_before(tout, 50, t) + 1);
+  }
+  assert_int_equal(p->nout, 50);
+  for (int k = 0; k < 50; k++) {
+    assert_true(p->tout[k] == tout[k]);
+    MBD_ASSERT_NEAR(p->yout[2 * k], cos(tout[k]), state_tol(kind));
+  }
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_true(st.t_reached == 5.0);
+  MBD_ASSERT_NEAR(st.avg_step, 5.0 / (double)st.steps, 1e-12);
+  // new times at 5: 4.5 is behind (skipped), 5 is now (delivered at once), 5.5 ahead
+  double more[3] = {4.5, 5.0, 5.5};
+  assert_int_equal(mbd_ode_set_output(s, more, 3, rrecord, &err), MBD_OK);
+  assert_int_equal(mbd_ode_integrate_until(s, 6.0, &t, y, &err), MBD_OK);
+  assert_int_equal(p->nout, 52);
+  assert_true(p->tout[50] == 5.0 && p->tout[51] == 5.5);
+  MBD_ASSERT_NEAR(p->yout[2 * 50], p->yout[2 * 49], 0.0);
+  MBD_ASSERT_NEAR(p->yout[2 * 51], cos(5.5), state_tol(kind));
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* no allocation while integrating: with outputs, a step callback and a root function, bouncing at
+ * each root through a reinit of the same size, integrate_until and reinit allocate nothing (rk4's
+ * bisection included); only new, set_output and set_roots do */
+static void test_lifecycle_noalloc(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_ode *s = unit_new(kind, p);
+  mbd_error err = {0};
+  double tout[50];
+  grid(tout, 50, 5.0);
+  assert_int_equal(mbd_ode_set_output(s, tout, 50, rrecord, &err), MBD_OK);
+  assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+  mbd_ode_set_step_fn(s, rcount_step);
+  // the wrappers are in place: the setup above was counted
+  long before = allocations;
+  assert_true(before > 0);
+  double t, y[2];
+  int rc, nroot = 0, found[1];
+  while ((rc = mbd_ode_integrate_until(s, 5.0, &t, y, &err)) == MBD_ROOT) {
+    mbd_ode_roots_found(s, found);
+    y[0] = 0.0;
+    y[1] = -y[1];
+    assert_int_equal(mbd_ode_reinit(s, 2, t, y, &err), MBD_OK);
+    nroot++;
+  }
+  long during = allocations - before;
+  assert_int_equal(rc, MBD_OK);
+  assert_int_equal(nroot, 2);
+  assert_int_equal(p->nout, 50);
+  assert_true(p->nstep_cb > 100);
+  assert_int_equal(during, 0);
+  mbd_ode_free(s);
+  free(p);
+}
+
+// one bad-input case of the lifecycle: MBD_E_INPUT with the template
+static void expect_input(int rc, const mbd_error *err, const char *tmpl) {
+  assert_int_equal(rc, MBD_E_INPUT);
+  assert_int_equal(err->code, MBD_E_INPUT);
+  assert_template(err->msg, tmpl);
+}
+
+// bad arguments to the lifecycle calls, each with its template; the solver stays usable
+static void test_lifecycle_errors(void **state) {
+  int kind = KIND(state);
+  rprob *p = rprob_new();
+  mbd_error err = {0};
+  mbd_ode_opts o = root_opts(kind);
+  double y[2] = {1.0, 0.0}, t;
+  // new: a bad size or option, nothing made
+  mbd_ode *bad = (mbd_ode *)&err;
+  expect_input(mbd_ode_new(&bad, 0, 0.0, y, &o, unit_rhs, p, &err), &err, MSG_ODE_N);
+  assert_null(bad);
+  mbd_ode_opts ob = o;
+  ob.kind = 9;
+  expect_input(mbd_ode_new(&bad, 2, 0.0, y, &ob, unit_rhs, p, &err), &err, MSG_ODE_KIND);
+  expect_input(mbd_ode_new(&bad, 2, NAN, y, &o, unit_rhs, p, &err), &err, MSG_ODE_T0);
+  expect_input(mbd_ode_new(&bad, 2, 0.0, y, &o, NULL, p, &err), &err, MSG_ODE_NULL);
+  // roots: a negative count, or functions missing
+  mbd_ode *s = unit_new(kind, p);
+  expect_input(mbd_ode_set_roots(s, -1, g_x, &err), &err, MSG_ODE_NROOT);
+  expect_input(mbd_ode_set_roots(s, 1, NULL, &err), &err, MSG_ODE_NULL);
+  // outputs: a negative count, times not increasing
+  double dec[2] = {2.0, 1.0};
+  expect_input(mbd_ode_set_output(s, dec, -1, rrecord, &err), &err, MSG_ODE_NTOUT_NEG);
+  expect_input(mbd_ode_set_output(s, dec, 2, rrecord, &err), &err, MSG_ODE_TOUT);
+  // tstop: not after the current time, before it, not a number
+  expect_input(mbd_ode_integrate_until(s, 0.0, &t, y, &err), &err, MSG_ODE_TSTOP);
+  expect_input(mbd_ode_integrate_until(s, NAN, &t, y, &err), &err, MSG_ODE_TSTOP);
+  assert_int_equal(mbd_ode_integrate_until(s, 1.0, &t, y, &err), MBD_OK);
+  expect_input(mbd_ode_integrate_until(s, 0.5, &t, y, &err), &err, MSG_ODE_TSTOP);
+  expect_input(mbd_ode_integrate_until(s, 1.0, &t, y, &err), &err, MSG_ODE_TSTOP);
+  // reinit: a bad size, time or state
+  expect_input(mbd_ode_reinit(s, 0, 1.0, y, &err), &err, MSG_ODE_N);
+  expect_input(mbd_ode_reinit(s, 2, INFINITY, y, &err), &err, MSG_ODE_T);
+  expect_input(mbd_ode_reinit(s, 2, 1.0, NULL, &err), &err, MSG_ODE_NULL);
+  // none of it changed the solver: it goes on from 1
+  assert_true(mbd_ode_time(s) == 1.0);
+  assert_int_equal(mbd_ode_integrate_until(s, 2.0, &t, y, &err), MBD_OK);
+  MBD_ASSERT_NEAR(y[0], cos(2.0), state_tol(kind));
+  mbd_ode_stats st;
+  mbd_ode_get_stats(s, &st);
+  assert_int_equal(st.restarts, 0);
+  mbd_ode_free(s);
+  free(p);
+}
+
+/* a root function returning < 0 stops with that code (err untouched) at the last good state; one
+ * returning > 0 is an integrator error (rk4: its template; SUNDIALS: its RTFUNC_FAIL flag),
+ * silently */
+static void test_root_fn_fails(void **state) {
+  int kind = KIND(state);
+  for (int code = -1; code <= 1; code += 2) {
+    rprob *p = rprob_new();
+    p->g_fail_at = 1.0;
+    p->g_code = code < 0 ? MBD_E_CALLBACK : 1;
+    mbd_ode *s = unit_new(kind, p);
+    mbd_error err = {0};
+    strcpy(err.msg, "untouched");
+    err.code = 12345;
+    assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
+    double t = 0.0, y[2];
+    quiet q = quiet_begin();
+    int rc = mbd_ode_integrate_until(s, 3.0, &t, y, &err);
+    assert_int_equal(quiet_end(q), 0);
+    if (code < 0) {
+      assert_int_equal(rc, MBD_E_CALLBACK);
+      assert_int_equal(err.code, 12345);
+      assert_string_equal(err.msg, "untouched");
+    } else {
+      assert_int_equal(rc, MBD_E_INTEGRATOR);
+      if (kind == MBD_INT_RK4) {
+        assert_template(err.msg, MSG_ODE_RK4_ROOT_RC);
+      } else {
+        assert_non_null(strstr(err.msg, "RTFUNC_FAIL"));
+      }
+    }
+    // stopped within a step of t = 1, before the root at pi/2, with the state there
+    assert_true(t > 0.9 && t < 1.2);
+    MBD_ASSERT_NEAR(y[0], cos(t), state_tol(kind));
+    mbd_ode_free(s);
+    free(p);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------
  * names
  * ---------------------------------------------------------------------------------------------- */
 
@@ -763,6 +1379,17 @@ int main(void) {
       PER_KIND(test_max_steps),
       PER_KIND(test_solver_failure),
       cmocka_unit_test(test_stiff),
+      PER_KIND(test_root_located),
+      PER_KIND(test_root_several),
+      PER_KIND(test_roots_set_midway),
+      PER_KIND(test_root_outputs),
+      PER_KIND(test_root_short_segment),
+      PER_KIND(test_reinit_same_size),
+      PER_KIND(test_reinit_resize),
+      PER_KIND(test_segments),
+      PER_KIND(test_lifecycle_noalloc),
+      PER_KIND(test_lifecycle_errors),
+      PER_KIND(test_root_fn_fails),
       cmocka_unit_test(test_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

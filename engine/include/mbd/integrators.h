@@ -86,24 +86,30 @@ int mbd_ode_solve(int n, double t0, double *y, const double *tout, int ntout,
 /*   }                                                                                            */
 /*   mbd_ode_get_stats(s, &st);  mbd_ode_free(s);                                                 */
 /*                                                                                              */
-/* Statistics accumulate over every segment and restart.  Nothing allocates between steps; only    */
-/* new, set_output, set_roots and a reinit that changes n allocate.                               */
+/* Statistics accumulate over every segment and restart.  Nothing allocates between steps; only  */
+/* new, set_output, set_roots and a reinit that changes n allocate.  mbd_ode_solve is exactly    */
+/* new, set_output, set_step_fn, one integrate_until to the last output time, and free.         */
 
 typedef struct mbd_ode mbd_ode;
 
 /* root functions: gout[0..nroot) at (t, y).  0 ok, < 0 stop the integration with that code (err
- * filled by the callback, as for the rhs).  A root is where a component changes sign. */
+ * filled by the callback, as for the rhs); any other value is a failure (MBD_E_INTEGRATOR).  A root
+ * is where a component changes sign; a component that is exactly zero where a step (or a restart)
+ * begins is not checked until it has left zero, so a handler that puts the state exactly on the
+ * surface g_i = 0 does not find the same event again. */
 typedef int (*mbd_ode_root_fn)(double t, const double *y, double *gout, void *ud);
 
-/* a solver of opts->kind for y' = rhs(t, y), n components, starting at (t0, y0) (copied).  Options
- * are checked as in mbd_ode_solve (MBD_E_INPUT with the same templates).  *out is NULL on failure. */
+/* a solver of opts->kind for y' = rhs(t, y), n components, starting at (t0, y0) (copied); ud is
+ * given to every callback.  Options are checked as in mbd_ode_solve (MBD_E_INPUT with the same
+ * templates, the message naming mbd_ode_new).  *out is NULL on failure. */
 int mbd_ode_new(mbd_ode **out, int n, double t0, const double *y0, const mbd_ode_opts *opts,
                 mbd_ode_rhs_fn rhs, void *ud, mbd_error *err);
 
 /* output times (increasing; copied) and the callback that receives the (interpolated) state at
  * each of them, exactly as in mbd_ode_solve; output times at or before the current time that were
  * not yet delivered are skipped, except one equal to the current time, which the next
- * mbd_ode_integrate_until delivers at once.  ntout = 0 removes the outputs. */
+ * mbd_ode_integrate_until delivers at once.  ntout = 0 removes the outputs.  output may be NULL
+ * (rk4 still lands its steps on the times).  Replaces the previous times; allocates. */
 int mbd_ode_set_output(mbd_ode *s, const double *tout, int ntout, mbd_ode_output_fn output,
                        mbd_error *err);
 
@@ -112,34 +118,53 @@ int mbd_ode_set_output(mbd_ode *s, const double *tout, int ntout, mbd_ode_output
 void mbd_ode_set_step_fn(mbd_ode *s, mbd_ode_step_fn step);
 
 /* root functions g with nroot components (nroot = 0 removes them).  CVODE and ARKODE locate a
- * root with their own root finding (on the dense output, to about 100 units of round-off in t);
- * rk4 looks for a sign change over each step and bisects by re-taking the step from its start
- * with a shorter step until the bracket is below 1e-12·max(1, |t|) (or 1e-14 s). */
+ * root with their own root finding on their interpolant (the one the outputs use), to about 100
+ * units of round-off in t; the root is then as accurate as that interpolant (ARKODE's Lagrange
+ * interpolant is less accurate than its steps).  rk4 looks for a sign change over each step and
+ * bisects by re-taking the step from its start with a shorter step (4 rhs evaluations each,
+ * counted in nfev) until the bracket is below 1e-12·max(1, |t|), at most 60 times.  The root
+ * reported is the end of the final bracket where g has already changed sign (or is zero), so going
+ * on from it does not find it again.  Given to a SUNDIALS solver that has already stepped, the
+ * functions take effect through a restart from the current state (counted in stats.restarts).
+ * Allocates when nroot grows. */
 int mbd_ode_set_roots(mbd_ode *s, int nroot, mbd_ode_root_fn g, mbd_error *err);
 
-/* integrate from the current time until tstop (> the current time), delivering the outputs on the
- * way and calling the step callback after each accepted step.  Returns
+/* integrate from the current time until tstop (finite, > the current time), delivering the
+ * outputs on the way and calling the step callback after each accepted step.  Variable-step kinds
+ * step with a stop time at tstop and interpolate the outputs; rk4 takes equal steps of at most h
+ * between the outputs up to tstop and tstop itself, landing on each exactly (a new grid starts at
+ * the current time, e.g. at a root).  Returns
  *   MBD_OK    *t = tstop, y = the state there (outputs up to and including tstop delivered);
  *   MBD_ROOT  a root function crossed zero: *t = the root, y = the state at it; outputs strictly
  *             before *t were delivered, the others not yet; mbd_ode_roots_found tells which;
  *             integration may go on with another mbd_ode_integrate_until (from the root) or after
- *             mbd_ode_reinit;
- *   < 0       a callback's code, MBD_E_INTEGRATOR (message as in mbd_ode_solve) or MBD_E_INPUT. */
+ *             mbd_ode_reinit.  The step callback is not called at a root: a SUNDIALS solver has
+ *             already stepped past it and calls it at the end of that step when going on (a tstop
+ *             inside that step is interpolated, without a step); rk4's step to the root (counted
+ *             as one step) gets none;
+ *   < 0       a callback's code, MBD_E_INTEGRATOR (message as in mbd_ode_solve) or MBD_E_INPUT
+ *             (nothing done).  After a failure *t, y are the last accepted step's.
+ * t and y (the current size) may be NULL. */
 int mbd_ode_integrate_until(mbd_ode *s, double tstop, double *t, double *y, mbd_error *err);
 
-/* after MBD_ROOT: found[i] = +1 (g_i rose through zero), −1 (fell), 0 (no root), nroot entries */
+/* after MBD_ROOT: found[i] = +1 (g_i rose through zero), −1 (fell), 0 (no root), nroot entries;
+ * all 0 again once a later mbd_ode_integrate_until has started */
 void mbd_ode_roots_found(const mbd_ode *s, int *found);
 
 /* restart at (t, y) with n components (history discarded, counters kept).  n may differ from the
- * current size: the solver's vectors are then made anew (this allocates).  Counted in
- * stats.restarts. */
+ * current size: the solver's vectors and memory are then made anew (this allocates), keeping the
+ * options, root functions (nroot unchanged: g must accept the new size), step callback, outputs and
+ * statistics.  Outputs before t are skipped; one at t is delivered by the next
+ * mbd_ode_integrate_until.  Counted in stats.restarts.  Bad input (MBD_E_INPUT) or a failed
+ * allocation (MBD_E_NOMEM) leaves the solver as it was. */
 int mbd_ode_reinit(mbd_ode *s, int n, double t, const double *y, mbd_error *err);
 
-/* the current time and state size */
+/* the current time (NAN for NULL) and state size (0 for NULL) */
 double mbd_ode_time(const mbd_ode *s);
 int mbd_ode_size(const mbd_ode *s);
 
-/* counters over all segments and restarts since mbd_ode_new (avg_step over the time covered) */
+/* counters over all segments and restarts since mbd_ode_new (avg_step over the time covered by
+ * the integrate_until calls; t_reached = the current time) */
 void mbd_ode_get_stats(const mbd_ode *s, mbd_ode_stats *st);
 
 void mbd_ode_free(mbd_ode *s);

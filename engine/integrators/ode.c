@@ -1,0 +1,691 @@
+/* ODE integrators (see mbd/integrators.h): the entry points, their checks, the lifecycle object,
+ * the hand-written fixed-step RK4 with its root bisection, and mbd_ode_solve on top of the
+ * lifecycle.  The SUNDIALS kinds (CVODE Adams and BDF, ARKODE ERKStep) live in sundials.c and are
+ * reached through the ode_sun_* hooks of integrators_impl.h.
+ *
+ * One driver: mbd_ode_solve is mbd_ode_new, mbd_ode_set_output, mbd_ode_set_step_fn and one
+ * mbd_ode_integrate_until to the last output time, so it takes exactly the steps of a lifecycle
+ * run to the same end (segments ending elsewhere make the solver land on their ends). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "integrators_impl.h"
+
+/* ------------------------------------------------------------------------------------------------
+ * names and defaults
+ * ---------------------------------------------------------------------------------------------- */
+
+// names indexed by mbd_integrator_kind
+static const char *const kind_names[] = {"adams", "bdf", "rk45", "rk4"};
+#define NKINDS ((int)(sizeof kind_names / sizeof kind_names[0]))
+
+const char *mbd_integrator_name(int kind) {
+  if (kind < 0 || kind >= NKINDS) {
+    return NULL;
+  }
+  return kind_names[kind];
+}
+
+int mbd_integrator_from_name(const char *name) {
+  // linear search over four names
+  if (name) {
+    for (int k = 0; k < NKINDS; k++) {
+      if (strcmp(name, kind_names[k]) == 0) {
+        return k;
+      }
+    }
+  }
+  return -1;
+}
+
+long mbd_ode_default_max_steps(void) { return 10000000L; }
+
+int mbd_ode_opts_default(mbd_ode_opts *opts, int kind) {
+  if (!opts) {
+    return MBD_E_INPUT;
+  }
+  // tolerances suited to mechanism states of order one; rk4 needs its own fixed step
+  int ok = kind >= 0 && kind < NKINDS;
+  opts->kind = ok ? kind : MBD_INT_ADAMS;
+  opts->rtol = 1e-6;
+  opts->atol = 1e-8;
+  opts->step = (opts->kind == MBD_INT_RK4) ? 1e-3 : 0.0;
+  opts->max_step = 0.0;
+  opts->max_steps = 0;
+  return ok ? MBD_OK : MBD_E_INPUT;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * input validation: every check names the entry point (fn: "solve", "new", ...)
+ * ---------------------------------------------------------------------------------------------- */
+
+// the kind and its options: rk4 needs a step, the others tolerances
+static int check_opts(const char *fn, const mbd_ode_opts *o, mbd_error *err) {
+  if (o->kind < 0 || o->kind >= NKINDS) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_KIND, fn, o->kind);
+  }
+  const char *name = mbd_integrator_name(o->kind);
+  if (o->kind == MBD_INT_RK4) {
+    if (!(o->step > 0.0) || !isfinite(o->step)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_STEP_RK4, fn, o->step);
+    }
+  } else {
+    if (!(o->rtol > 0.0) || !isfinite(o->rtol)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_RTOL, fn, name, o->rtol);
+    }
+    if (!(o->atol > 0.0) || !isfinite(o->atol)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_ATOL, fn, name, o->atol);
+    }
+    if (!(o->step >= 0.0) || !isfinite(o->step)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_STEP, fn, name, o->step);
+    }
+    if (!(o->max_step >= 0.0) || !isfinite(o->max_step)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_MAX_STEP, fn, name, o->max_step);
+    }
+  }
+  if (o->max_steps < 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_MAX_STEPS, fn, o->max_steps);
+  }
+  return MBD_OK;
+}
+
+// output times: finite and strictly increasing
+static int check_tout(const char *fn, const double *tout, int ntout, mbd_error *err) {
+  for (int k = 0; k < ntout; k++) {
+    if (!isfinite(tout[k])) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_TOUT_NAN, fn, k);
+    }
+    if (k > 0 && !(tout[k] > tout[k - 1])) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_TOUT, fn, k, tout[k], k - 1, tout[k - 1]);
+    }
+  }
+  return MBD_OK;
+}
+
+// mbd_ode_solve's checks, in their historical order, before anything is allocated
+static int check_solve(int n, double t0, const double *y, const double *tout, int ntout,
+                       const mbd_ode_opts *o, mbd_ode_rhs_fn rhs, mbd_error *err) {
+  // pointers and sizes
+  if (!y) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "solve", "y");
+  }
+  if (!tout) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "solve", "tout");
+  }
+  if (!o) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "solve", "opts");
+  }
+  if (!rhs) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "solve", "rhs");
+  }
+  if (n < 1) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_N, "solve", n);
+  }
+  if (ntout < 1) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NTOUT, "solve", ntout);
+  }
+  int rc = check_opts("solve", o, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  // times: t0 finite, tout[0] >= t0, then strictly increasing
+  if (!isfinite(t0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_T0, "solve", t0);
+  }
+  if (isfinite(tout[0]) && tout[0] < t0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_TOUT0, "solve", tout[0], t0);
+  }
+  return check_tout("solve", tout, ntout, err);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * the lifecycle object
+ * ---------------------------------------------------------------------------------------------- */
+
+// rk4 workspace: stages k1..k4 and the stage state (5n), step start, middle and end (3n)
+#define RK4_WORK 8
+
+int mbd_ode_new(mbd_ode **out, int n, double t0, const double *y0, const mbd_ode_opts *opts,
+                mbd_ode_rhs_fn rhs, void *ud, mbd_error *err) {
+  // arguments and options, before anything is allocated
+  if (!out) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "new", "out");
+  }
+  *out = NULL;
+  if (!y0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "new", "y0");
+  }
+  if (!opts) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "new", "opts");
+  }
+  if (!rhs) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "new", "rhs");
+  }
+  if (n < 1) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_N, "new", n);
+  }
+  int rc = check_opts("new", opts, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  if (!isfinite(t0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_T0, "new", t0);
+  }
+
+  // the object and its state; rk4 also gets its stage workspace here, once
+  mbd_ode *s = calloc(1, sizeof *s);
+  if (!s) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, "mbd_ode_new", "the solver object");
+  }
+  s->n = n;
+  s->opts = *opts;
+  s->max_steps = opts->max_steps > 0 ? opts->max_steps : mbd_ode_default_max_steps();
+  s->rhs = rhs;
+  s->ud = ud;
+  s->t = t0;
+  s->y = malloc((size_t)n * sizeof *s->y);
+  if (opts->kind == MBD_INT_RK4 && s->y) {
+    s->w = malloc((size_t)RK4_WORK * (size_t)n * sizeof *s->w);
+  }
+  if (!s->y || (opts->kind == MBD_INT_RK4 && !s->w)) {
+    mbd_ode_free(s);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, "mbd_ode_new", "the state vectors");
+  }
+  memcpy(s->y, y0, (size_t)n * sizeof *s->y);
+  s->st.t_reached = t0;
+
+  // the SUNDIALS solver with its options (not for rk4)
+  if (opts->kind != MBD_INT_RK4) {
+    rc = ode_sun_new(s, err);
+    if (rc != MBD_OK) {
+      mbd_ode_free(s);
+      return rc;
+    }
+  }
+  *out = s;
+  return MBD_OK;
+}
+
+void mbd_ode_free(mbd_ode *s) {
+  if (!s) {
+    return;
+  }
+  ode_sun_free(s);
+  free(s->y);
+  free(s->w);
+  free(s->tout);
+  free(s->found);
+  free(s->gw);
+  free(s);
+}
+
+// skip the outputs strictly before the current time (they can no longer be interpolated)
+static void skip_past_outputs(mbd_ode *s) {
+  while (s->kout < s->ntout && s->tout[s->kout] < s->t) {
+    s->kout++;
+  }
+}
+
+int mbd_ode_set_output(mbd_ode *s, const double *tout, int ntout, mbd_ode_output_fn output,
+                       mbd_error *err) {
+  if (!s) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "set_output", "s");
+  }
+  if (ntout < 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NTOUT_NEG, ntout);
+  }
+  if (ntout > 0 && !tout) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "set_output", "tout");
+  }
+  int rc = check_tout("set_output", tout, ntout, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  // a copy of the times; the old ones go only once the new ones are in place
+  double *copy = NULL;
+  if (ntout > 0) {
+    copy = malloc((size_t)ntout * sizeof *copy);
+    if (!copy) {
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, "mbd_ode_set_output", "the output times");
+    }
+    memcpy(copy, tout, (size_t)ntout * sizeof *copy);
+  }
+  free(s->tout);
+  s->tout = copy;
+  s->ntout = ntout;
+  s->output = output;
+  s->kout = 0;
+  skip_past_outputs(s);
+  return MBD_OK;
+}
+
+void mbd_ode_set_step_fn(mbd_ode *s, mbd_ode_step_fn step) {
+  if (s) {
+    s->step = step;
+  }
+}
+
+int mbd_ode_set_roots(mbd_ode *s, int nroot, mbd_ode_root_fn g, mbd_error *err) {
+  if (!s) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "set_roots", "s");
+  }
+  if (nroot < 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NROOT, nroot);
+  }
+  if (nroot > 0 && !g) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "set_roots", "g");
+  }
+  // room for the directions and for rk4's three g vectors, when the number grows
+  if (nroot > s->nroot) {
+    int *found = calloc((size_t)nroot, sizeof *found);
+    double *gw = calloc((size_t)3 * (size_t)nroot, sizeof *gw);
+    if (!found || !gw) {
+      free(found);
+      free(gw);
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, "mbd_ode_set_roots", "the root values");
+    }
+    free(s->found);
+    free(s->gw);
+    s->found = found;
+    s->gw = gw;
+  }
+  s->nroot = nroot;
+  s->g = nroot > 0 ? g : NULL;
+  s->g_ok = 0;
+  if (s->found) {
+    memset(s->found, 0, (size_t)nroot * sizeof *s->found);
+  }
+  // the SUNDIALS solver finds roots itself; a restart it needed for them is counted
+  if (s->sun) {
+    int rc = ode_sun_roots(s, err);
+    if (rc < 0) {
+      return rc;
+    }
+    s->st.restarts += rc;
+  }
+  return MBD_OK;
+}
+
+void mbd_ode_roots_found(const mbd_ode *s, int *found) {
+  if (s && found && s->nroot > 0) {
+    memcpy(found, s->found, (size_t)s->nroot * sizeof *found);
+  }
+}
+
+int mbd_ode_reinit(mbd_ode *s, int n, double t, const double *y, mbd_error *err) {
+  if (!s) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "reinit", "s");
+  }
+  if (!y) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "reinit", "y");
+  }
+  if (n < 1) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_N, "reinit", n);
+  }
+  if (!isfinite(t)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_T, t);
+  }
+
+  if (n == s->n) {
+    // the same size: new state, history discarded
+    memmove(s->y, y, (size_t)n * sizeof *s->y);
+    s->t = t;
+    if (s->sun) {
+      int rc = ode_sun_reinit(s, err);
+      if (rc != MBD_OK) {
+        return rc;
+      }
+    }
+  } else {
+    // a new size: new buffers first, so a failure leaves the solver as it was
+    double *ynew = malloc((size_t)n * sizeof *ynew);
+    double *wnew = NULL;
+    if (ynew && !s->sun) {
+      wnew = malloc((size_t)RK4_WORK * (size_t)n * sizeof *wnew);
+    }
+    if (!ynew || (!s->sun && !wnew)) {
+      free(ynew);
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, "mbd_ode_reinit", "the state vectors");
+    }
+    memcpy(ynew, y, (size_t)n * sizeof *ynew);
+    if (s->sun) {
+      // the solver is made anew around ynew; it takes over s->y on success
+      int rc = ode_sun_resize(s, n, t, ynew, err);
+      if (rc != MBD_OK) {
+        free(ynew);
+        return rc;
+      }
+    } else {
+      free(s->y);
+      free(s->w);
+      s->y = ynew;
+      s->w = wnew;
+      s->n = n;
+      s->t = t;
+    }
+  }
+  // g is evaluated again at the new state; outputs already behind it are skipped
+  s->g_ok = 0;
+  s->st.restarts++;
+  s->st.t_reached = s->t;
+  skip_past_outputs(s);
+  return MBD_OK;
+}
+
+double mbd_ode_time(const mbd_ode *s) { return s ? s->t : NAN; }
+
+int mbd_ode_size(const mbd_ode *s) { return s ? s->n : 0; }
+
+void mbd_ode_get_stats(const mbd_ode *s, mbd_ode_stats *st) {
+  if (!s || !st) {
+    return;
+  }
+  // rk4 keeps every counter itself; a SUNDIALS solver adds its own
+  *st = s->st;
+  if (s->sun) {
+    ode_sun_stats(s, st);
+  }
+  st->t_reached = s->t;
+  st->avg_step = st->steps > 0 ? s->covered / (double)st->steps : 0.0;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * fixed-step RK4
+ * ---------------------------------------------------------------------------------------------- */
+
+// bisection of a root bracket: the largest number of halvings and the width aimed at
+#define RK4_MAX_BISECT 60
+#define RK4_ROOT_TOL 1e-12
+
+// one classical RK4 step of size h from (t, y) into y; w holds 5n doubles (k1..k4, stage state)
+static int rk4_step(int n, double t, double h, double *y, double *w, mbd_ode_rhs_fn rhs, void *ud,
+                    int *bad) {
+  double *k1 = w, *k2 = w + n, *k3 = w + 2 * n, *k4 = w + 3 * n, *ys = w + 4 * n;
+  int rc;
+  // stage 1 at t
+  if ((rc = rhs(t, y, k1, ud)) != 0) {
+    *bad = rc;
+    return rc;
+  }
+  // stage 2 at t + h/2 with y + h/2 k1
+  for (int i = 0; i < n; i++) {
+    ys[i] = y[i] + 0.5 * h * k1[i];
+  }
+  if ((rc = rhs(t + 0.5 * h, ys, k2, ud)) != 0) {
+    *bad = rc;
+    return rc;
+  }
+  // stage 3 at t + h/2 with y + h/2 k2
+  for (int i = 0; i < n; i++) {
+    ys[i] = y[i] + 0.5 * h * k2[i];
+  }
+  if ((rc = rhs(t + 0.5 * h, ys, k3, ud)) != 0) {
+    *bad = rc;
+    return rc;
+  }
+  // stage 4 at t + h with y + h k3
+  for (int i = 0; i < n; i++) {
+    ys[i] = y[i] + h * k3[i];
+  }
+  if ((rc = rhs(t + h, ys, k4, ud)) != 0) {
+    *bad = rc;
+    return rc;
+  }
+  // weights 1/6, 1/3, 1/3, 1/6
+  for (int i = 0; i < n; i++) {
+    y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+  }
+  return 0;
+}
+
+// a failed rk4 step: a stop (< 0) keeps its code, a retry request (> 0) cannot be honoured
+static int rk4_fail(int bad, double t, mbd_error *err) {
+  return (bad < 0) ? bad : MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_RK4_RECOV, bad, t);
+}
+
+// the root functions at (t, y) into gout; 0, the callback's stop code, or MBD_E_INTEGRATOR
+static int rk4_g(mbd_ode *s, double t, const double *y, double *gout, mbd_error *err) {
+  int rc = s->g(t, y, gout, s->ud);
+  if (rc > 0) {
+    return MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_RK4_ROOT_RC, rc, t);
+  }
+  return rc;
+}
+
+// g_i changed sign from a to b: a is not zero (a zero at the start is not a crossing) and b is
+// zero or of the other sign
+static int crossed(double a, double b) { return a != 0.0 && (b == 0.0 || (a > 0.0) != (b > 0.0)); }
+
+// does any root function cross between ga and gb
+static int any_crossed(const double *ga, const double *gb, int nroot) {
+  for (int i = 0; i < nroot; i++) {
+    if (crossed(ga[i], gb[i])) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* a root inside the step from (ts, ys) to (tb, s->y) with g = ga at ts and gb at tb: bisect by
+ * taking the step again from ts with a shorter step until the bracket [ta, tb] is narrower than
+ * RK4_ROOT_TOL max(1, |tb|).  The root is tb, the side where the sign has changed, so that going on
+ * from it does not find the same crossing again.  On return s->t, s->y are the root and its state,
+ * s->found the directions. */
+static int rk4_root(mbd_ode *s, double ts, const double *ys, double tb, mbd_error *err) {
+  int n = s->n, nroot = s->nroot;
+  double *w = s->w, *ym = w + 6 * n, *yb = w + 7 * n;
+  double *ga = s->gw, *gm = s->gw + nroot, *gb = s->gw + 2 * nroot;
+  double ta = ts, tol = RK4_ROOT_TOL * fmax(1.0, fabs(tb));
+  memcpy(yb, s->y, (size_t)n * sizeof *yb);
+
+  // halve [ta, tb], keeping the half where some g changes sign against g(ta)
+  for (int it = 0; it < RK4_MAX_BISECT && tb - ta > tol; it++) {
+    double tm = ta + 0.5 * (tb - ta);
+    if (!(tm > ta && tm < tb)) {
+      break;
+    }
+    memcpy(ym, ys, (size_t)n * sizeof *ym);
+    int bad = 0;
+    if (rk4_step(n, ts, tm - ts, ym, w, s->rhs, s->ud, &bad) != 0) {
+      return rk4_fail(bad, ts, err);
+    }
+    s->st.nfev += 4;
+    int rc = rk4_g(s, tm, ym, gm, err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (any_crossed(ga, gm, nroot)) {
+      tb = tm;
+      memcpy(gb, gm, (size_t)nroot * sizeof *gb);
+      memcpy(yb, ym, (size_t)n * sizeof *yb);
+    } else {
+      ta = tm;
+      memcpy(ga, gm, (size_t)nroot * sizeof *ga);
+    }
+  }
+
+  // the root: directions against g just before it; g there becomes the start of the next step
+  for (int i = 0; i < nroot; i++) {
+    s->found[i] = crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
+  }
+  memcpy(ga, gb, (size_t)nroot * sizeof *ga);
+  memcpy(s->y, yb, (size_t)n * sizeof *s->y);
+  s->t = tb;
+  s->st.last_step = tb - ts;
+  return MBD_ROOT;
+}
+
+/* the rk4 driver: from s->t to tstop in equal steps of at most h between targets (the outputs
+ * up to tstop, then tstop), ceil(dt/h - 1e-9) of them, landing on each target exactly; after each
+ * step the root functions are checked for a sign change */
+static int rk4_advance(mbd_ode *s, double tstop, mbd_error *err) {
+  int n = s->n, nroot = s->nroot;
+  double *y = s->y, *ys = s->w + 5 * n;
+  double *ga = s->gw, *gb = nroot > 0 ? s->gw + 2 * nroot : NULL;
+  mbd_ode_stats *st = &s->st;
+
+  // g at the start, unless known from the last step
+  if (nroot > 0 && !s->g_ok) {
+    int rc = rk4_g(s, s->t, y, ga, err);
+    if (rc < 0) {
+      return rc;
+    }
+    s->g_ok = 1;
+  }
+
+  while (s->t < tstop) {
+    // equal steps of size <= h over [t, target]
+    int is_out = s->kout < s->ntout && s->tout[s->kout] <= tstop;
+    double target = is_out ? s->tout[s->kout] : tstop;
+    double ta = s->t, dt = target - ta;
+    double m = ceil(dt / s->opts.step - 1e-9);
+    if (m < 1.0) {
+      m = 1.0;
+    }
+    double hh = dt / m;
+    for (long i = 0; (double)i < m; i++) {
+      // the run-wide step limit
+      if (st->steps >= s->max_steps) {
+        return MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_TOO_MANY, ODE_NAME_RK4, s->max_steps, s->t,
+                        st->last_step, "too many steps");
+      }
+      // one step; the start is kept when a root may have to be bisected
+      if (nroot > 0) {
+        memcpy(ys, y, (size_t)n * sizeof *ys);
+      }
+      int bad = 0;
+      double t0 = s->t;
+      if (rk4_step(n, t0, hh, y, s->w, s->rhs, s->ud, &bad) != 0) {
+        return rk4_fail(bad, t0, err);
+      }
+      // the last step of the interval lands exactly on the target
+      s->t = ((double)(i + 1) == m) ? target : ta + (double)(i + 1) * hh;
+      st->steps++;
+      st->nfev += 4;
+      st->last_step = hh;
+
+      // a sign change of g over the step: bisect, stop at the root (no step callback there)
+      if (nroot > 0) {
+        int rc = rk4_g(s, s->t, y, gb, err);
+        if (rc < 0) {
+          return rc;
+        }
+        if (any_crossed(ga, gb, nroot)) {
+          return rk4_root(s, t0, ys, s->t, err);
+        }
+        memcpy(ga, gb, (size_t)nroot * sizeof *ga);
+      }
+
+      // step callback: a one-step method has no history to discard, a restart is only counted
+      if (s->step) {
+        int rc = s->step(s->t, y, s->ud);
+        if (rc < 0) {
+          return rc;
+        }
+        if (rc == 1) {
+          st->restarts++;
+          // y changed: g again at the new state
+          if (nroot > 0 && (rc = rk4_g(s, s->t, y, ga, err)) < 0) {
+            return rc;
+          }
+        }
+      }
+    }
+    // the output at the target
+    if (is_out) {
+      int rc = s->output ? s->output(target, y, s->ud) : 0;
+      s->kout++;
+      if (rc < 0) {
+        return rc;
+      }
+    }
+  }
+  return MBD_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * integrating
+ * ---------------------------------------------------------------------------------------------- */
+
+// an output exactly at the current time goes out at once, with the current state
+static int output_now(mbd_ode *s) {
+  if (s->kout < s->ntout && s->tout[s->kout] == s->t) {
+    int rc = s->output ? s->output(s->t, s->y, s->ud) : 0;
+    s->kout++;
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  return MBD_OK;
+}
+
+int mbd_ode_integrate_until(mbd_ode *s, double tstop, double *t, double *y, mbd_error *err) {
+  if (!s) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_NULL, "integrate_until", "s");
+  }
+  if (!isfinite(tstop) || !(tstop > s->t)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_TSTOP, tstop, s->t);
+  }
+  if (s->nroot > 0) {
+    memset(s->found, 0, (size_t)s->nroot * sizeof *s->found);
+  }
+
+  // a pending output at the current time, then the steps
+  double t_begin = s->t;
+  int status = output_now(s);
+  if (status == MBD_OK) {
+    status = s->sun ? ode_sun_advance(s, tstop, err) : rk4_advance(s, tstop, err);
+  }
+
+  // the time covered, and the state reached (the last accepted step when it failed)
+  s->covered += s->t - t_begin;
+  s->st.t_reached = s->t;
+  if (t) {
+    *t = s->t;
+  }
+  if (y) {
+    memcpy(y, s->y, (size_t)s->n * sizeof *y);
+  }
+  return status;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * one call: the lifecycle from new to free
+ * ---------------------------------------------------------------------------------------------- */
+
+int mbd_ode_solve(int n, double t0, double *y, const double *tout, int ntout,
+                  const mbd_ode_opts *opts, mbd_ode_rhs_fn rhs, mbd_ode_output_fn output,
+                  mbd_ode_step_fn step, void *ud, mbd_ode_stats *stats, mbd_error *err) {
+  // statistics go to the caller's struct or a local one
+  mbd_ode_stats local;
+  mbd_ode_stats *st = stats ? stats : &local;
+  memset(st, 0, sizeof *st);
+  st->t_reached = t0;
+
+  int status = check_solve(n, t0, y, tout, ntout, opts, rhs, err);
+  if (status != MBD_OK) {
+    return status;
+  }
+
+  // the solver, its outputs and step callback
+  mbd_ode *s = NULL;
+  status = mbd_ode_new(&s, n, t0, y, opts, rhs, ud, err);
+  if (status != MBD_OK) {
+    return status;
+  }
+  status = mbd_ode_set_output(s, tout, ntout, output, err);
+  mbd_ode_set_step_fn(s, step);
+
+  // to the last output time; a single output at t0 is delivered without a step
+  if (status == MBD_OK) {
+    if (tout[ntout - 1] > t0) {
+      status = mbd_ode_integrate_until(s, tout[ntout - 1], NULL, y, err);
+    } else {
+      status = output_now(s);
+    }
+  }
+  mbd_ode_get_stats(s, st);
+  mbd_ode_free(s);
+  return status;
+}
