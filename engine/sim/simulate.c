@@ -50,7 +50,7 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
 typedef struct sim {
   const mbd_model *m;
   const mbd_sim_opts *o;
-  const mbd_form_ops *ops;
+  const mbd_form_ops *ops = NULL;
   void *self;          /* the formulation's run state */
   mbd_data *d;         /* the integration's state */
   mbd_data *ds;        /* samples and root functions: a copy of d's state, d never touched */
@@ -172,7 +172,7 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
 
 int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
-  const mbd_form_ops *ops;
+  const mbd_form_ops *ops = NULL;
   int rc = check_opts(m, o, &ops, err);
   if (rc < 0) {
     return rc;
@@ -232,7 +232,7 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
 
 int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
-  const mbd_form_ops *ops;
+  const mbd_form_ops *ops = NULL;
   int rc = check_opts(m, o, &ops, err);
   if (rc < 0) {
     return rc;
