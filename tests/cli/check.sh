@@ -296,7 +296,7 @@ help_topics)
   run "$HERE/help_check.lua"
   want_rc 0
   want_no_err
-  want_out "help: all topics resolve"
+  want_out "help: all topics resolve" "6 passed, 0 failed"
   ;;
 interactive_script)
   printf 'x = 42\nlocal hidden = 1\nprint("script ran")\n' >globals.lua

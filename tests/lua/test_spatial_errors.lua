@@ -1,10 +1,7 @@
 -- Lua-level tests of spatial models (dim = 3): mbd.rot, and bad input that must raise a clear
 -- message naming the object and the script line.  Run with the mbd program:
---   mbd tests/lua/test_spatial_errors.lua
--- Each case is {name, fn, args, ok, expected}:
---   ok = true: fn(table.unpack(args)) must succeed and return expected (numbers within 1e-12,
---   tables compared entry by entry);
---   ok = false: it must raise an error whose message contains expected and the script line.
+--   mbd tests/lua/test_spatial_errors.lua          (cases: see harness.lua)
+local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
 
 local rot = mbd.rot
 local s2 = math.sqrt(0.5)
@@ -32,27 +29,32 @@ local cases = {
      local p = rot.from_axes({0, 0, 2}, {1, 0, 1})
      return rot.rotate(p, {0, 1, 0})
    end, {}, true, {1, 0, 0}},
-  {"from_axes parallel", rot.from_axes, {{1, 0, 0}, {2, 0, 0}}, false, "parallel to the x axis"},
-  {"axis_angle zero axis", rot.axis_angle, {{0, 0, 0}, 1}, false, "mbd.rot.axis_angle: the axis is zero"},
-  {"axis_angle 2-vector", rot.axis_angle, {{0, 1}, 1}, false, "argument 1 (axis) expects 3 numbers"},
+  -- each call written in a Lua function, so the message must also name this script's line
+  {"from_axes parallel", function() return rot.from_axes({1, 0, 0}, {2, 0, 0}) end, {}, false,
+   "parallel to the x axis"},
+  {"axis_angle zero axis", function() return rot.axis_angle({0, 0, 0}, 1) end, {}, false,
+   "mbd.rot.axis_angle: the axis is zero"},
+  {"axis_angle 2-vector", function() return rot.axis_angle({0, 1}, 1) end, {}, false,
+   "argument 1 (axis) expects 3 numbers"},
 
   -- a 2-vector in a 3-D model
   {"body pos 2-vector", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = {1, 1, 1}, pos = {1, 2} }
-   end, {}, false, "body: field 'pos' expects 3 numbers, got 2 (body 'c'; the model is spatial"},
+   end, {}, false, "body: field 'pos' expects 3 numbers, got 2 (body 'c'; the model is spatial",
+   line = 2},
   {"joint at 2-vector", function()
      local m, b = model()
      m:spherical { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = b }
-   end, {}, false, "spherical: field 'at1' expects 3 numbers, got 2 (spherical 'S'"},
+   end, {}, false, "spherical: field 'at1' expects 3 numbers, got 2 (spherical 'S'", line = 2},
   {"force value 2-vector", function()
      local m, b = model()
      m:force { body = b, value = {1, 2} }
-   end, {}, false, "force: field 'value' expects 3 numbers, got 2 (force on body 'b'"},
+   end, {}, false, "force: field 'value' expects 3 numbers, got 2 (force on body 'b'", line = 2},
   {"torque as a number", function()
      local m, b = model()
      m:torque { body = b, value = 3 }
-   end, {}, false, "torque on body 'b': field 'value' expects 3 numbers {tx, ty, tz}"},
+   end, {}, false, "torque on body 'b': field 'value' expects 3 numbers {tx, ty, tz}", line = 2},
   {"gravity 2-vector", function() mbd.model { dim = 3, gravity = {0, -9.81} } end, {}, false,
    "model: field 'gravity' expects 3 numbers"},
 
@@ -60,15 +62,15 @@ local cases = {
   {"zero axis", function()
      local m, b = model()
      m:revolute { name = "R", body1 = m.ground, body2 = b, axis1 = {0, 0, 1}, axis2 = {0, 0, 0} }
-   end, {}, false, "revolute 'R': axis2 is zero"},
+   end, {}, false, "revolute 'R': axis2 is zero", line = 2},
   {"missing axis2", function()
      local m, b = model()
      m:cylindrical { name = "C", body1 = m.ground, body2 = b, axis1 = {0, 0, 1} }
-   end, {}, false, "cylindrical 'C': missing field 'axis2'"},
+   end, {}, false, "cylindrical 'C': missing field 'axis2'", line = 2},
   {"universal not crossed", function()
      local m, b = model()
      m:universal { name = "U", body1 = m.ground, body2 = b, axis1 = {0, 0, 1}, axis2 = {0, 1, 1} }
-   end, {}, false, "universal 'U': axis1 and axis2 must be perpendicular"},
+   end, {}, false, "universal 'U': axis1 and axis2 must be perpendicular", line = 2},
   {"universal crossed", function()
      local m, b = model()
      return m:universal { name = "U", body1 = m.ground, body2 = b, axis1 = {0, 0, 1},
@@ -79,36 +81,36 @@ local cases = {
   {"inertia not positive definite", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = {1, 1, 1, 2, 0, 0} }
-   end, {}, false, "body 'c': inertia tensor is not positive definite"},
+   end, {}, false, "body 'c': inertia tensor is not positive definite", line = 2},
   {"inertia triangle", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = {1, 1, 3} }
-   end, {}, false, "body 'c': inertia violates the triangle inequality"},
+   end, {}, false, "body 'c': inertia violates the triangle inequality", line = 2},
   {"inertia triangle with products", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = {1.5, 1.5, 1.2, 1.2, 0, 0} }
-   end, {}, false, "principal moments {0.3, 1.2, 2.7}"},
+   end, {}, false, "principal moments {0.3, 1.2, 2.7}", line = 2},
   {"inertia 4 numbers", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = {1, 1, 1, 0} }
-   end, {}, false, "body 'c': field 'inertia' expects 3 numbers {Ixx, Iyy, Izz} or 6"},
+   end, {}, false, "body 'c': field 'inertia' expects 3 numbers {Ixx, Iyy, Izz} or 6", line = 2},
   {"planar inertia in spatial", function()
      local m = model()
      m:body { name = "c", mass = 1, inertia = 2 }
-   end, {}, false, "body 'c': field 'inertia' expects 3 numbers"},
+   end, {}, false, "body 'c': field 'inertia' expects 3 numbers", line = 2},
 
   -- drives and springs on joints without that coordinate
   {"drive on spherical", function()
      local m, b = model()
      local S = m:spherical { name = "S", body1 = m.ground, body2 = b, at2 = {-1, 0, 0} }
      m:drive { joint = S, position = 0 }
-   end, {}, false, "drive on spherical 'S'"},
+   end, {}, false, "drive on spherical 'S'", line = 3},
   {"rotational spring on universal", function()
      local m, b = model()
      local U = m:universal { name = "U", body1 = m.ground, body2 = b, at2 = {-1, 0, 0},
                              axis1 = {0, 0, 1}, axis2 = {0, 1, 0} }
      m:rotational_spring { joint = U, k = 1 }
-   end, {}, false, "rotational_spring on universal 'U'"},
+   end, {}, false, "rotational_spring on universal 'U'", line = 4},
 
   -- a spatial run records the spatial channels
   {"spatial channels", function()
@@ -126,58 +128,4 @@ local cases = {
    end, {}, true, "ok"},
 }
 
--- the name of this script as error positions show it
-local here = debug.getinfo(1, "S").short_src
-
-local function same(a, b)
-  if type(a) == "number" and type(b) == "number" then
-    return math.abs(a - b) <= 1e-12 * math.max(1, math.abs(b))
-  end
-  if type(a) == "table" and type(b) == "table" then
-    if #a ~= #b then return false end
-    for i = 1, #b do
-      if not same(a[i], b[i]) then return false end
-    end
-    return true
-  end
-  return a == b
-end
-
-local function show(v)
-  if type(v) == "table" then
-    local t = {}
-    for i = 1, #v do t[i] = string.format("%.15g", v[i]) end
-    return "{" .. table.concat(t, ", ") .. "}"
-  end
-  return tostring(v)
-end
-
-local failed = 0
-for _, c in ipairs(cases) do
-  local name, fn, args, ok, expected = table.unpack(c)
-  local good, res = pcall(fn, table.unpack(args))
-  local msg
-  if ok then
-    if not good then
-      msg = "raised: " .. tostring(res)
-    elseif not same(res, expected) then
-      msg = "returned " .. show(res) .. ", expected " .. show(expected)
-    end
-  else
-    if good then
-      msg = "did not raise (expected '" .. expected .. "')"
-    elseif not string.find(tostring(res), expected, 1, true) then
-      msg = "message '" .. tostring(res) .. "' lacks '" .. expected .. "'"
-    elseif type(args[1]) ~= "table" and not string.find(tostring(res), here .. ":%d+:") then
-      msg = "message '" .. tostring(res) .. "' does not name the script line"
-    end
-  end
-  if msg then
-    failed = failed + 1
-    print("FAIL " .. name .. ": " .. msg)
-  end
-end
-print(string.format("%d cases, %d failed", #cases, failed))
-if failed > 0 then
-  error(string.format("%d of %d cases failed", failed, #cases), 0)
-end
+H.run(cases, "spatial models: rotations and bad input")
