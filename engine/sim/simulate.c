@@ -50,7 +50,7 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
 typedef struct sim {
   const mbd_model *m;
   const mbd_sim_opts *o;
-  const mbd_form_ops *ops = NULL;
+  const mbd_form_ops *ops;
   void *self;          /* the formulation's run state */
   mbd_data *d;         /* the integration's state */
   mbd_data *ds;        /* samples and root functions: a copy of d's state, d never touched */
