@@ -347,11 +347,19 @@ Assembles the model (initial position and velocity analysis) and integrates it f
   position_tol     Newton tolerance of the position analyses
   stabilization    { alpha = , beta = } for baumgarte and udwadia_kalaba; S = {{..}}, T = {{..}},
                    L = {{..}} matrices also accepted
-  output_every     sampling interval of the recorded channels
+  output_every     sampling interval of the recorded channels (it never changes the motion:
+                   samples are taken on a copy of the integrator's state)
+  stop_when        function(t, state) -> number: the run ends exactly where it crosses zero
+                   (the integrator's root finding); the last sample is taken there and
+                   run.stop_time tells when (models)
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
-                           rtol = 1e-6, atol = 1e-6, output_every = 0.01 }]],
+                           rtol = 1e-6, atol = 1e-6, output_every = 0.01 }
+-- stop where the pendulum passes the vertical
+local r2 = m:simulate { t_end = 10, stop_when = function(t, s)
+  return s:get("link.theta") + math.pi / 2 end }
+print(r2.stop_time)]],
   see = { "Run", "formulations", "integrators", "kinematics", "stats" },
 }
 
@@ -441,7 +449,7 @@ topics.stats = {
   text = [[
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
-repartitions.]],
+repartitions.  Counts are the integration's work (the samples' evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -584,6 +592,7 @@ topics.Run = {
   text = [[
 The result of a run: channels sampled on a time grid.
   run:value(ch, t)   run:series(ch)   run.channels   run.stats   run:write_csv(file [, list])
+  run.stop_time (where stop_when ended it, else nil)
   mbd.plot { run = run, ... }; for mbd.system runs also run.E1[i], run.E2[i].]],
   example = [[print(run:value("link2.theta", 5.0), run.stats.nfev)]],
   see = { "value", "series", "channels", "stats", "write_csv", "plot" },
