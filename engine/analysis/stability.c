@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "analysis_msg.h"
 #include "mbd/analysis.h"
 #include "mbd/linalg.h"
 
@@ -15,7 +16,7 @@ int mbd_stability(int h, const double *S, const double *T, const double *L, doub
   int N = L ? h : 2 * h;
   double *C = calloc((size_t)N * (size_t)N, sizeof(double));
   if (!C) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "stability: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_ANALYSIS_NOMEM);
   }
   if (L) {
     // λI + L = 0: eigenvalues of −L
@@ -37,8 +38,7 @@ int mbd_stability(int h, const double *S, const double *T, const double *L, doub
   int rc = mbd_eig_general(N, C, N, re, im);
   free(C);
   if (rc != MBD_OK) {
-    return MBD_FAIL(err, rc, "stability: the eigenvalue computation failed (%s)",
-                    mbd_status_text(rc));
+    return MBD_FAIL(err, rc, MSG_ANALYSIS_EIG, mbd_status_text(rc));
   }
   for (int i = 0; i < N; i++) {
     *max_re = fmax(*max_re, re[i]);

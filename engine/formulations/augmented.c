@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "formulations.h"
+#include "formulations_msg.h"
 
 /* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0, the pivot, or
  * MBD_E_LAPACK) and the pivot ratio min|U_kk| / max|U_kk| in *ratio, the least pivot in *kmin */
@@ -55,8 +56,7 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
   int kmin = 0;
   int piv = factor(m, d, &ratio, &kmin);
   if (piv < 0) {
-    return MBD_FAIL(err, MBD_E_LAPACK, "internal error: LAPACK rejected the leading matrix "
-                    "(%d×%d) at t = %g", n + d->ma, n + d->ma, d->t);
+    return MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK_LEADING, n + d->ma, n + d->ma, d->t);
   }
   // rows set aside at assembly may be needed on this part of the motion: when the leading matrix
   // has become singular or its pivots have fallen by 1e3, choose the active rows again.  The
@@ -93,10 +93,7 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
     } else {
       mbd_model_row_name(m, d->active[piv - 1 - n], what, sizeof what);
     }
-    return MBD_FAIL(err, MBD_E_SINGULAR,
-                    "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): "
-                    "the mechanism is in a singular configuration or a constraint is redundant",
-                    d->t, how, what);
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t, how, what);
   }
   // paper 000 eq 13: one solve gives the accelerations and the multipliers of the active rows
   int N = n + d->ma;

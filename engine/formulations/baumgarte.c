@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "formulations.h"
+#include "formulations_msg.h"
 
 typedef struct baumgarte {
   double alpha, beta;
@@ -34,7 +35,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   if (!b || !g) {
     free(b);
     free(g);
-    return MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "simulate");
   }
   b->alpha = o->alpha;
   b->beta = o->beta;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formulations.h"
+#include "formulations_msg.h"
 
 /* paper 000 eq 46: [BᵀM; Φq] v̇ = [BᵀQ; γ] (n×n), forces and M evaluated.  With want_lambda the
  * multipliers follow by one back substitution with the LU of Φ_qd (the dependent rows of the
@@ -43,12 +44,10 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   int piv = mbd_lu_factor(n, p->K, n, p->kpiv);
   d->lu_factorizations++;
   if (piv < 0) {
-    return MBD_FAIL(err, piv, "internal error: LAPACK rejected the reduced matrix at t = %g",
-                    d->t);
+    return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "reduced matrix", d->t);
   }
   if (piv != 0) {
-    return MBD_FAIL(err, MBD_E_SINGULAR,
-                    "the reduced matrix [BᵀM; Φq] is singular at t = %g (pivot %d)", d->t, piv);
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_REDUCED, d->t, piv);
   }
   mbd_lu_solve(n, p->K, n, p->kpiv, p->r, 1);
   memcpy(d->vdot, p->r, (size_t)n * sizeof(double));

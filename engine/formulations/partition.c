@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kinematics/kinematics_msg.h"
 #include "formulations.h"
+#include "formulations_msg.h"
 
 void mbd_part_free(mbd_part *p) {
   if (!p) {
@@ -30,14 +32,11 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
                    mbd_error *err) {
   *out = NULL;
   if (m->nq != m->nv) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "simulate: coordinate partitioning needs coordinates whose rates are their "
-                    "velocities (model '%s' has %d positions and %d velocities)",
-                    m->name, m->nq, m->nv);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_PART_COORDS, m->name, m->nq, m->nv);
   }
   mbd_part *p = calloc(1, sizeof *p);
   if (!p) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "partitioning: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "partitioning");
   }
   p->n = m->nv;
   p->ma = d->ma;
@@ -59,7 +58,7 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   if (!p->perm || !p->perm_old || !p->jd || !p->jd_cand || !p->jpiv || !p->x || !p->B || !p->K ||
       !p->r || !p->kpiv) {
     mbd_part_free(p);
-    return MBD_FAIL(err, MBD_E_NOMEM, "partitioning: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "partitioning");
   }
   *out = p;
   return MBD_OK;
@@ -113,21 +112,17 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones
   int rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
   if (rc < 0) {
-    return MBD_FAIL(err, rc, "partitioning at t = %g: QR factorization failed", d->t);
+    return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
   }
   if (rank < p->ma) {
-    return MBD_FAIL(err, MBD_E_SINGULAR,
-                    "partitioning at t = %g: the constraint Jacobian has rank %d < %d "
-                    "(singular configuration)",
-                    d->t, rank, p->ma);
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_RANK, d->t, rank, p->ma);
   }
   // dependent and independent columns each in increasing coordinate order (readable, stable)
   sort_ints(p->perm, 0, p->ma);
   sort_ints(p->perm, p->ma, p->n);
   int piv = factor_jd(p, d, 0);
   if (piv != 0) {
-    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR,
-                    "partitioning at t = %g: dependent block is singular", d->t);
+    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_PART_DEPENDENT, d->t);
   }
   p->rcond = pivot_ratio(p->jd, p->ma);
   p->rcond0 = p->rcond;
@@ -170,30 +165,23 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     res = mbd_active_residual(m, d);
     int piv = factor_jd(p, d, flags);
     if (piv < 0) {
-      return MBD_FAIL(err, piv, "internal error: LAPACK rejected the dependent block at t = %g",
-                      t);
+      return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
     }
     if (piv != 0) {
       char what[96];
       mbd_model_coord_name(m, p->perm[piv - 1], what, sizeof what);
-      MBD_FAIL(err, MBD_E_SINGULAR,
-               "position analysis at t = %g: the dependent block of Φq is singular (pivot at "
-               "%s)",
-               t, what);
+      MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_POS_SINGULAR, t, what);
       return 1;
     }
     if (!isfinite(res)) {
-      MBD_FAIL(err, MBD_E_NAN, "position analysis at t = %g: the constraints became %g", t, res);
+      MBD_FAIL(err, MBD_E_NAN, MSG_FORM_PART_POS_NAN, t, res);
       return 1;
     }
     if (res <= p->position_tol) {
       break;
     }
     if (it >= p->max_newton) {
-      MBD_FAIL(err, MBD_E_NEWTON,
-               "position analysis at t = %g did not converge in %d iterations (residual %.3g, "
-               "tolerance %.3g)",
-               t, p->max_newton, res, p->position_tol);
+      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_PART_NEWTON, t, p->max_newton, res, p->position_tol);
       return 1;
     }
     // Newton step on the dependent coordinates
@@ -332,8 +320,7 @@ int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double
 int mbd_partitioned_check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
   (void)m;
   if (!(o->position_tol > 0)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: position_tol must be positive, got %g",
-                    o->position_tol);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_POSITION_TOL, o->position_tol);
   }
   return MBD_OK;
 }

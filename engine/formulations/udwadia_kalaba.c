@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "formulations.h"
+#include "formulations_msg.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* the core, shared with coordinate-level systems (engine/system)                              */
@@ -98,7 +99,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   *self = NULL;
   mbd_uk *u = calloc(1, sizeof *u);
   if (!u) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "udwadia_kalaba: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
   }
   u->n = m->nv;
   u->m = m->mrow;
@@ -120,24 +121,21 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
     u->Qt = calloc(n, sizeof(double));
     if (!u->L || !u->Qt) {
       destroy(u);
-      return MBD_FAIL(err, MBD_E_NOMEM, "udwadia_kalaba: out of memory");
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
     }
   }
   int big = (int)(mr > n ? mr : n);
   if (!u->mih || !u->a || !u->B || !u->X || !u->r || !u->res || !u->S || !u->T ||
       mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
     destroy(u);
-    return MBD_FAIL(err, MBD_E_NOMEM, "udwadia_kalaba: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
   }
   // S, T: full matrices when given, else α I and β I
   if (o->stab_S || o->stab_T) {
     if (o->stab_n != u->m) {
       int rows = u->m;
       destroy(u);
-      return MBD_FAIL(err, MBD_E_INPUT,
-                      "simulate: stabilization matrices are %d×%d but model '%s' has %d "
-                      "constraint rows",
-                      o->stab_n, o->stab_n, m->name, rows);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_UK_STAB, o->stab_n, o->stab_n, m->name, rows);
     }
     if (o->stab_S) {
       memcpy(u->S, o->stab_S, mr * mr * sizeof(double));
@@ -180,10 +178,7 @@ static int spatial_free_motion(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_e
   if (piv != 0) {
     char what[96];
     mbd_model_coord_name(m, piv - 1, what, sizeof what);
-    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR,
-                    "udwadia_kalaba: the augmented mass matrix is not positive definite at t = %g "
-                    "(at %s)",
-                    d->t, what);
+    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_UK_MASS, d->t, what);
   }
   memcpy(u->a, u->Qt, (size_t)n * sizeof(double));
   mbd_chol_solve(n, u->L, n, u->a, 1);
@@ -226,8 +221,7 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
   int rc = mbd_uk_solve(mr, n, d->phiq, &S, u->a, res, 1e-12, u->B, u->X, d->tmp_n, &u->lsq,
                         d->vdot);
   if (rc != MBD_OK) {
-    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR,
-                    "udwadia_kalaba: the SVD of Φq M^(-1/2) did not converge at t = %g", d->t);
+    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
   }
   if (want_lambda) {
     // Φqᵀ λ = Q − M v̇ (least squares, minimum norm over redundant rows)
@@ -240,8 +234,7 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
       }
     }
     if (mbd_lsq_solve(&u->lsq, n, mr, u->X, n, d->tmp_n, d->lambda, 1e-12, NULL) != MBD_OK) {
-      return MBD_FAIL(err, MBD_E_SINGULAR, "udwadia_kalaba: multipliers: SVD did not converge at "
-                      "t = %g", d->t);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_UK_MULT_SVD, d->t);
     }
   }
   d->have_dynamics = 1;

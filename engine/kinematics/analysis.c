@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kinematics.h"
+#include "kinematics_msg.h"
 
 // the active row with the largest |Φ|
 static int worst_row(const mbd_data *d) {
@@ -44,18 +45,15 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
     }
     rc = mbd_lsq_solve(&d->lsq, d->ma, n, d->phiq_a, d->ma, d->tmp_m, d->tmp_n, 1e-12, NULL);
     if (rc) {
-      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR,
-                      "position analysis at t = %g: SVD did not converge", d->t);
+      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD,
+                      "position analysis", d->t);
     }
     mbd_kin_move(m, d->q, d->tmp_n);
     d->newton_iterations++;
   }
   char row[160];
   mbd_model_row_name(m, worst_row(d), row, sizeof row);
-  return MBD_FAIL(err, MBD_E_NEWTON,
-                  "position analysis at t = %g did not converge in %d iterations: %s has "
-                  "residual %.3g (tolerance %.3g)",
-                  d->t, max_iter, row, res, tol);
+  return MBD_FAIL(err, MBD_E_NEWTON, MSG_KIN_NEWTON, d->t, max_iter, row, res, tol);
 }
 
 /* paper 000 eq 12 in minimum-norm form: v ← v − Φq⁺(Φq v + Φt) */
@@ -70,8 +68,8 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
   }
   int rc = mbd_lsq_solve(&d->lsq, d->ma, n, d->phiq_a, d->ma, d->tmp_m, d->tmp_n, 1e-12, NULL);
   if (rc) {
-    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR,
-                    "velocity analysis at t = %g: SVD did not converge", d->t);
+    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD, "velocity analysis",
+                    d->t);
   }
   for (int c = 0; c < n; c++) {
     d->v[c] += d->tmp_n[c];
@@ -97,7 +95,7 @@ int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
   }
   int rc = mbd_qrcp_rank(&d->lsq, n, mrow, d->aug, n, 1e-9, d->iwork, &rank, NULL);
   if (rc < 0) {
-    return MBD_FAIL(err, rc, "rank test at t = %g: QR factorization failed", d->t);
+    return MBD_FAIL(err, rc, MSG_KIN_QR, "rank test", d->t);
   }
   if (rank != d->ma) {
     return 0;
@@ -148,8 +146,7 @@ int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int m
   }
   if (rc != MBD_OK) {
     return rc < 0 && err && err->code ? rc
-                                      : MBD_FAIL(err, MBD_E_SINGULAR,
-                                                 "kinematics at t = %g: SVD did not converge", t);
+                                      : MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "kinematics", t);
   }
   return MBD_OK;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kinematics.h"
+#include "kinematics_msg.h"
 
 /* rank test: rows taken in declaration order, a row is kept when it is independent of the rows
  * kept before it (modified Gram–Schmidt with relative tolerance 1e-9), so a redundant loop-closing
@@ -15,7 +16,7 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
   int n = m->nv, mrow = m->mrow;
   double *basis = calloc((size_t)(mrow ? mrow : 1) * (n ? n : 1), sizeof(double));
   if (!basis) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "rank test: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "rank test");
   }
   int r = 0;
   m->ma0 = 0;
@@ -51,7 +52,7 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
     } else {
       char row[160];
       mbd_model_row_name(m, i, row, sizeof row);
-      mbd_model_warn(m, "%s is redundant (rank test of the constraint Jacobian): removed", row);
+      mbd_model_warn(m, MSG_KIN_REDUNDANT, row);
     }
   }
   free(basis);
@@ -65,7 +66,7 @@ static int number(mbd_model *m, mbd_error *err) {
   m->nblock = m->nbody - 1;
   m->block = calloc((size_t)m->nblock, sizeof *m->block);
   if (!m->block) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "assembly: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "assembly");
   }
   m->nq = m->nv = 0;
   int nnorm = 0;
@@ -96,7 +97,7 @@ static int number(mbd_model *m, mbd_error *err) {
   m->v_asm = calloc((size_t)(m->nv ? m->nv : 1), sizeof(double));
   m->memo_asm = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof(double));
   if (!m->row || !m->active0 || !m->q_asm || !m->v_asm || !m->memo_asm) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "assembly: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "assembly");
   }
   for (int j = 0; j < m->njoint; j++) {
     for (int r = 0; r < m->joint[j].nrow; r++) {
@@ -131,7 +132,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   if (rc < 0) {
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
-    return MBD_FAIL(err, MBD_E_ASSEMBLY, "model '%s' cannot be assembled: %s", m->name, msg);
+    return MBD_FAIL(err, MBD_E_ASSEMBLY, MSG_KIN_ASSEMBLY, m->name, msg);
   }
   // how far assembly moved the given poses (reported by m:info, not a warning: rough poses are
   // a normal way to describe a mechanism)
@@ -180,8 +181,7 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
   int max_iter = opts && opts->max_iter > 0 ? opts->max_iter : 50;
   m->assembly_tol = tol;
   if (m->nbody < 2) {
-    return MBD_FAIL(err, MBD_E_INPUT, "model '%s': no bodies to simulate (add one with m:body)",
-                    m->name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_KIN_NO_BODIES, m->name);
   }
   int rc = number(m, err);
   mbd_data *d = rc == MBD_OK ? mbd_data_alloc(m, err) : NULL;

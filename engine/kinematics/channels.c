@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kinematics.h"
+#include "kinematics_msg.h"
 
 static int add(mbd_model *m, int *cap, const char *base, const char *field, int kind, int index,
                int comp, int dynamic) {
@@ -79,7 +80,7 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
   bad |= add(m, &cap, NULL, "energy", CH_ENERGY, 0, 0, 0);
   bad |= add(m, &cap, NULL, "violation", CH_VIOLATION, 0, 0, 1);
   if (bad) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "channels: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "channels");
   }
   return MBD_OK;
 }

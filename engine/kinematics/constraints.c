@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kinematics.h"
+#include "kinematics_msg.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -104,8 +105,7 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
       return rc;
     }
     if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
-      return MBD_FAIL(err, MBD_E_NAN, "drive on joint '%s': position function gave %g at t = %g",
-                      j->name, f[0], d->t);
+      return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, j->name, f[0], d->t);
     }
     mbd_row o;
     mbd_joint_coord_row(m, d, dr->joint, dr->coord, &o);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linalg_msg.h"
+
 int mbd_lu_factor(int n, double *a, int lda, int *ipiv) {
   lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
   // info < 0 is our bug (an illegal argument): an internal error, never "singular"
@@ -93,8 +95,7 @@ int mbd_lsq_alloc(mbd_lsq_ws *ws, int mmax, int nmax, mbd_error *err) {
   ws->jpvt = calloc((size_t)nmax, sizeof(int));
   if (!ws->a || !ws->b || !ws->s || !ws->tau || !ws->work || !ws->iwork || !ws->jpvt) {
     mbd_lsq_free(ws);
-    return MBD_FAIL(err, MBD_E_NOMEM, "linear algebra workspace %d x %d: out of memory", mmax,
-                    nmax);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, mmax, nmax);
   }
   return MBD_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_impl.h"
+#include "model_msg.h"
 
 void mbd_data_free(mbd_data *d) {
   if (!d) {
@@ -26,7 +27,7 @@ void mbd_data_free(mbd_data *d) {
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   mbd_data *d = calloc(1, sizeof *d);
   if (!d) {
-    MBD_FAIL(err, MBD_E_NOMEM, "model '%s': out of memory for its data", m->name);
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_NOMEM, m->name);
     return NULL;
   }
   size_t nq = (size_t)(m->nq ? m->nq : 1), nn = (size_t)(m->nv ? m->nv : 1),
@@ -64,8 +65,7 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   int big = (int)(nn > mm ? nn : mm);
   if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
     mbd_data_free(d);
-    MBD_FAIL(err, MBD_E_NOMEM, "model '%s': out of memory (%d coordinates, %d constraints)",
-             m->name, m->nv, m->mrow);
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
     return NULL;
   }
   return d;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model_impl.h"
+#include "model_msg.h"
 
 /* Q_v += Jᵀ Q_Y for body b (Q_Y over its ny pose coordinates) */
 static void scatter_force(const mbd_model *m, mbd_data *d, int b, const double *QY) {
@@ -106,7 +107,7 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
       int nv = m->dim == 3 ? 3 : (f->kind == FORCE_TORQUE ? 1 : 2);
       for (int k = 0; k < nv; k++) {
         if (!isfinite(val[k])) {
-          return MBD_FAIL(err, MBD_E_NAN, "%s on body '%s': function returned %g at t = %g",
+          return MBD_FAIL(err, MBD_E_NAN, MSG_MODEL_FORCE_VALUE,
                           f->kind == FORCE_TORQUE ? "torque" : "force", m->body[f->body].name,
                           val[k], d->t);
         }
@@ -136,9 +137,7 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     }
     double l = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
     if (l < 1e-12) {
-      return MBD_FAIL(err, MBD_E_SINGULAR,
-                      "spring '%s': the two points coincide at t = %g (direction undefined)",
-                      s->name, d->t);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_MODEL_SPRING_COINCIDE, s->name, d->t);
     }
     double ldot = 0;
     for (int k = 0; k < 3; k++) {

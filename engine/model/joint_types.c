@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model_impl.h"
+#include "model_msg.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -327,10 +328,8 @@ int mbd_joint_init_axes(const mbd_model *m, mbd_joint *j, mbd_error *err) {
       mul3(A2, j->axis2, h2);
       double c = dot3(h1, h2);
       if (fabs(c) > sin(5 * M_PI / 180)) {
-        return MBD_FAIL(err, MBD_E_INPUT,
-                        "universal '%s': axis1 and axis2 must be perpendicular (the arms of the "
-                        "cross); in the given poses they are %.1f degrees apart",
-                        j->name, acos(fmax(-1.0, fmin(1.0, c))) * 180 / M_PI);
+        return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_UNIVERSAL_AXES, j->name,
+                        acos(fmax(-1.0, fmin(1.0, c))) * 180 / M_PI);
       }
       perpendicular(j->axis1, j->ref1);
       perpendicular(j->axis2, j->ref2);

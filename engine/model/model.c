@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model_impl.h"
+#include "model_msg.h"
 
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
@@ -90,12 +91,12 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
 
 mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
   if (dim != 2 && dim != 3) {
-    MBD_FAIL(err, MBD_E_INPUT, "model '%s': dim must be 2 or 3, got %d", name ? name : "", dim);
+    MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_DIM, name ? name : "", dim);
     return NULL;
   }
   mbd_model *m = calloc(1, sizeof *m);
   if (!m) {
-    MBD_FAIL(err, MBD_E_NOMEM, "model: out of memory");
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, "model");
     return NULL;
   }
   snprintf(m->name, sizeof m->name, "%s", name ? name : "model");
@@ -104,7 +105,7 @@ mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
   // the ground: body 0, fixed, identity pose
   if (GROW(m, body, nbody, cbody)) {
     free(m);
-    MBD_FAIL(err, MBD_E_NOMEM, "model: out of memory");
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, "model");
     return NULL;
   }
   mbd_body *g = &m->body[0];
@@ -185,11 +186,10 @@ static int finite_all(const double *v, int n) {
 static int check_name(const char *name, const char *what, mbd_error *err) {
   size_t len = strlen(name);
   if (len == 0 || len >= MBD_NAME_MAX) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s: name must have 1 to %d characters", what,
-                    MBD_NAME_MAX - 1);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_LEN, what, MBD_NAME_MAX - 1);
   }
   if (strchr(name, '.')) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': a name cannot contain '.'", what, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_DOT, what, name);
   }
   return MBD_OK;
 }
@@ -201,17 +201,14 @@ static int check_inertia3(const double *I, const char *name, mbd_error *err) {
   double d3 = a * (b * c - I[5] * I[7]) - I[1] * (I[3] * c - I[5] * I[6]) +
               I[2] * (I[3] * I[7] - b * I[6]);
   if (!(d1 > 0 && d2 > 0 && d3 > 0)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': inertia tensor is not positive definite", name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_INERTIA_PD, name);
   }
   // triangle inequality on the principal moments (the eigenvalues; the diagonal when principal)
   double ev[3];
   mbd_sym3_eigenvalues(I, ev);
   double tol = 1e-12 * (ev[0] + ev[1] + ev[2]);
   if (ev[0] + ev[1] < ev[2] - tol) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "body '%s': inertia violates the triangle inequality: principal moments "
-                    "{%g, %g, %g}, and each must not exceed the sum of the other two",
-                    name, ev[0], ev[1], ev[2]);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_INERTIA_TRIANGLE, name, ev[0], ev[1], ev[2]);
   }
   return MBD_OK;
 }
@@ -228,14 +225,14 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
     snprintf(name, sizeof name, "body%d", m->nbody);
   }
   if (mbd_model_find_body(m, name) >= 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': a body with this name already exists", name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_DUP, name);
   }
   if (!(s->mass > 0) || !isfinite(s->mass)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': mass must be positive, got %g", name, s->mass);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_MASS, name, s->mass);
   }
   if (!finite_all(s->pos, 3) || !finite_all(s->vel, 3) || !finite_all(s->omega, 3) ||
       !finite_all(s->inertia, 6) || !isfinite(s->angle) || !finite_all(s->rot, 4)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "body '%s': pose, velocity and inertia must be finite", name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name);
   }
   mbd_body b;
   memset(&b, 0, sizeof b);
@@ -244,8 +241,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   b.kind = m->dim == 2 ? MBD_BODY_RIGID2 : MBD_BODY_RIGID3;
   if (m->dim == 2) {
     if (!(s->inertia[0] > 0)) {
-      return MBD_FAIL(err, MBD_E_INPUT, "body '%s': inertia must be positive, got %g", name,
-                      s->inertia[0]);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_INERTIA, name, s->inertia[0]);
     }
     b.inertia[8] = s->inertia[0];
     b.q0[0] = s->pos[0];
@@ -266,10 +262,10 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
     double nrm = sqrt(s->rot[0] * s->rot[0] + s->rot[1] * s->rot[1] + s->rot[2] * s->rot[2] +
                       s->rot[3] * s->rot[3]);
     if (!(nrm > 0)) {
-      return MBD_FAIL(err, MBD_E_INPUT, "body '%s': Euler parameters are all zero", name);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_EULER_ZERO, name);
     }
     if (fabs(nrm - 1) > 1e-9) {
-      mbd_model_warn(m, "body '%s': Euler parameters had norm %.6g; normalized", name, nrm);
+      mbd_model_warn(m, MSG_MODEL_EULER_NORM, name, nrm);
     }
     for (int i = 0; i < 3; i++) {
       b.q0[i] = s->pos[i];
@@ -281,7 +277,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
     }
   }
   if (GROW(m, body, nbody, cbody)) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "body '%s': out of memory", name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, "body", name);
   }
   b.block = -1;
   m->body[m->nbody] = b;
@@ -294,7 +290,7 @@ static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v
 int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   char name[MBD_NAME_MAX];
   if (s->type < 0 || s->type >= MBD_JOINT_NTYPES) {
-    return MBD_FAIL(err, MBD_E_INPUT, "joint: unknown type %d", s->type);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_TYPE, s->type);
   }
   const mbd_joint_type_desc *jt = mbd_joint_type_get(s->type);
   const char *tname = jt->name;
@@ -308,25 +304,20 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     snprintf(name, sizeof name, "%s%d", tname, m->njoint + 1);
   }
   if (mbd_model_find_joint(m, name) >= 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': a joint with this name already exists", tname,
-                    name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_DUP, tname, name);
   }
   if (s->body1 < 0 || s->body1 >= m->nbody || s->body2 < 0 || s->body2 >= m->nbody) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': body index out of range", tname, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_INDEX, tname, name);
   }
   if (s->body1 == s->body2) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': bodies are the same ('%s')", tname, name,
-                    m->body[s->body1].name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_SAME_BODY, tname, name, m->body[s->body1].name);
   }
   if (!finite_all(s->at1, 3) || !finite_all(s->at2, 3) || !finite_all(s->axis1, 3) ||
       !finite_all(s->axis2, 3)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': points and axes must be finite", tname, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_FINITE, tname, name);
   }
   if (jt->nrow[MBD_DIMX(m)] == 0) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "%s '%s': not a planar joint (planar models have revolute, translational, "
-                    "fixed)",
-                    tname, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NOT_PLANAR, tname, name);
   }
   mbd_joint j;
   memset(&j, 0, sizeof j);
@@ -343,15 +334,15 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   int need1 = jt->need_axis[MBD_DIMX(m)];
   int need2 = m->dim == 3 && need1;
   if (need1 && !s->has_axis1) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': missing field 'axis1'", tname, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_MISSING, tname, name, "axis1");
   }
   if (need2 && !s->has_axis2) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': missing field 'axis2'", tname, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_MISSING, tname, name, "axis2");
   }
   if (s->has_axis1) {
     double n1 = norm3(s->axis1);
     if (!(n1 > 1e-12)) {
-      return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': axis1 is zero", tname, name);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_ZERO, tname, name, "axis1");
     }
     for (int i = 0; i < 3; i++) {
       j.axis1[i] = s->axis1[i] / n1;
@@ -360,7 +351,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   if (s->has_axis2) {
     double n2 = norm3(s->axis2);
     if (!(n2 > 1e-12)) {
-      return MBD_FAIL(err, MBD_E_INPUT, "%s '%s': axis2 is zero", tname, name);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_ZERO, tname, name, "axis2");
     }
     for (int i = 0; i < 3; i++) {
       j.axis2[i] = s->axis2[i] / n2;
@@ -373,7 +364,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     return rc;
   }
   if (GROW(m, joint, njoint, cjoint)) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "%s '%s': out of memory", tname, name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, tname, name);
   }
   m->joint[m->njoint] = j;
   mbd_model_unassemble(m);
@@ -382,24 +373,23 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
 
 int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_error *err) {
   if (joint < 0 || joint >= m->njoint) {
-    return MBD_FAIL(err, MBD_E_INPUT, "drive: joint index out of range");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_INDEX, "drive");
   }
   mbd_joint *j = &m->joint[joint];
   const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
   int dc = jt->drive_coord[MBD_DIMX(m)];
   if (dc < 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, "drive on %s '%s': only revolute, translational%s joints "
-                    "can be driven", mbd_joint_type_name(j->type), j->name,
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_DRIVE_TYPE, mbd_joint_type_name(j->type), j->name,
                     m->dim == 3 ? " and cylindrical" : "");
   }
   if (j->drive >= 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, "drive on joint '%s': the joint is already driven", j->name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_DRIVE_TWICE, j->name);
   }
   if (!fn) {
-    return MBD_FAIL(err, MBD_E_INPUT, "drive on joint '%s': no position function", j->name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_DRIVE_FN, j->name);
   }
   if (GROW(m, drive, ndrive, cdrive)) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "drive: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, "drive");
   }
   mbd_drive *dr = &m->drive[m->ndrive];
   dr->joint = joint;
@@ -415,15 +405,13 @@ int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_e
 static int add_force(mbd_model *m, const mbd_force_spec *s, int kind, mbd_error *err) {
   const char *what = kind == FORCE_POINT ? "force" : "torque";
   if (s->body < 1 || s->body >= m->nbody) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s: body index out of range (the ground takes no force)",
-                    what);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_FORCE_BODY, what);
   }
   if (!finite_all(s->at, 3) || !finite_all(s->value, 3)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "%s on body '%s': values must be finite", what,
-                    m->body[s->body].name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_FORCE_FINITE, what, m->body[s->body].name);
   }
   if (GROW(m, force, nforce, cforce)) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "%s: out of memory", what);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, what);
   }
   mbd_force *f = &m->force[m->nforce];
   memset(f, 0, sizeof *f);
@@ -448,19 +436,17 @@ int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err)
   char name[MBD_NAME_MAX];
   snprintf(name, sizeof name, "%s", s->name ? s->name : "spring");
   if (s->body1 < 0 || s->body1 >= m->nbody || s->body2 < 0 || s->body2 >= m->nbody) {
-    return MBD_FAIL(err, MBD_E_INPUT, "spring '%s': body index out of range", name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_INDEX, "spring", name);
   }
   if (s->body1 == s->body2) {
-    return MBD_FAIL(err, MBD_E_INPUT, "spring '%s': bodies are the same ('%s')", name,
-                    m->body[s->body1].name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_SAME_BODY, "spring", name, m->body[s->body1].name);
   }
   if (!(s->k >= 0) || !(s->c >= 0) || !(s->length >= 0) || !isfinite(s->k) || !isfinite(s->c) ||
       !isfinite(s->length)) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "spring '%s': k, c and length must be finite and not negative", name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_SPRING_VALUES, name);
   }
   if (GROW(m, spring, nspring, cspring)) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "spring: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, "spring");
   }
   mbd_spring *sp = &m->spring[m->nspring];
   memset(sp, 0, sizeof *sp);
@@ -478,21 +464,18 @@ int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err)
 int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
                                     mbd_error *err) {
   if (joint < 0 || joint >= m->njoint) {
-    return MBD_FAIL(err, MBD_E_INPUT, "rotational_spring: joint index out of range");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_INDEX, "rotational_spring");
   }
   mbd_joint *j = &m->joint[joint];
   if (mbd_joint_type_get(j->type)->angle_coord[MBD_DIMX(m)] < 0) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "rotational_spring on %s '%s': only a revolute%s joint has a relative angle",
-                    mbd_joint_type_name(j->type), j->name, m->dim == 3 ? " or cylindrical" : "");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_RSPRING_TYPE, mbd_joint_type_name(j->type), j->name,
+                    m->dim == 3 ? " or cylindrical" : "");
   }
   if (!(k >= 0) || !(c >= 0) || !isfinite(k) || !isfinite(c) || !isfinite(angle)) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "rotational_spring on joint '%s': k and c must be finite and not negative",
-                    j->name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_RSPRING_VALUES, j->name);
   }
   if (GROW(m, rspring, nrspring, crspring)) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "rotational_spring: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, "rotational_spring");
   }
   mbd_rspring *r = &m->rspring[m->nrspring];
   r->joint = joint;

@@ -17,6 +17,8 @@
 #define MSG_OUT_GRID "plot '%s': %s must be strictly increasing"       /* file, axis */
 #define MSG_OUT_PLPLOT "plot '%s': PLplot: %s"                         /* file, PLplot message */
 #define MSG_OUT_EMPTY "plot '%s': no output was written"               /* file */
+#define MSG_OUT_NOMEM_SERIES "plot '%s': out of memory for %d series"  /* file, nseries */
+#define MSG_OUT_NOMEM_GRID "heatmap '%s': out of memory for a %d x %d grid" /* file, nx, ny */
 
 /* default and largest figure sizes in pixels */
 #define PLOT_DEFAULT_W 800

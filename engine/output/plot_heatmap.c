@@ -134,8 +134,7 @@ int mbd_plot_heatmap(const mbd_plot_heatmap_spec *spec, mbd_error *err) {
   size_t nd = (size_t)nx * ny + (size_t)(nx + 1) + (size_t)(ny + 1) + nx + ny + (size_t)nc;
   double *block = malloc(nd * sizeof(double) + (size_t)nx * sizeof(double *));
   if (block == NULL) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "heatmap '%s': out of memory for a %d x %d grid", spec->file,
-                    nx, ny);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_OUT_NOMEM_GRID, spec->file, nx, ny);
   }
   heat_ctx c = {.spec = spec, .cell = block};
   c.xe = c.cell + (size_t)nx * ny;

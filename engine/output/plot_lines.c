@@ -248,7 +248,7 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err) {
   int n = spec->nseries;
   void *block = calloc((size_t)n, 4 * sizeof(PLINT) + sizeof(PLFLT) + sizeof(char *) + 20);
   if (block == NULL) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "plot '%s': out of memory for %d series", spec->file, n);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_OUT_NOMEM_SERIES, spec->file, n);
   }
   c.width = block;
   c.text = (const char **)(c.width + n);

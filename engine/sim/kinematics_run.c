@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "../kinematics/kinematics.h"
+#include "../kinematics/kinematics_msg.h"
 #include "run_impl.h"
+#include "sim_msg.h"
 
 /* inverse dynamics: Φqᵀλ = Q − M v̇ (least squares; exact when the mechanism is fully driven) */
 static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
@@ -26,8 +28,8 @@ static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
   }
   rc = mbd_lsq_solve(&d->lsq, n, ma, d->aug, n, d->tmp_n, d->tmp_m, 1e-12, NULL);
   if (rc) {
-    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR,
-                    "inverse dynamics at t = %g: SVD did not converge", d->t);
+    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD, "inverse dynamics",
+                    d->t);
   }
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   for (int k = 0; k < ma; k++) {
@@ -40,7 +42,7 @@ static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
 int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
   if (!(o->t_end > 0) || !isfinite(o->t_end) || o->steps < 1) {
-    return MBD_FAIL(err, MBD_E_INPUT, "kinematics: t_end must be positive and steps at least 1");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_OPTS);
   }
   mbd_model_clear_warnings(m);
   double tol = o->position_tol > 0 ? o->position_tol : 1e-10;
@@ -52,16 +54,13 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   }
   int dof = m->nv - m->rank;
   if (dof != 0) {
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "kinematics: model '%s' has %d degree%s of freedom left; kinematic analysis "
-                    "needs a fully driven mechanism (add drives, or use simulate)",
-                    m->name, dof, dof == 1 ? "" : "s");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_DOF, m->name, dof, dof == 1 ? "" : "s");
   }
   mbd_run *run = mbd_run_alloc(m, o->steps + 1);
   mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;
   if (!d) {
     mbd_run_free(run);
-    return MBD_FAIL(err, MBD_E_NOMEM, "kinematics: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
   }
   snprintf(run->formulation, sizeof run->formulation, "kinematics");
   snprintf(run->integrator, sizeof run->integrator, "none");

@@ -9,6 +9,7 @@
 #include "../model/model_impl.h"
 #include "mbd/output.h"
 #include "run_impl.h"
+#include "sim_msg.h"
 
 int mbd_sim_grid(double t_end, double h, double **out) {
   double cnt = floor(t_end / h + 1e-9);
@@ -92,14 +93,13 @@ mbd_run *mbd_run_alloc_names(int nchan, const char *const *names, int cap) {
 
 int mbd_run_record_values(mbd_run *r, double t, const double *vals, mbd_error *err) {
   if (r->nsamp >= r->cap) {
-    return MBD_FAIL(err, MBD_E_STATE, "recorder full at t = %g (%d samples)", t, r->cap);
+    return MBD_FAIL(err, MBD_E_STATE, MSG_SIM_RECORDER_FULL, t, r->cap);
   }
   double *row = r->val + (size_t)r->nsamp * r->nchan;
   for (int c = 0; c < r->nchan; c++) {
     row[c] = vals[c];
     if (!isfinite(row[c])) {
-      return MBD_FAIL(err, MBD_E_NAN, "channel '%s' became %g at t = %g: the run was stopped",
-                      r->names[c], row[c], t);
+      return MBD_FAIL(err, MBD_E_NAN, MSG_SIM_CHANNEL_NAN, r->names[c], row[c], t);
     }
   }
   r->t[r->nsamp++] = t;
@@ -139,14 +139,13 @@ void mbd_run_free(mbd_run *r) {
 
 int mbd_run_record(mbd_run *r, const mbd_model *m, const mbd_data *d, mbd_error *err) {
   if (r->nsamp >= r->cap) {
-    return MBD_FAIL(err, MBD_E_STATE, "recorder full at t = %g (%d samples)", d->t, r->cap);
+    return MBD_FAIL(err, MBD_E_STATE, MSG_SIM_RECORDER_FULL, d->t, r->cap);
   }
   double *row = r->val + (size_t)r->nsamp * r->nchan;
   for (int c = 0; c < r->nchan; c++) {
     row[c] = mbd_channel_value(m, d, c, NULL);
     if (!isfinite(row[c])) {
-      return MBD_FAIL(err, MBD_E_NAN, "channel '%s' became %g at t = %g: the run was stopped",
-                      r->names[c], row[c], d->t);
+      return MBD_FAIL(err, MBD_E_NAN, MSG_SIM_CHANNEL_NAN, r->names[c], row[c], d->t);
     }
   }
   r->t[r->nsamp++] = d->t;
@@ -220,7 +219,7 @@ int mbd_run_write_csv(const mbd_run *r, const char *file, const char *const *nam
     free(hdr);
     free(cols);
     free(colp);
-    return MBD_FAIL(err, MBD_E_NOMEM, "write_csv: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "write_csv");
   }
   hdr[0] = "t";
   colp[0] = r->t;
@@ -228,7 +227,7 @@ int mbd_run_write_csv(const mbd_run *r, const char *file, const char *const *nam
   for (int k = 0; k < nc; k++) {
     int c = names ? mbd_run_find(r, names[k]) : k;
     if (c < 0) {
-      rc = MBD_FAIL(err, MBD_E_INPUT, "write_csv: no channel '%s'", names[k]);
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_NO_CHANNEL, names[k]);
       break;
     }
     hdr[k + 1] = r->names[c];

@@ -17,6 +17,7 @@
 #include "../formulations/formulations.h"
 #include "mbd/integrators.h"
 #include "run_impl.h"
+#include "sim_msg.h"
 
 const char *mbd_formulation_name(int f) {
   static const char *const names[MBD_FORM_N] = {"augmented", "baumgarte",      "gcp",
@@ -74,8 +75,8 @@ static int rhs(double t, const double *y, double *ydot, void *ud) {
       char what[96];
       int accel = 0;
       mbd_model_coord_name(s->m, s->ops->ycoord(s->self, s->m, i, &accel), what, sizeof what);
-      return MBD_FAIL(s->err, MBD_E_NAN, "the %s of %s became %g at t = %g: the run was stopped",
-                      accel ? "acceleration" : "velocity", what, ydot[i], t);
+      return MBD_FAIL(s->err, MBD_E_NAN, MSG_SIM_STATE_NAN, accel ? "acceleration" : "velocity",
+                      what, ydot[i], t);
     }
   }
   return 0;
@@ -132,7 +133,7 @@ static int roots(double t, const double *y, double *g, void *ud) {
       return rc;
     }
     if (!isfinite(*gs)) {
-      return MBD_FAIL(s->err, MBD_E_NAN, "stop_when: the function returned %g at t = %g", *gs, t);
+      return MBD_FAIL(s->err, MBD_E_NAN, MSG_SIM_STOP_NAN, *gs, t);
     }
   }
   return 0;
@@ -141,22 +142,18 @@ static int roots(double t, const double *y, double *g, void *ud) {
 static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_ops **ops,
                       mbd_error *err) {
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: t_end must be positive, got %g", o->t_end);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_T_END, o->t_end);
   }
   *ops = mbd_form_lookup(o->formulation);
   if (!*ops) {
     const char *nm = mbd_formulation_name(o->formulation);
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "simulate: formulation '%s' is not available for model '%s' yet "
-                    "(available: augmented, baumgarte, gcp, kane, udwadia_kalaba)",
-                    nm ? nm : "?", m->name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_FORMULATION, nm ? nm : "?", m->name);
   }
   if (mbd_integrator_name(o->integrator) == NULL) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: unknown integrator %d", o->integrator);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_INTEGRATOR, o->integrator);
   }
   if (o->output_every < 0 || !isfinite(o->output_every)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every must be positive, got %g",
-                    o->output_every);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_OUTPUT_EVERY, o->output_every);
   }
   if ((*ops)->check) {
     int rc = (*ops)->check(m, o, err);
@@ -165,7 +162,7 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
     }
   }
   if (!(o->alpha >= 0) || !(o->beta >= 0)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: Baumgarte alpha and beta must not be negative");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_BAUMGARTE);
   }
   return MBD_OK;
 }
@@ -217,7 +214,7 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
       int ny = s->ops->ny(s->self, s->m);
       double *ny_buf = realloc(*y, (size_t)(ny ? ny : 1) * sizeof(double));
       if (!ny_buf) {
-        return MBD_FAIL(s->err, MBD_E_NOMEM, "simulate: out of memory at t = %g", t);
+        return MBD_FAIL(s->err, MBD_E_NOMEM, MSG_SIM_NOMEM_AT, t);
       }
       *y = ny_buf;
       s->ny = ny;
@@ -238,13 +235,13 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
     return rc;
   }
   if (!m->assembled) {
-    return MBD_FAIL(err, MBD_E_STATE, "simulate: model '%s' is not assembled", m->name);
+    return MBD_FAIL(err, MBD_E_STATE, MSG_SIM_NOT_ASSEMBLED, m->name);
   }
   double h = o->output_every > 0 ? o->output_every : o->t_end / 500;
   double *grid = NULL;
   int nout = mbd_sim_grid(o->t_end, h, &grid);
   if (nout < 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every %g gives too many samples", h);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h);
   }
   sim s = {.m = m, .o = o, .ops = ops, .err = err};
   // one sample more than the grid: where stop_when ends the run
@@ -255,7 +252,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
     free(grid);
     mbd_data_free(s.d);
     mbd_run_free(s.run);
-    return MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
   }
   mbd_run *run = s.run;
   snprintf(run->formulation, sizeof run->formulation, "%s", ops->name);
@@ -277,14 +274,11 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
     s.nroot_form = ops->nroot ? ops->nroot(s.self) : 0;
     y = calloc((size_t)(s.ny ? s.ny : 1), sizeof(double));
     if (!y) {
-      rc = MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
     } else if (s.ny == 0) {
-      rc = MBD_FAIL(err, MBD_E_INPUT,
-                    "simulate: model '%s' has no degree of freedom left; use m:kinematics for a "
-                    "fully driven mechanism",
-                    m->name);
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_NO_DOF, m->name);
     } else if (s.nroot_form + 1 > 64) {
-      rc = MBD_FAIL(err, MBD_E_INPUT, "simulate: more than 63 root functions");
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_ROOTS);
     }
   }
   if (rc == MBD_OK) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sym_impl.h"
+#include "sym_msg.h"
 
 /* ---- context -----------------------------------------------------------------------------------
  */
@@ -170,7 +171,7 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
   }
   if (grow((void **)&ctx->nodes, &ctx->cnodes, ctx->nnodes + 1, sizeof *ctx->nodes) ||
       grow((void **)&ctx->args, &ctx->cargs, ctx->nargs + nargs, sizeof *ctx->args)) {
-    return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory (%d nodes)", ctx->nnodes);
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM_NODES, ctx->nnodes);
   }
   sym_node *n = &ctx->nodes[ctx->nnodes];
   n->op = (uint8_t)op;
@@ -182,7 +183,7 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
   if (op == MBD_SYM_VAR && name) {
     int len = (int)strlen(name) + 1;
     if (grow((void **)&ctx->names, &ctx->cnames, ctx->nnames + len, 1)) {
-      return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory (variable names)");
+      return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM_TABLE, "variable names");
     }
     memcpy(ctx->names + ctx->nnames, name, (size_t)len);
     n->adr = ctx->nnames;
@@ -201,7 +202,7 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
     ctx->nnodes--;
     ctx->nargs -= op == MBD_SYM_VAR ? 0 : nargs;
     ctx->table[slot] = -1;
-    return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory (hash table)");
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM_TABLE, "hash table");
   }
   return id;
 }
@@ -229,13 +230,12 @@ mbd_sym_id mbd_sym_find_var(const mbd_sym_ctx *ctx, const char *name) {
 
 mbd_sym_id mbd_sym_var(mbd_sym_ctx *ctx, const char *name, int index) {
   if (!name || !*name) {
-    return SYM_FAIL(ctx, MBD_E_INPUT, "sym.var: empty variable name");
+    return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_VAR_EMPTY);
   }
   mbd_sym_id id = mbd_sym_find_var(ctx, name);
   if (id >= 0) {
     if (index >= 0 && NODE(ctx, id)->index != index) {
-      return SYM_FAIL(ctx, MBD_E_INPUT, "sym.var: variable '%s' already has index %d, not %d", name,
-                      NODE(ctx, id)->index, index);
+      return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_VAR_INDEX, name, NODE(ctx, id)->index, index);
     }
     return id;
   }
@@ -267,7 +267,7 @@ static int check_ids(mbd_sym_ctx *ctx, int n, const mbd_sym_id *ids, const char 
       return -1;
     }
     if (!sym_valid(ctx, ids[i])) {
-      SYM_FAIL(ctx, MBD_E_INPUT, "sym.%s: invalid expression id %d", what, (int)ids[i]);
+      SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_BAD_ID, what, (int)ids[i]);
       return -1;
     }
   }
@@ -322,7 +322,7 @@ static mbd_sym_id scale(mbd_sym_ctx *ctx, double c, mbd_sym_id base) {
     int32_t small[16];
     int32_t *a = m + 1 <= 16 ? small : malloc(sizeof *a * (size_t)(m + 1));
     if (!a) {
-      return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+      return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
     }
     a[0] = k;
     memcpy(a + 1, ctx->args + n->adr, sizeof *a * (size_t)m);
@@ -354,7 +354,7 @@ mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
       free(p);
     }
     free(out);
-    return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
   }
   double csum = 0.0;
   int np = 0;
@@ -444,7 +444,7 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
       free(p);
     }
     free(out);
-    return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
   }
   double coef = 1.0;
   int np = 0;
@@ -523,7 +523,7 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
     int m = NODE(ctx, s)->nargs;
     int32_t *t = malloc(sizeof *t * (size_t)m);
     if (!t) {
-      r = SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+      r = SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
       goto done;
     }
     mbd_sym_id k = mbd_sym_const(ctx, coef);
@@ -622,7 +622,7 @@ mbd_sym_id mbd_sym_pow(mbd_sym_ctx *ctx, mbd_sym_id base, mbd_sym_id exponent) {
         int m = bn->nargs;
         int32_t *f = malloc(sizeof *f * (size_t)m);
         if (!f) {
-          return SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+          return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
         }
         int ok = 1;
         for (int j = 0; j < m && ok; j++) {
@@ -737,8 +737,7 @@ mbd_sym_id mbd_sym_apply(mbd_sym_ctx *ctx, mbd_sym_op op, int nargs, const mbd_s
       [MBD_SYM_SIGN] = 1,   [MBD_SYM_ATAN2] = 2, [MBD_SYM_IFELSE] = 3};
   if ((int)op < 0 || op >= MBD_SYM_NOPS || arity[op] == -2 ||
       (arity[op] >= 0 && arity[op] != nargs) || nargs < 0) {
-    return SYM_FAIL(ctx, MBD_E_INPUT, "sym.apply: bad operation %d with %d arguments", (int)op,
-                    nargs);
+    return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_BAD_OP, (int)op, nargs);
   }
   switch (op) {
     case MBD_SYM_ADD:
@@ -859,7 +858,7 @@ int mbd_sym_vars(mbd_sym_ctx *ctx, mbd_sym_id e, int cap, mbd_sym_id *out) {
   int32_t *order;
   int n = sym_topo(ctx, 1, &e, &order);
   if (n < 0) {
-    SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+    SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
     return -1;
   }
   int nv = 0;
@@ -892,7 +891,7 @@ int mbd_sym_depends(mbd_sym_ctx *ctx, mbd_sym_id e, mbd_sym_id v) {
   int32_t *order;
   int n = sym_topo(ctx, 1, &e, &order);
   if (n < 0) {
-    SYM_FAIL(ctx, MBD_E_NOMEM, "sym: out of memory");
+    SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
     return -1;
   }
   int found = 0;

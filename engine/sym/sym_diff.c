@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sym_impl.h"
+#include "sym_msg.h"
 
 /* ---- differentiation ---------------------------------------------------------------------------
  */
@@ -28,7 +29,7 @@ static mbd_sym_id d_mul(diff_state *D, mbd_sym_id e) {
   int32_t *f = malloc(sizeof *f * (size_t)n);
   mbd_sym_id r = MBD_SYM_NONE;
   if (!terms || !f) {
-    SYM_FAIL(ctx, MBD_E_NOMEM, "sym.diff: out of memory");
+    SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.diff");
     goto done;
   }
   int nt = 0;
@@ -92,7 +93,7 @@ static mbd_sym_id d_node(diff_state *D, mbd_sym_id e) {
       int m = nargs;
       int32_t *t = malloc(sizeof *t * (size_t)m);
       if (!t) {
-        return SYM_FAIL(ctx, MBD_E_NOMEM, "sym.diff: out of memory");
+        return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.diff");
       }
       mbd_sym_id r = MBD_SYM_NONE;
       int ok = 1;
@@ -163,7 +164,7 @@ static mbd_sym_id d_node(diff_state *D, mbd_sym_id e) {
       fp = mbd_sym_sign(ctx, u);
       break;
     default:
-      return SYM_FAIL(ctx, MBD_E_INPUT, "sym.diff: unknown node kind %d", op);
+      return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_DIFF_KIND, op);
   }
   return mbd_sym_mul(ctx, fp, du);
 }
@@ -184,14 +185,14 @@ mbd_sym_id mbd_sym_diff(mbd_sym_ctx *ctx, mbd_sym_id e, mbd_sym_id var) {
     return MBD_SYM_NONE;
   }
   if (!sym_valid(ctx, e)) {
-    return SYM_FAIL(ctx, MBD_E_INPUT, "sym.diff: invalid expression id %d", (int)e);
+    return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_BAD_ID, "diff", (int)e);
   }
   if (!sym_valid(ctx, var) || NODE(ctx, var)->op != MBD_SYM_VAR) {
-    return SYM_FAIL(ctx, MBD_E_INPUT, "sym.diff: differentiation variable is not a variable");
+    return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_DIFF_VAR);
   }
   diff_state D = {ctx, var, malloc(sizeof(int32_t) * ((size_t)ctx->nnodes + 1)), ctx->nnodes};
   if (!D.memo) {
-    return SYM_FAIL(ctx, MBD_E_NOMEM, "sym.diff: out of memory");
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.diff");
   }
   memset(D.memo, 0xff, sizeof(int32_t) * (size_t)D.n0);
   mbd_sym_id r = d(&D, e);
@@ -220,7 +221,7 @@ static mbd_sym_id s(subs_state *S, mbd_sym_id e) {
     int32_t small[8];
     int32_t *a = m <= 8 ? small : malloc(sizeof *a * (size_t)m);
     if (!a) {
-      return SYM_FAIL(ctx, MBD_E_NOMEM, "sym.subs: out of memory");
+      return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.subs");
     }
     int changed = 0;
     for (int i = 0; i < m; i++) {
@@ -251,22 +252,22 @@ mbd_sym_id mbd_sym_subs(mbd_sym_ctx *ctx, mbd_sym_id e, int n, const mbd_sym_id 
     return e;
   }
   if (!sym_valid(ctx, e)) {
-    return SYM_FAIL(ctx, MBD_E_INPUT, "sym.subs: invalid expression id %d", (int)e);
+    return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_BAD_ID, "subs", (int)e);
   }
   for (int i = 0; i < n; i++) {
     if (repl[i] == MBD_SYM_NONE || vars[i] == MBD_SYM_NONE) {
       return MBD_SYM_NONE;
     }
     if (!sym_valid(ctx, vars[i]) || NODE(ctx, vars[i])->op != MBD_SYM_VAR) {
-      return SYM_FAIL(ctx, MBD_E_INPUT, "sym.subs: item %d to replace is not a variable", i + 1);
+      return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_SUBS_VAR, i + 1);
     }
     if (!sym_valid(ctx, repl[i])) {
-      return SYM_FAIL(ctx, MBD_E_INPUT, "sym.subs: invalid replacement id %d", (int)repl[i]);
+      return SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_SUBS_ID, (int)repl[i]);
     }
   }
   subs_state S = {ctx, malloc(sizeof(int32_t) * ((size_t)ctx->nnodes + 1)), ctx->nnodes};
   if (!S.memo) {
-    return SYM_FAIL(ctx, MBD_E_NOMEM, "sym.subs: out of memory");
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.subs");
   }
   memset(S.memo, 0xff, sizeof(int32_t) * (size_t)S.n0);
   for (int i = 0; i < n; i++) {
@@ -287,8 +288,7 @@ int mbd_sym_jacobian(mbd_sym_ctx *ctx, int nf, const mbd_sym_id *f, int nv, cons
       J[i * nv + j] = mbd_sym_diff(ctx, f[i], v[j]);
       if (J[i * nv + j] < 0) {
         const mbd_error *ce = mbd_sym_ctx_error(ctx);
-        return MBD_FAIL(err, ce->code ? ce->code : MBD_E_INPUT,
-                        "sym.jacobian: row %d, column %d: %s", i + 1, j + 1,
+        return MBD_FAIL(err, ce->code ? ce->code : MBD_E_INPUT, MSG_SYM_JACOBIAN, i + 1, j + 1,
                         ce->code ? ce->msg : "invalid expression");
       }
     }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sym_impl.h"
+#include "sym_msg.h"
 
 extern char **environ;
 
@@ -207,8 +208,7 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
                    int nvars, const mbd_sym_id *vars, char **src, mbd_error *err) {
   *src = NULL;
   if (!is_ident(name)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "sym.emit: function name '%s' is not a C identifier",
-                    name ? name : "(null)");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_EMIT_NAME, name ? name : "(null)");
   }
   sym_plan P;
   int status = sym_plan_build(ctx, nexpr, exprs, nvars, vars, &P, err);
@@ -220,7 +220,7 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
   uint8_t *isout = calloc(nn, 1);
   str body = {0}, out = {0};
   if (!E.text || !E.tmp || !isout) {
-    status = MBD_FAIL(err, MBD_E_NOMEM, "sym.emit: out of memory");
+    status = MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.emit");
     goto done;
   }
   memset(E.tmp, 0xff, sizeof(int32_t) * nn);
@@ -239,7 +239,7 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
     recipe(&E, &t, id);
     if (t.nomem) {
       free(t.p);
-      status = MBD_FAIL(err, MBD_E_NOMEM, "sym.emit: out of memory");
+      status = MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.emit");
       goto done;
     }
     if (P.uses[id] + isout[id] > 1) {
@@ -278,7 +278,7 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
   sput(&out, body.p ? body.p : "");
   sput(&out, "}\n");
   if (body.nomem || out.nomem) {
-    status = MBD_FAIL(err, MBD_E_NOMEM, "sym.emit: out of memory");
+    status = MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.emit");
     goto done;
   }
   *src = out.p;
@@ -311,10 +311,10 @@ int mbd_sym_cache_dir(char *buf, size_t cap, mbd_error *err) {
   } else if ((d = getenv("HOME")) && *d) {
     n = snprintf(buf, cap, "%s/.cache/mbd", d);
   } else {
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: no cache folder (set MBD_CACHE or HOME)");
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_NONE);
   }
   if (n < 0 || (size_t)n >= cap) {
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cache folder name too long");
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_LONG);
   }
   return MBD_OK;
 }
@@ -399,7 +399,7 @@ static int run_cc(const char *ccenv, const char *csrc, const char *so, const cha
   char *argv[32];
   int argc = split_cc(cc, argv, 16);
   if (argc <= 0) {
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: empty compiler command");
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CC_EMPTY);
   }
   for (int i = 0; i < NCFLAGS; i++) {
     argv[argc++] = (char *)cflags[i];
@@ -411,7 +411,7 @@ static int run_cc(const char *ccenv, const char *csrc, const char *so, const cha
   argv[argc] = NULL;
   posix_spawn_file_actions_t fa;
   if (posix_spawn_file_actions_init(&fa)) {
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot start the compiler");
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CC_START);
   }
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -420,23 +420,21 @@ static int run_cc(const char *ccenv, const char *csrc, const char *so, const cha
   int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc) {
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot run compiler '%s': %s", argv[0],
-                    strerror(rc));
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CC_RUN, argv[0], strerror(rc));
   }
   int st;
   while (waitpid(pid, &st, 0) < 0) {
     if (errno != EINTR) {
-      return MBD_FAIL(err, MBD_E_IO, "sym.compile: lost the compiler process: %s", strerror(errno));
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CC_LOST, strerror(errno));
     }
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     char line[256];
     first_line(log, line, sizeof line);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-      return MBD_FAIL(err, MBD_E_IO, "sym.compile: compiler '%s' not found", argv[0]);
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CC_NOT_FOUND, argv[0]);
     }
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: compiler '%s' failed: %s", argv[0],
-                    line[0] ? line : "(no message)");
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CC_FAILED, argv[0], line[0] ? line : "(no message)");
   }
   return MBD_OK;
 }
@@ -449,7 +447,7 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
     *ran_compiler = 0;
   }
   if (!src || !is_ident(name)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "sym.compile: no source or bad function name");
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_COMPILE_INPUT);
   }
   const char *cc = getenv("CC");
   if (!cc || !*cc) {
@@ -461,8 +459,7 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
     return status;
   }
   if (make_dirs(dir)) {
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot create cache folder '%s': %s", dir,
-                    strerror(errno));
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_MKDIR, dir, strerror(errno));
   }
   /* the cache key: source, compiler and flags */
   uint64_t h = fnv(14695981039346656037ull, src);
@@ -481,8 +478,7 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
     snprintf(csrc_tmp, sizeof csrc_tmp, "%s/%016llx.%ld.c", dir, (unsigned long long)h,
              (long)getpid());
     if (write_file(csrc_tmp, src)) {
-      return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot write '%s': %s", csrc_tmp,
-                      strerror(errno));
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_WRITE, csrc_tmp, strerror(errno));
     }
     status = run_cc(cc, csrc_tmp, tmp, log, err);
     if (ran_compiler) {
@@ -497,23 +493,23 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
     rename(csrc_tmp, csrc); /* kept beside the .so for reading */
     if (rename(tmp, so)) {
       remove(tmp);
-      return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot store '%s': %s", so, strerror(errno));
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_STORE, so, strerror(errno));
     }
   }
   void *hd = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!hd) {
     const char *m = dlerror();
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: cannot load '%s': %s", so, m ? m : "?");
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_LOAD, so, m ? m : "?");
   }
   void *sym = dlsym(hd, name);
   if (!sym) {
     dlclose(hd);
-    return MBD_FAIL(err, MBD_E_IO, "sym.compile: '%s' has no function '%s'", so, name);
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_NO_FUNCTION, so, name);
   }
   mbd_sym_lib *l = malloc(sizeof *l);
   if (!l) {
     dlclose(hd);
-    return MBD_FAIL(err, MBD_E_NOMEM, "sym.compile: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.compile");
   }
   l->handle = hd;
   *lib = l;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sym_impl.h"
+#include "sym_msg.h"
 
 /* ---- plans -------------------------------------------------------------------------------------
  */
@@ -62,8 +63,7 @@ int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nva
   memset(plan, 0, sizeof *plan);
   for (int i = 0; i < nexpr; i++) {
     if (!sym_valid(ctx, exprs[i])) {
-      return MBD_FAIL(err, MBD_E_INPUT, "sym: expression %d is invalid (id %d)", i + 1,
-                      (int)exprs[i]);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_EXPR_INVALID, i + 1, (int)exprs[i]);
     }
   }
   size_t nn = (size_t)ctx->nnodes + 1;
@@ -79,15 +79,14 @@ int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nva
   int32_t *refs = malloc(sizeof(int32_t) * (size_t)maxargs);
   int status = MBD_OK;
   if (!plan->order || !plan->uses || !plan->slot || !seen || !stack || !refs) {
-    status = MBD_FAIL(err, MBD_E_NOMEM, "sym: out of memory planning %d expressions", nexpr);
+    status = MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM_PLAN, nexpr);
     goto done;
   }
   memset(plan->slot, 0xff, sizeof(int32_t) * nn);
   if (vars) {
     for (int j = 0; j < nvars; j++) {
       if (!sym_valid(ctx, vars[j]) || NODE(ctx, vars[j])->op != MBD_SYM_VAR) {
-        status = MBD_FAIL(err, MBD_E_INPUT, "sym: item %d of the variable list is not a variable",
-                          j + 1);
+        status = MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_VARLIST, j + 1);
         goto done;
       }
       if (plan->slot[vars[j]] < 0) {
@@ -127,9 +126,8 @@ int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nva
           plan->slot[id] = NODE(ctx, id)->index;
           plan->nslots = plan->slot[id] + 1 > plan->nslots ? plan->slot[id] + 1 : plan->nslots;
         } else if (plan->slot[id] < 0) {
-          status =
-              MBD_FAIL(err, MBD_E_INPUT, "sym: variable '%s' is not among the %d variables given",
-                       ctx->names + NODE(ctx, id)->adr, nvars);
+          status = MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_VAR_MISSING, ctx->names + NODE(ctx, id)->adr,
+                            nvars);
           goto done;
         }
       }
@@ -217,7 +215,7 @@ static double eval_node(const mbd_sym_ctx *ctx, mbd_sym_id id, const double *val
 
 int mbd_sym_eval(mbd_sym_ctx *ctx, mbd_sym_id e, const double *vals, double *out, mbd_error *err) {
   if (!sym_valid(ctx, e)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "sym.eval: invalid expression id %d", (int)e);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_BAD_ID, "eval", (int)e);
   }
   int32_t *order;
   int n = sym_topo(ctx, 1, &e, &order);
@@ -227,7 +225,7 @@ int mbd_sym_eval(mbd_sym_ctx *ctx, mbd_sym_id e, const double *vals, double *out
       free(order);
     }
     free(val);
-    return MBD_FAIL(err, MBD_E_NOMEM, "sym.eval: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.eval");
   }
   for (int i = 0; i < n; i++) {
     val[order[i]] = eval_node(ctx, order[i], val, vals);
@@ -474,7 +472,7 @@ nomem:
   free(refs);
   free(t);
   sym_plan_free(&P);
-  return MBD_FAIL(err, MBD_E_NOMEM, "sym.tape: out of memory compiling %d expressions", nexpr);
+  return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM_TAPE, nexpr);
 }
 
 void mbd_sym_tape_eval(mbd_sym_tape *tape, const double *v, double *out) {

@@ -13,6 +13,7 @@
 #include "mbd/integrators.h"
 #include "mbd/linalg.h"
 #include "system_impl.h"
+#include "system_msg.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* building                                                                                    */
@@ -42,37 +43,34 @@ void mbd_system_warn(mbd_system *s, const char *fmt, ...) {
 mbd_system *mbd_system_new(mbd_sym_ctx *ctx, const char *name, int n, const char *const *names,
                            mbd_error *err) {
   if (!ctx || n < 1) {
-    MBD_FAIL(err, MBD_E_INPUT, "system: needs at least one coordinate");
+    MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NO_COORDS);
     return NULL;
   }
   // names: identifiers, unique, not t, and no name is another's velocity name
   for (int i = 0; i < n; i++) {
     if (!valid_name(names[i])) {
-      MBD_FAIL(err, MBD_E_INPUT, "system: coordinate %d: '%s' is not a valid name (letters, digits, _)",
-               i + 1, names[i] ? names[i] : "(null)");
+      MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_COORD_NAME, i + 1, names[i] ? names[i] : "(null)");
       return NULL;
     }
     if (strcmp(names[i], "t") == 0) {
-      MBD_FAIL(err, MBD_E_INPUT, "system: coordinate %d: 't' is the time; choose another name", i + 1);
+      MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_COORD_T, i + 1);
       return NULL;
     }
     for (int k = 0; k < n; k++) {
       size_t lk = strlen(names[k]);
       if (k != i && strcmp(names[i], names[k]) == 0) {
-        MBD_FAIL(err, MBD_E_INPUT, "system: coordinate '%s' is named twice", names[i]);
+        MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_COORD_TWICE, names[i]);
         return NULL;
       }
       if (strncmp(names[i], names[k], lk) == 0 && strcmp(names[i] + lk, "_dot") == 0) {
-        MBD_FAIL(err, MBD_E_INPUT,
-                 "system: coordinate '%s' clashes with the velocity of '%s'; choose another name",
-                 names[i], names[k]);
+        MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_COORD_CLASH, names[i], names[k]);
         return NULL;
       }
     }
   }
   mbd_system *s = calloc(1, sizeof *s);
   if (!s) {
-    MBD_FAIL(err, MBD_E_NOMEM, "system: out of memory");
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM_PLAIN);
     return NULL;
   }
   snprintf(s->name, sizeof s->name, "%s", name && *name ? name : "system");
@@ -92,7 +90,7 @@ mbd_system *mbd_system_new(mbd_sym_ctx *ctx, const char *name, int n, const char
   if (!s->names || !s->qv || !s->qdv || !s->M || !s->Minv || !s->Mih || !s->Fc || !s->Fs ||
       !s->q0 || !s->qd0) {
     mbd_system_free(s);
-    MBD_FAIL(err, MBD_E_NOMEM, "system: out of memory");
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM_PLAIN);
     return NULL;
   }
   for (int i = 0; i < n; i++) {
@@ -107,7 +105,7 @@ mbd_system *mbd_system_new(mbd_sym_ctx *ctx, const char *name, int n, const char
   for (int i = 0; i < n; i++) {
     if (s->qv[i] < 0 || s->qdv[i] < 0 || s->tv < 0) {
       const mbd_error *e = mbd_sym_ctx_error(ctx);
-      MBD_FAIL(err, MBD_E_INPUT, "system: %s", e->code ? e->msg : "cannot make the variables");
+      MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_VARS, e->code ? e->msg : "cannot make the variables");
       mbd_system_free(s);
       return NULL;
     }
@@ -164,7 +162,7 @@ int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err
   if (!V || !w) {
     free(V);
     free(w);
-    return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
   }
   double big = 0;
   for (int j = 0; j < n; j++) {
@@ -173,8 +171,7 @@ int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err
       if (!isfinite(v)) {
         free(V);
         free(w);
-        return MBD_FAIL(err, MBD_E_INPUT, "system '%s': mass entry (%d, %d) is %g", s->name, i + 1,
-                        j + 1, v);
+        return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_MASS_ENTRY, s->name, i + 1, j + 1, v);
       }
       MBD_AT(V, n, i, j) = v;
       big = fmax(big, fabs(v));
@@ -185,10 +182,8 @@ int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err
       if (fabs(MBD_AT(V, n, i, j) - MBD_AT(V, n, j, i)) > 1e-12 * big) {
         free(V);
         free(w);
-        return MBD_FAIL(err, MBD_E_INPUT,
-                        "system '%s': the mass matrix is not symmetric (entries (%d, %d) and (%d, "
-                        "%d) differ)",
-                        s->name, i + 1, j + 1, j + 1, i + 1);
+        return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_MASS_SYMMETRIC, s->name, i + 1, j + 1, j + 1,
+                        i + 1);
       }
     }
   }
@@ -199,12 +194,9 @@ int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err
     free(V);
     free(w);
     if (rc != MBD_OK) {
-      return MBD_FAIL(err, rc, "system '%s': eigenvalues of the mass matrix failed", s->name);
+      return MBD_FAIL(err, rc, MSG_SYS_MASS_EIG, s->name);
     }
-    return MBD_FAIL(err, MBD_E_INPUT,
-                    "system '%s': the mass matrix must be positive definite (smallest eigenvalue "
-                    "%g)",
-                    s->name, w0);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_MASS_PD, s->name, w0);
   }
   // Minv = V W⁻¹ Vᵀ, Mih = V W^(−1/2) Vᵀ
   for (int j = 0; j < n; j++) {
@@ -227,7 +219,7 @@ int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err
 int mbd_system_set_force_const(mbd_system *s, const double *F, mbd_error *err) {
   for (int i = 0; i < s->n; i++) {
     if (!isfinite(F[i])) {
-      return MBD_FAIL(err, MBD_E_INPUT, "system '%s': force entry %d is %g", s->name, i + 1, F[i]);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_FORCE_ENTRY, s->name, i + 1, F[i]);
     }
   }
   memcpy(s->Fc, F, (size_t)s->n * sizeof(double));
@@ -240,11 +232,11 @@ int mbd_system_set_force_const(mbd_system *s, const double *F, mbd_error *err) {
 static int check_vars(mbd_system *s, mbd_sym_id e, int allow_qd, const char *what, mbd_error *err) {
   int nv = mbd_sym_vars(s->ctx, e, 0, NULL);
   if (nv < 0) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
   }
   mbd_sym_id *vs = calloc((size_t)(nv ? nv : 1), sizeof *vs);
   if (!vs) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
   }
   mbd_sym_vars(s->ctx, e, nv, vs);
   int rc = MBD_OK;
@@ -257,16 +249,11 @@ static int check_vars(mbd_system *s, mbd_sym_id e, int allow_qd, const char *wha
       }
     }
     if (!known) {
-      rc = MBD_FAIL(err, MBD_E_INPUT,
-                    "system '%s': %s uses the variable '%s', which is not one of its coordinates, "
-                    "velocities or t",
-                    s->name, what, mbd_sym_var_name(s->ctx, vs[k]));
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_FOREIGN_VAR, s->name, what,
+                    mbd_sym_var_name(s->ctx, vs[k]));
     } else if (isqd && !allow_qd) {
-      rc = MBD_FAIL(err, MBD_E_INPUT,
-                    "system '%s': %s depends on the velocity '%s': a holonomic constraint is a "
-                    "function of the coordinates and t (use s:nonholonomic for velocity "
-                    "constraints)",
-                    s->name, what, mbd_sym_var_name(s->ctx, vs[k]));
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_HOLO_VELOCITY, s->name, what,
+                    mbd_sym_var_name(s->ctx, vs[k]));
     }
   }
   free(vs);
@@ -278,7 +265,7 @@ int mbd_system_set_force_sym(mbd_system *s, const mbd_sym_id *F, mbd_error *err)
     char what[48];
     snprintf(what, sizeof what, "force entry %d", i + 1);
     if (F[i] < 0) {
-      return MBD_FAIL(err, MBD_E_INPUT, "system '%s': %s is not an expression", s->name, what);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NOT_EXPR, s->name, what);
     }
     int rc = check_vars(s, F[i], 1, what, err);
     if (rc < 0) {
@@ -292,7 +279,7 @@ int mbd_system_set_force_sym(mbd_system *s, const mbd_sym_id *F, mbd_error *err)
 
 int mbd_system_set_force_fn(mbd_system *s, mbd_sys_force_fn fn, void *ud, mbd_error *err) {
   if (!fn) {
-    return MBD_FAIL(err, MBD_E_INPUT, "system '%s': force function is NULL", s->name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_FORCE_NULL, s->name);
   }
   s->ffn = fn;
   s->fud = ud;
@@ -325,7 +312,7 @@ static int add_constraint(mbd_system *s, mbd_sym_id e, int holo, mbd_error *err)
   char what[64];
   snprintf(what, sizeof what, "%s constraint %d", kind, idx + 1);
   if (e < 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, "system '%s': %s is not an expression", s->name, what);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NOT_EXPR, s->name, what);
   }
   int rc = check_vars(s, e, !holo, what, err);
   if (rc < 0) {
@@ -344,7 +331,7 @@ static int add_constraint(mbd_system *s, mbd_sym_id e, int holo, mbd_error *err)
     int nc = s->cc ? 2 * s->cc : 4;
     sys_con *p = realloc(s->con, (size_t)nc * sizeof *p);
     if (!p) {
-      return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
     }
     s->con = p;
     s->cc = nc;
@@ -353,7 +340,7 @@ static int add_constraint(mbd_system *s, mbd_sym_id e, int holo, mbd_error *err)
   memset(sc, 0, sizeof *sc);
   sc->A = calloc((size_t)s->n, sizeof(mbd_sym_id));
   if (!sc->A) {
-    return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
   }
   sc->holo = holo;
   sc->e = e;
@@ -376,20 +363,14 @@ static int add_constraint(mbd_system *s, mbd_sym_id e, int holo, mbd_error *err)
       for (int l = 0; l < s->n && sc->A[j] >= 0; l++) {
         if (mbd_sym_depends(c, sc->A[j], s->qdv[l]) == 1) {
           free(sc->A);
-          return MBD_FAIL(err, MBD_E_INPUT,
-                          "system '%s': %s is not linear in the velocities (its derivative by "
-                          "'%s' depends on '%s')",
-                          s->name, what, mbd_sym_var_name(c, s->qdv[j]),
-                          mbd_sym_var_name(c, s->qdv[l]));
+          return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NONLINEAR, s->name, what,
+                          mbd_sym_var_name(c, s->qdv[j]), mbd_sym_var_name(c, s->qdv[l]));
         }
       }
     }
     if (!any) {
       free(sc->A);
-      return MBD_FAIL(err, MBD_E_INPUT,
-                      "system '%s': %s does not depend on the velocities: write it with "
-                      "s:holonomic",
-                      s->name, what);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NO_VELOCITY, s->name, what);
     }
     sc->dval = mbd_sym_const(c, 0);
     sc->b = mbd_sym_neg(c, total_rate(s, e));
@@ -401,7 +382,7 @@ static int add_constraint(mbd_system *s, mbd_sym_id e, int holo, mbd_error *err)
   if (bad) {
     const mbd_error *ce = mbd_sym_ctx_error(c);
     free(sc->A);
-    return MBD_FAIL(err, MBD_E_INPUT, "system '%s': %s: %s", s->name, what,
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_DIFF, s->name, what,
                     ce->code ? ce->msg : "differentiation failed");
   }
   s->nc++;
@@ -419,8 +400,7 @@ int mbd_system_add_nonholonomic(mbd_system *s, mbd_sym_id r, mbd_error *err) {
 int mbd_system_set_initial(mbd_system *s, const double *q, const double *qd, mbd_error *err) {
   for (int i = 0; i < s->n; i++) {
     if ((q && !isfinite(q[i])) || (qd && !isfinite(qd[i]))) {
-      return MBD_FAIL(err, MBD_E_INPUT, "system '%s': initial value of '%s' is not finite",
-                      s->name, s->names[i]);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_INITIAL, s->name, s->names[i]);
     }
   }
   if (q) {

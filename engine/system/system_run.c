@@ -10,9 +10,11 @@
 
 #include "../formulations/formulations.h"
 #include "../sim/run_impl.h"
+#include "../sim/sim_msg.h"
 #include "mbd/integrators.h"
 #include "mbd/linalg.h"
 #include "system_impl.h"
+#include "system_msg.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* the run: workspaces sized once                                                              */
@@ -105,7 +107,7 @@ static int sr_init(sysrun *r, mbd_system *s, const mbd_sys_opts *o, mbd_error *e
       !r->bs || !r->r || !r->H || !r->Hd || !r->R || !r->S || !r->T || !r->L || !r->hrow ||
       !r->rrow || !r->val || !r->rate || !r->rec || !r->acc || !r->fprev || !r->sum) {
     sr_free(r);
-    return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
   }
   int rc = mbd_lsq_alloc(&r->lsq, m ? m : 1, n, err);
   if (rc < 0) {
@@ -137,7 +139,7 @@ static int sr_init(sysrun *r, mbd_system *s, const mbd_sys_opts *o, mbd_error *e
     free(ex);
     free(vars);
     sr_free(r);
-    return MBD_FAIL(err, MBD_E_NOMEM, "system '%s': out of memory", s->name);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
   }
   for (int i = 0; i < r->fofs; i++) {
     ex[i] = s->Fs[i];
@@ -236,8 +238,7 @@ static int sr_eval(sysrun *r, double t, const double *q, const double *qd) {
   int rc = mbd_uk_solve(m, n, r->A, &root, r->a, r->r, rcond, r->B, r->X, r->tmp_n, &r->lsq,
                         r->qdd);
   if (rc != MBD_OK) {
-    return MBD_FAIL(r->err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR,
-                    "system '%s': the SVD of A M^(-1/2) did not converge at t = %g", s->name, t);
+    return MBD_FAIL(r->err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_SYS_SVD, s->name, t);
   }
   // A q̈ − b (b without stabilization): ḧ of a holonomic constraint, ṙ of a nonholonomic one;
   // rates: holonomic ḣ, nonholonomic ṙ
@@ -265,10 +266,8 @@ static int sys_rhs(double t, const double *y, double *ydot, void *ud) {
   memcpy(ydot + n, r->qdd, (size_t)n * sizeof(double));
   for (int i = 0; i < 2 * n; i++) {
     if (!isfinite(ydot[i])) {
-      return MBD_FAIL(r->err, MBD_E_NAN,
-                      "system '%s': the %s of '%s' became %g at t = %g: the run was stopped",
-                      r->s->name, i < n ? "velocity" : "acceleration", r->s->names[i % n], ydot[i],
-                      t);
+      return MBD_FAIL(r->err, MBD_E_NAN, MSG_SYS_STATE_NAN, r->s->name,
+                      i < n ? "velocity" : "acceleration", r->s->names[i % n], ydot[i], t);
     }
   }
   return 0;
@@ -379,10 +378,8 @@ static int check_start(sysrun *r, mbd_error *err) {
                       "");
     }
     if (fabs(o[0]) > 1e-8 || (holo && fabs(o[1]) > 1e-8)) {
-      mbd_system_warn(s,
-               "system '%s': the initial state violates %s constraint %d (value %.3g%s%.3g); "
-               "the stabilization, if any, pulls it back",
-               s->name, kind, k + 1, o[0], holo ? ", rate " : "", holo ? o[1] : 0.0);
+      mbd_system_warn(s, MSG_SYS_INITIAL_VIOLATION, s->name, kind, k + 1, o[0],
+                      holo ? ", rate " : "", holo ? o[1] : 0.0);
     }
   }
   return MBD_OK;
@@ -396,7 +393,7 @@ static int check_stability(sysrun *r, mbd_error *err) {
   if (!re || !im) {
     free(re);
     free(im);
-    return MBD_FAIL(err, MBD_E_NOMEM, "system: out of memory");
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM_PLAIN);
   }
   double mx = 0;
   int rc = MBD_OK;
@@ -421,14 +418,13 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
   *out = NULL;
   s->nwarning = 0;
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: t_end must be positive, got %g", o->t_end);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_T_END, o->t_end);
   }
   if (mbd_integrator_name(o->integrator) == NULL) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: unknown integrator %d", o->integrator);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_INTEGRATOR, o->integrator);
   }
   if (o->output_every < 0 || !isfinite(o->output_every)) {
-    return MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every must be positive, got %g",
-                    o->output_every);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_OUTPUT_EVERY, o->output_every);
   }
   sysrun r;
   int rc = sr_init(&r, s, o, err);
@@ -446,7 +442,7 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
     double h = o->output_every > 0 ? o->output_every : o->t_end / 500;
     nout = mbd_sim_grid(o->t_end, h, &grid);
     if (nout < 0) {
-      rc = MBD_FAIL(err, MBD_E_INPUT, "simulate: output_every %g gives too many samples", h);
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h);
     }
   }
   // channels: q, q̇ by name, then constraint<i> and constraint<i>_dot
@@ -455,7 +451,7 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
   const char **np = rc == MBD_OK ? calloc((size_t)nch, sizeof *np) : NULL;
   y = rc == MBD_OK ? calloc(2 * (size_t)n, sizeof(double)) : NULL;
   if (rc == MBD_OK && (!names || !np || !y)) {
-    rc = MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
   }
   if (rc == MBD_OK) {
     for (int i = 0; i < n; i++) {
@@ -471,7 +467,7 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
     }
     r.run = mbd_run_alloc_names(nch, np, nout);
     if (!r.run) {
-      rc = MBD_FAIL(err, MBD_E_NOMEM, "simulate: out of memory");
+      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
     }
   }
   free(names);

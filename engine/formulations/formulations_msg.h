@@ -1,0 +1,61 @@
+/* mbd — message templates of the formulations (formulations/): option checks, singular
+ * matrices, failed analyses.  One place for the text the user sees; the tests match these
+ * templates, not copies of the text. */
+#ifndef MBD_FORMULATIONS_MSG_H
+#define MBD_FORMULATIONS_MSG_H
+
+/* an allocation failed: who ("simulate", "partitioning", "udwadia_kalaba") */
+#define MSG_FORM_NOMEM "%s: out of memory"
+
+/* ---- options --------------------------------------------------------------------------------- */
+
+/* position_tol not positive: the value */
+#define MSG_FORM_POSITION_TOL "simulate: position_tol must be positive, got %g"
+/* partitioning on coordinates whose rates are not their velocities: model, positions, velocities */
+#define MSG_FORM_PART_COORDS                                                              \
+  "simulate: coordinate partitioning needs coordinates whose rates are their velocities " \
+  "(model '%s' has %d positions and %d velocities)"
+/* stabilization matrices of the wrong size: their size (twice), model, constraint rows */
+#define MSG_FORM_UK_STAB \
+  "simulate: stabilization matrices are %d×%d but model '%s' has %d constraint rows"
+
+/* ---- LAPACK rejected an argument (MBD_E_LAPACK, a bug) --------------------------------------- */
+
+/* the augmented leading matrix: its size (twice), time */
+#define MSG_FORM_LAPACK_LEADING \
+  "internal error: LAPACK rejected the leading matrix (%d×%d) at t = %g"
+/* another matrix: which ("reduced matrix", "dependent block"), time */
+#define MSG_FORM_LAPACK "internal error: LAPACK rejected the %s at t = %g"
+
+/* ---- singular matrices and failed analyses --------------------------------------------------- */
+
+/* augmented: the leading matrix is singular: time, how it was found, where (row or coordinate) */
+#define MSG_FORM_SINGULAR_LEADING                                                                 \
+  "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): the mechanism is in a " \
+  "singular configuration or a constraint is redundant"
+/* kane: the reduced matrix is singular: time, pivot */
+#define MSG_FORM_SINGULAR_REDUCED "the reduced matrix [BᵀM; Φq] is singular at t = %g (pivot %d)"
+/* partitioning: the constraint Jacobian lost rank: time, rank, active rows */
+#define MSG_FORM_PART_RANK \
+  "partitioning at t = %g: the constraint Jacobian has rank %d < %d (singular configuration)"
+/* partitioning: the dependent block of the chosen partition is singular: time */
+#define MSG_FORM_PART_DEPENDENT "partitioning at t = %g: dependent block is singular"
+/* partitioned position analysis: the dependent block is singular: time, the pivot's coordinate */
+#define MSG_FORM_PART_POS_SINGULAR \
+  "position analysis at t = %g: the dependent block of Φq is singular (pivot at %s)"
+/* partitioned position analysis: the residual is a NaN or infinity (MBD_E_NAN): time, residual */
+#define MSG_FORM_PART_POS_NAN "position analysis at t = %g: the constraints became %g"
+/* partitioned position analysis did not converge (MBD_E_NEWTON): time, iterations, residual,
+ * tolerance */
+#define MSG_FORM_PART_NEWTON                                                                 \
+  "position analysis at t = %g did not converge in %d iterations (residual %.3g, tolerance " \
+  "%.3g)"
+/* udwadia_kalaba: the augmented mass matrix is not positive definite: time, where */
+#define MSG_FORM_UK_MASS \
+  "udwadia_kalaba: the augmented mass matrix is not positive definite at t = %g (at %s)"
+/* udwadia_kalaba: the SVD of the scaled constraint matrix did not converge: time */
+#define MSG_FORM_UK_SVD "udwadia_kalaba: the SVD of Φq M^(-1/2) did not converge at t = %g"
+/* udwadia_kalaba: the SVD for the multipliers did not converge: time */
+#define MSG_FORM_UK_MULT_SVD "udwadia_kalaba: multipliers: SVD did not converge at t = %g"
+
+#endif

@@ -1,0 +1,28 @@
+/* mbd — message templates of the kinematics library (kinematics/): analyses, the rank test,
+ * assembly, channels, drives.  formulations/ and sim/ use the analysis templates too.  One place
+ * for the text the user sees; the tests match these templates, not copies of the text. */
+#ifndef MBD_KINEMATICS_MSG_H
+#define MBD_KINEMATICS_MSG_H
+
+/* an allocation failed: who ("rank test", "assembly", "channels") */
+#define MSG_KIN_NOMEM "%s: out of memory"
+/* the least-squares SVD did not converge (MBD_E_SINGULAR): stage ("position analysis",
+ * "velocity analysis", "kinematics", "inverse dynamics"), time */
+#define MSG_KIN_SVD "%s at t = %g: SVD did not converge"
+/* a QR factorization was rejected: stage ("rank test", "partitioning"), time */
+#define MSG_KIN_QR "%s at t = %g: QR factorization failed"
+/* Newton's position analysis did not converge (MBD_E_NEWTON): time, iterations, the worst row,
+ * its residual, the tolerance */
+#define MSG_KIN_NEWTON                                                                   \
+  "position analysis at t = %g did not converge in %d iterations: %s has residual %.3g " \
+  "(tolerance %.3g)"
+/* warning: a constraint row removed by the rank test: the row */
+#define MSG_KIN_REDUNDANT "%s is redundant (rank test of the constraint Jacobian): removed"
+/* assembly failed (MBD_E_ASSEMBLY): model, the analysis's message */
+#define MSG_KIN_ASSEMBLY "model '%s' cannot be assembled: %s"
+/* a model without bodies: model */
+#define MSG_KIN_NO_BODIES "model '%s': no bodies to simulate (add one with m:body)"
+/* a drive's position function gave a NaN or infinity (MBD_E_NAN): joint, value, time */
+#define MSG_KIN_DRIVE_VALUE "drive on joint '%s': position function gave %g at t = %g"
+
+#endif

@@ -1,0 +1,9 @@
+/* mbd — message templates of the linear algebra (linalg/).  One place for the text the user
+ * sees; the tests match these templates, not copies of the text. */
+#ifndef MBD_LINALG_MSG_H
+#define MBD_LINALG_MSG_H
+
+/* a workspace could not be allocated: its largest rows, columns */
+#define MSG_LINALG_NOMEM "linear algebra workspace %d x %d: out of memory"
+
+#endif

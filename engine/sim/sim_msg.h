@@ -1,0 +1,64 @@
+/* mbd — message templates of the run drivers (sim/): options of simulate and kinematics, the
+ * recorder, values that stop a run.  system/system_run.c checks the same run options and uses the
+ * same templates.  One place for the text the user sees; the tests match these templates, not
+ * copies of the text. */
+#ifndef MBD_SIM_MSG_H
+#define MBD_SIM_MSG_H
+
+/* an allocation failed: who ("simulate", "kinematics", "write_csv") */
+#define MSG_SIM_NOMEM "%s: out of memory"
+/* an allocation failed during a run: time */
+#define MSG_SIM_NOMEM_AT "simulate: out of memory at t = %g"
+
+/* ---- simulate: options and the model --------------------------------------------------------- */
+
+/* t_end not positive: t_end */
+#define MSG_SIM_T_END "simulate: t_end must be positive, got %g"
+/* a formulation this model does not have: formulation name, model */
+#define MSG_SIM_FORMULATION                                                     \
+  "simulate: formulation '%s' is not available for model '%s' yet (available: " \
+  "augmented, baumgarte, gcp, kane, udwadia_kalaba)"
+/* an integrator number outside the list: the number */
+#define MSG_SIM_INTEGRATOR "simulate: unknown integrator %d"
+/* output_every not positive: output_every */
+#define MSG_SIM_OUTPUT_EVERY "simulate: output_every must be positive, got %g"
+/* output_every so small the sample count overflows: output_every */
+#define MSG_SIM_TOO_MANY_SAMPLES "simulate: output_every %g gives too many samples"
+/* negative Baumgarte coefficients */
+#define MSG_SIM_BAUMGARTE "simulate: Baumgarte alpha and beta must not be negative"
+/* simulate on a model that is not assembled (MBD_E_STATE): model */
+#define MSG_SIM_NOT_ASSEMBLED "simulate: model '%s' is not assembled"
+/* simulate on a fully driven mechanism: model */
+#define MSG_SIM_NO_DOF                                                                \
+  "simulate: model '%s' has no degree of freedom left; use m:kinematics for a fully " \
+  "driven mechanism"
+/* more stop functions than the root mask holds */
+#define MSG_SIM_ROOTS "simulate: more than 63 root functions"
+
+/* ---- kinematics: options and the model ------------------------------------------------------- */
+
+/* t_end not positive or no steps */
+#define MSG_SIM_KIN_OPTS "kinematics: t_end must be positive and steps at least 1"
+/* kinematic analysis of a mechanism with free degrees of freedom: model, dof, "" or "s" */
+#define MSG_SIM_KIN_DOF                                                                       \
+  "kinematics: model '%s' has %d degree%s of freedom left; kinematic analysis needs a fully " \
+  "driven mechanism (add drives, or use simulate)"
+
+/* ---- during a run ---------------------------------------------------------------------------- */
+
+/* a state derivative became NaN or infinite (MBD_E_NAN): "velocity" or "acceleration", the
+ * coordinate, its value, time */
+#define MSG_SIM_STATE_NAN "the %s of %s became %g at t = %g: the run was stopped"
+/* a recorded channel became NaN or infinite (MBD_E_NAN): channel, value, time */
+#define MSG_SIM_CHANNEL_NAN "channel '%s' became %g at t = %g: the run was stopped"
+/* a stop_when function returned NaN or infinity (MBD_E_NAN): value, time */
+#define MSG_SIM_STOP_NAN "stop_when: the function returned %g at t = %g"
+/* more samples than the recorder was sized for (MBD_E_STATE, a bug): time, capacity */
+#define MSG_SIM_RECORDER_FULL "recorder full at t = %g (%d samples)"
+
+/* ---- after a run ----------------------------------------------------------------------------- */
+
+/* write_csv asked for a channel the run does not have: channel */
+#define MSG_SIM_NO_CHANNEL "write_csv: no channel '%s'"
+
+#endif
