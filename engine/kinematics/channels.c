@@ -35,7 +35,6 @@ static int add(mbd_model *m, int *cap, const char *base, const char *field, int 
 
 int mbd_channels_build(mbd_model *m, mbd_error *err) {
   static const char *const v[] = {"vx", "vy", "vz"};
-  static const char *const w[] = {"wx", "wy", "wz"};
   static const char *const f[] = {"fx", "fy", "fz"};
   static const char *const tq[] = {"tx", "ty", "tz"};
   static const char *const coord[] = {[MBD_COORD_ANGLE] = "angle",
@@ -52,12 +51,8 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
     for (int c = 0; c < k->npos; c++) {
       bad |= add(m, &cap, nm, v[c], CH_V, b, c, 0);
     }
-    if (m->dim == 2) {
-      bad |= add(m, &cap, nm, "omega", CH_W, b, 2, 0);
-    } else {
-      for (int c = 0; c < 3; c++) {
-        bad |= add(m, &cap, nm, w[c], CH_W, b, c, 0);
-      }
+    for (int c = 0; c < k->nw; c++) {
+      bad |= add(m, &cap, nm, k->wname[c], CH_W, b, k->w0 + c, 0);
     }
   }
   // joints: relative coordinates, reactions, drive efforts

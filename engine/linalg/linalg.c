@@ -37,14 +37,6 @@ double mbd_norm1(int m, int n, const double *a, int lda) {
   return best;
 }
 
-double mbd_lu_rcond(int n, const double *lu, int lda, double anorm, double *work, int *iwork) {
-  double rcond = 0;
-  if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, lu, lda, anorm, &rcond, work, iwork) != 0) {
-    return 0;
-  }
-  return rcond;
-}
-
 /* OpenBLAS starts worker threads for level-3 calls; on the small matrices of a mechanism they
  * only cost time (the double pendulum ran twice as fast with one thread), and parallel sweeps use
  * processes instead.  The symbol is weak so that another CBLAS works too. */

@@ -51,6 +51,7 @@ static void ground_vec_add(const mbd_pose *ps, const double *a, double sign, int
 /* planar rigid body: Y = (x, y, θ)                                                            */
 
 static const char *const coord2[] = {"x", "y", "theta"};
+static const char *const omega2[] = {"omega"};
 
 static void planar_pose(const double *q, const double *v, mbd_pose *ps) {
   double c = cos(q[2]), s = sin(q[2]);
@@ -135,6 +136,7 @@ static void planar_moment(const mbd_pose *ps, const double *Qrot, double *n) {
 /* spatial rigid body: Y = (r, p)                                                              */
 
 static const char *const coord3[] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
+static const char *const omega3[] = {"wx", "wy", "wz"};
 
 static void spatial_pose(const double *q, const double *v, mbd_pose *ps) {
   memset(ps, 0, sizeof *ps);
@@ -308,6 +310,9 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                          .nv = 3,
                          .nnorm = 0,
                          .coord = coord2,
+                         .nw = 1,
+                         .w0 = 2,
+                         .wname = omega2,
                          .pose = planar_pose,
                          .vec_add = planar_vec_add,
                          .inertia = planar_inertia,
@@ -323,6 +328,9 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                          .nv = 7,
                          .nnorm = 1,
                          .coord = coord3,
+                         .nw = 3,
+                         .w0 = 0,
+                         .wname = omega3,
                          .pose = spatial_pose,
                          .vec_add = spatial_vec_add,
                          .inertia = spatial_inertia,

@@ -213,6 +213,7 @@ static int check_inertia3(const double *I, const char *name, mbd_error *err) {
   return MBD_OK;
 }
 
+/* a rigid body of the model's dimension (its kind: body_kinds.c) */
 int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   char name[MBD_NAME_MAX];
   if (s->name) {
@@ -224,6 +225,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   } else {
     snprintf(name, sizeof name, "body%d", m->nbody);
   }
+  // validation: unique name, positive mass, finite pose, velocity and inertia
   if (mbd_model_find_body(m, name) >= 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_DUP, name);
   }
@@ -239,6 +241,8 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   snprintf(b.name, sizeof b.name, "%s", name);
   b.mass = s->mass;
   b.kind = m->dim == 2 ? MBD_BODY_RIGID2 : MBD_BODY_RIGID3;
+  // the pose as given (planar x y θ; spatial r and normalized Euler parameters, Nikravesh ch. 6):
+  // assembly starts its position analysis from it (paper 000 eq 10–11)
   if (m->dim == 2) {
     if (!(s->inertia[0] > 0)) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_INERTIA, name, s->inertia[0]);
@@ -276,6 +280,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
       b.q0[3 + i] = s->rot[i] / nrm;
     }
   }
+  // stored; its coordinate block is numbered at assembly
   if (GROW(m, body, nbody, cbody)) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, "body", name);
   }
@@ -287,6 +292,8 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
 
 static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
+/* a joint: its type's descriptor (joint_types.c) says which dimension has it and which axes it
+ * needs; its rows (Haug ch. 3 and 9) are numbered at assembly */
 int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   char name[MBD_NAME_MAX];
   if (s->type < 0 || s->type >= MBD_JOINT_NTYPES) {
@@ -371,6 +378,8 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   return m->njoint++;
 }
 
+/* a drive: one row coordinate(q) − f(t) = 0 on the coordinate its joint type names (paper 000's
+ * kinematic driving constraints; γ = f'' − the coordinate's quadratic term) */
 int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_error *err) {
   if (joint < 0 || joint >= m->njoint) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_INDEX, "drive");
@@ -402,6 +411,8 @@ int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_e
   return m->ndrive++;
 }
 
+/* an applied force at a body point or a torque, constant or a function of time and state
+ * (paper 000 eq 42–44: its generalized force is forces.c's) */
 static int add_force(mbd_model *m, const mbd_force_spec *s, int kind, mbd_error *err) {
   const char *what = kind == FORCE_POINT ? "force" : "torque";
   if (s->body < 1 || s->body >= m->nbody) {
@@ -432,6 +443,7 @@ int mbd_model_add_torque(mbd_model *m, const mbd_force_spec *s, mbd_error *err) 
   return add_force(m, s, FORCE_TORQUE, err);
 }
 
+/* a translational spring-damper between two body points: tension k(l − L) + c l̇ */
 int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err) {
   char name[MBD_NAME_MAX];
   snprintf(name, sizeof name, "%s", s->name ? s->name : "spring");

@@ -85,6 +85,8 @@ typedef struct mbd_body_kind_desc {
   int nq, nv;              /* size of its own coordinate block */
   int nnorm;               /* normalization rows of the block (spatial: pᵀp − 1 = 0) */
   const char *const *coord; /* names of its q coordinates ("x", "theta", "e0", …) */
+  int nw, w0;              /* angular-velocity channels: nw components of pose.w from w0 */
+  const char *const *wname; /* their names ("omega"; "wx", "wy", "wz") */
   /* the pose from the block's q and v */
   void (*pose)(const double *q, const double *v, mbd_pose *ps);
   /* o += sign·(A a) (an axis) or sign·(r + A a) (point = 1) of this body as side `side` of a row

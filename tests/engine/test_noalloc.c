@@ -3,8 +3,8 @@
  * The test is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc, so every allocation made
  * by the engine's static libraries goes through the counters below.  A force callback, called
  * inside every right-hand-side evaluation, samples the counter: from the second call on it must
- * never change, for each formulation and each integrator.  (The first call is the sample at t0,
- * delivered before the integrator sets up its workspace — rk4 allocates its stages then.)  The
+ * never change, for each formulation and each integrator.  (The first call may come before the
+ * run's set-up is complete: a system's start-up check evaluates its equations once.)  The
  * same holds for every formulation (udwadia_kalaba included) on a planar and a spatial model, and
  * for a coordinate-level system (paper 004) through its force function.  (SUNDIALS and OpenBLAS are
  * shared libraries and are not counted; SUNDIALS allocates its memory before the first step.) */

@@ -21,10 +21,6 @@ void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, 
 /* solve A^T X = B with the factors of mbd_lu_factor */
 void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs);
 
-/* reciprocal condition number estimate (1-norm) of a factored matrix; anorm is the 1-norm of the
- * original matrix (mbd_norm1 before factoring).  work: 4n doubles, iwork: n ints. */
-double mbd_lu_rcond(int n, const double *lu, int lda, double anorm, double *work, int *iwork);
-
 /* 1-norm (largest column sum) of an m×n matrix */
 double mbd_norm1(int m, int n, const double *a, int lda);
 
