@@ -151,18 +151,20 @@ static int cv_step(mbd_ode *s, double tout, int normal, double *t) {
 
 static int cv_dky(void *mem, double t, N_Vector out) { return CVodeGetDky(mem, t, 0, out); }
 
-static void cv_stats(void *mem, mbd_ode_stats *s) {
+/* the counters of CVODE; the linear-solver ones exist only with a linear solver attached (BDF):
+ * asking Adams for them is an error that SUNDIALS formats into a message each time (this runs
+ * after every step), so they are asked for only with one */
+static void cv_counters(void *mem, mbd_ode_stats *s, int with_ls) {
   long nst = 0, nfe = 0, nfels = 0, netf = 0, ncfn = 0, nni = 0, nje = 0;
   CVodeGetNumSteps(mem, &nst);
   CVodeGetNumRhsEvals(mem, &nfe);
   CVodeGetNumErrTestFails(mem, &netf);
   CVodeGetNumStepSolveFails(mem, &ncfn);
   CVodeGetNumNonlinSolvIters(mem, &nni);
-  // the linear-solver counters exist only with a linear solver attached (BDF)
-  if (CVodeGetNumLinRhsEvals(mem, &nfels) != CV_SUCCESS) {
+  if (with_ls && CVodeGetNumLinRhsEvals(mem, &nfels) != CV_SUCCESS) {
     nfels = 0;
   }
-  if (CVodeGetNumJacEvals(mem, &nje) != CV_SUCCESS) {
+  if (with_ls && CVodeGetNumJacEvals(mem, &nje) != CV_SUCCESS) {
     nje = 0;
   }
   s->steps = nst;
@@ -171,6 +173,9 @@ static void cv_stats(void *mem, mbd_ode_stats *s) {
   s->nonlin_iters = nni;
   s->jac_evals = nje;
 }
+
+static void cv_stats_adams(void *mem, mbd_ode_stats *s) { cv_counters(mem, s, 0); }
+static void cv_stats_bdf(void *mem, mbd_ode_stats *s) { cv_counters(mem, s, 1); }
 
 // CVODE keeps its initial-step option across a reinit: h0 is not needed
 static int cv_reinit(void *mem, double t, N_Vector y0, double h0) {
@@ -211,7 +216,7 @@ static const sun_ops cv_ops_adams = {.name = ODE_NAME_ADAMS,
                                      .root_init = cv_root_init,
                                      .root_info = cv_root_info,
                                      .flag_name = CVodeGetReturnFlagName,
-                                     .stats = cv_stats,
+                                     .stats = cv_stats_adams,
                                      .last_step = cv_last_step,
                                      .too_much_work = CV_TOO_MUCH_WORK,
                                      .root_return = CV_ROOT_RETURN};
@@ -225,7 +230,7 @@ static const sun_ops cv_ops_bdf = {.name = ODE_NAME_BDF,
                                    .root_init = cv_root_init,
                                    .root_info = cv_root_info,
                                    .flag_name = CVodeGetReturnFlagName,
-                                   .stats = cv_stats,
+                                   .stats = cv_stats_bdf,
                                    .last_step = cv_last_step,
                                    .too_much_work = CV_TOO_MUCH_WORK,
                                    .root_return = CV_ROOT_RETURN};

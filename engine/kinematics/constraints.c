@@ -24,7 +24,7 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
       continue;
     }
     const double *Js = J + side * MBD_NY_MAX;
-    int ny = mbd_body_kind_get(m->body[bodies[side]].kind)->ny;
+    int ny = ps->ny;
     if (!ps->J) {
       for (int c = 0; c < ny; c++) {
         MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += Js[c];
@@ -45,6 +45,7 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
 /* γ of row r gains −Φ_Y h of bodies whose pose has a quadratic term (Ÿ = J v̇ + h) */
 static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, int b2,
                                const double *J) {
+  (void)m;
   int bodies[2] = {b1, b2};
   double s = 0;
   for (int side = 0; side < 2; side++) {
@@ -52,8 +53,7 @@ static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, in
     if (ps->vadr < 0 || !ps->J) {
       continue;
     }
-    int ny = mbd_body_kind_get(m->body[bodies[side]].kind)->ny;
-    for (int k = 0; k < ny; k++) {
+    for (int k = 0; k < ps->ny; k++) {
       s -= J[side * MBD_NY_MAX + k] * ps->h[k];
     }
   }

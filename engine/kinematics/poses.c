@@ -13,6 +13,7 @@ void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
     mbd_pose *ps = &d->pose[b];
     mbd_body_kind_get(m->body[b].kind)->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
     ps->vadr = bl->vadr;
+    ps->ny = mbd_body_kind_get(m->body[b].kind)->ny;
     ps->J = NULL;
   }
 }

@@ -57,6 +57,7 @@ typedef struct mbd_pose {
   double A[9];             /* rotation body → global, row-major 3×3 (planar: about z) */
   double w[3];             /* angular velocity, global (planar: (0, 0, θ̇)) */
   int vadr;                /* first velocity column of the owning block, −1 for the ground */
+  int ny;                  /* pose coordinates of its kind (0 for the ground) */
   const double *J;         /* ny × nv_block ∂Ẏ/∂v (column-major), NULL: Y is the block (J = I) */
   double h[MBD_NY_MAX];    /* quadratic term Ÿ = J v̇ + h (zero when J is NULL) */
 } mbd_pose;
