@@ -119,14 +119,12 @@ int l_cb_pcall(lua_State *L, const char *what, int nargs, int nres, mbd_error *e
   return 0;
 }
 
-int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
-               mbd_error *err) {
-  l_cb *cb = ud;
-  lua_State *L = cb->owner->L;
-  int top = lua_gettop(L);
+/* call cb's function f(t, state) with one result pushed; the State argument sees the engine's
+ * data only during this call.  0, or the pcall's status with the stack back at top. */
+static int call_with_state(l_cb *cb, lua_State *L, int top, double t, const mbd_model *m,
+                           const mbd_data *d, mbd_error *err) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->fnref);
   lua_pushnumber(L, t);
-  // the State argument sees the engine's data only during this call
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->owner->state_ref);
   l_state *st = lua_touserdata(L, -1);
   st->m = m;
@@ -135,6 +133,17 @@ int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double
   st->d = NULL;
   if (rc) {
     lua_settop(L, top);
+  }
+  return rc;
+}
+
+int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
+               mbd_error *err) {
+  l_cb *cb = ud;
+  lua_State *L = cb->owner->L;
+  int top = lua_gettop(L);
+  int rc = call_with_state(cb, L, top, t, m, d, err);
+  if (rc) {
     return rc;
   }
   // a force of dim numbers; a torque of 1 (planar) or 3 (spatial)
@@ -163,16 +172,8 @@ int l_cb_state(void *ud, double t, const mbd_model *m, const mbd_data *d, double
   l_cb *cb = ud;
   lua_State *L = cb->owner->L;
   int top = lua_gettop(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, cb->fnref);
-  lua_pushnumber(L, t);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, cb->owner->state_ref);
-  l_state *st = lua_touserdata(L, -1);
-  st->m = m;
-  st->d = d;
-  int rc = l_cb_pcall(L, cb->what, 2, 1, err);
-  st->d = NULL;
+  int rc = call_with_state(cb, L, top, t, m, d, err);
   if (rc) {
-    lua_settop(L, top);
     return rc;
   }
   int isnum = 0;

@@ -125,12 +125,9 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
   (void)self;
-  int rc = mbd_cart_state(m, d, t, y, err);
-  if (rc < 0 || (flags & MBD_FORM_KINEMATIC)) {
-    return rc;
-  }
-  rc = mbd_forces_eval(m, d, err);
-  if (rc < 0) {
+  int solve = 0;
+  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
+  if (!solve) {
     return rc;
   }
   return mbd_dynamics_augmented(m, d, d->gamma_a, err);

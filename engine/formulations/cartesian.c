@@ -36,6 +36,18 @@ int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel) {
   return *accel ? i - m->nq : i;  // blocks with q̇ = v: q index = v index
 }
 
+int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
+                     int flags, int *solve, mbd_error *err) {
+  *solve = 0;
+  int rc = p ? mbd_part_state(p, m, d, t, y, flags, err) : mbd_cart_state(m, d, t, y, err);
+  if (rc != 0 || (flags & MBD_FORM_KINEMATIC)) {
+    return rc;
+  }
+  rc = mbd_forces_eval(m, d, err);
+  *solve = rc == MBD_OK;
+  return rc;
+}
+
 const mbd_form_ops *mbd_form_lookup(int f) {
   switch (f) {
     case MBD_FORM_AUGMENTED:

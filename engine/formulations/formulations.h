@@ -129,6 +129,12 @@ int mbd_partitioned_step(void *self, const mbd_model *m, mbd_data *d, double t, 
 void mbd_partitioned_stats(const void *self, mbd_run_stats *st);
 void mbd_partitioned_destroy(void *self);
 
+/* the part of every eval before the solve (cartesian.c): the state from y — the partition's
+ * analyses when p is given, else y = [q; v] — then, unless MBD_FORM_KINEMATIC, M and Q.  *solve = 1
+ * when the caller goes on to the accelerations; otherwise the status is the eval's result. */
+int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
+                     int flags, int *solve, mbd_error *err);
+
 /* udwadia_kalaba.c: the core shared with coordinate-level systems (paper 004 eq 5, 10):
  *   v̇ = a + S (C S)⁺ (b* − C a)
  * for a constraint matrix C (mc×n, ld mc), a residual b*, the free motion a and a square root S

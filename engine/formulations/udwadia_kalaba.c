@@ -243,12 +243,9 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
 
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
-  int rc = mbd_cart_state(m, d, t, y, err);
-  if (rc < 0 || (flags & MBD_FORM_KINEMATIC)) {
-    return rc;
-  }
-  rc = mbd_forces_eval(m, d, err);
-  if (rc < 0) {
+  int solve = 0;
+  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
+  if (!solve) {
     return rc;
   }
   return accel(self, m, d, flags & MBD_FORM_LAMBDA, err);
