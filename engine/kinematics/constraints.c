@@ -140,8 +140,13 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
     d->phi_a[k] = d->phi[r];
     d->gamma_a[k] = d->gamma[r];
     d->phit_a[k] = d->phit[r];
-    for (int c = 0; c < m->nv; c++) {
-      MBD_AT(d->phiq_a, d->ma, k, c) = MBD_AT(d->phiq, m->mrow, r, c);
+  }
+  // column by column: both matrices are column-major, so the inner loop runs down a column
+  for (int c = 0; c < m->nv; c++) {
+    const double *src = d->phiq + (size_t)c * m->mrow;
+    double *dst = d->phiq_a + (size_t)c * d->ma;
+    for (int k = 0; k < d->ma; k++) {
+      dst[k] = src[d->active[k]];
     }
   }
 }
