@@ -48,6 +48,10 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   lua_setfield(L, -2, "residual");
   lua_pushinteger(L, e->f);
   lua_setfield(L, -2, "dof");
+  lua_pushinteger(L, e->rank);
+  lua_setfield(L, -2, "rank");
+  lua_pushnumber(L, e->pivot_ratio);
+  lua_setfield(L, -2, "pivot_ratio");
   lua_pushinteger(L, dim);
   lua_setfield(L, -2, "dim");
   push_names(L, e->coord, e->n);

@@ -270,6 +270,23 @@ static int evaluate(const mbd_model *m, mbd_data *d, mbd_explain **out, mbd_erro
   if (rc == MBD_OK) {
     rc = mbd_dynamics_augmented(m, d, d->gamma_a, &inner);
   }
+  // the rank of the active rows and how far from singular they are (QR with column pivoting)
+  int rank = 0;
+  double ratio = 1;
+  if (rc == MBD_OK && d->ma > 0) {
+    int nd = d->ma < m->nv ? d->ma : m->nv;
+    double *rdiag = calloc((size_t)nd, sizeof(double));
+    int *perm = calloc((size_t)m->nv, sizeof(int));
+    if (!rdiag || !perm) {
+      rc = MBD_E_NOMEM;
+      mbd_error_set(&inner, rc, __func__, __LINE__, MSG_EXPLAIN_NOMEM);
+    } else {
+      rc = mbd_qrcp_rank(&d->lsq, d->ma, m->nv, d->phiq_a, d->ma, 1e-10, perm, &rank, rdiag);
+      ratio = rdiag[0] > 0 ? rdiag[nd - 1] / rdiag[0] : 0;
+    }
+    free(rdiag);
+    free(perm);
+  }
   // the partition of gcp and kane at this state, and B
   mbd_part *p = NULL;
   if (rc == MBD_OK) {
@@ -289,6 +306,10 @@ static int evaluate(const mbd_model *m, mbd_data *d, mbd_explain **out, mbd_erro
   }
   rc = fill(m, d, p, residual, out, err);
   mbd_part_free(p);
+  if (rc == MBD_OK) {
+    (*out)->rank = rank;
+    (*out)->pivot_ratio = ratio;
+  }
   return rc;
 }
 

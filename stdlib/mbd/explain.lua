@@ -5,6 +5,8 @@
 --   ex.q, ex.v, ex.qdd, ex.Q                 per coordinate;  ex.M[i][j]
 --   ex.Phi, ex.Phit, ex.gamma, ex.lambda     per constraint row;  ex.Phiq[i][j]
 --   ex.active[i], ex.meaning[i], ex.lambda_is[i]
+--   ex.rank, ex.pivot_ratio                  rank of the active rows of Phi_q, and min/max |R_kk|
+--                                            of its QR (near 0 close to a singular configuration)
 --   ex.partition.dependent / .independent     coordinate names;  ex.B[i][k] (n × dof)
 --   ex.reactions[k] = {joint, body, force, torque [, effort]}
 -- Matrices wider than MAXCOL columns are cut in the text (the tables hold them whole).
@@ -110,7 +112,8 @@ local function text(ex)
 
   -- constraints: Phi_q with its rows named, then Phi, gamma, lambda per row
   L[#L + 1] = ""
-  L[#L + 1] = "constraint Jacobian Phi_q (rows: equations, * active; columns: coordinates)"
+  L[#L + 1] = string.format("constraint Jacobian Phi_q (rows: equations, * active; columns: " ..
+    "coordinates): rank %d, smallest/largest pivot of its QR %s", ex.rank, num(ex.pivot_ratio))
   matrix(L, ex.rows, ex.coordinates, ex.Phiq, ex.active)
   L[#L + 1] = ""
   L[#L + 1] = "rows: Phi, gamma (Phi_q qdd = gamma), lambda, and what the row says"

@@ -16,6 +16,8 @@ typedef struct mbd_explain {
   int nq, n, nrow;      /* positions, velocity coordinates (columns of Φq), constraint rows */
   int ma, f;            /* active rows (kept by the rank test), degrees of freedom n − ma */
   double residual;      /* max |Φ| of the state as given (read from the run), before projection */
+  int rank;             /* numerical rank of the active rows of Φq (QR with column pivoting) */
+  double pivot_ratio;   /* smallest / largest |R_kk| of that QR: near 0 at a singular configuration */
   char (*coord)[MBD_EXPLAIN_NAME];   /* n: "crank.theta" */
   char (*row)[MBD_EXPLAIN_NAME];     /* nrow: short row names "O.x", "S.normal", "drive(O)" */
   char (*meaning)[MBD_EXPLAIN_NAME]; /* nrow: the row's equation in words */
