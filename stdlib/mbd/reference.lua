@@ -86,8 +86,8 @@ local function topic(name)
     if help.not_run and help.not_run[name] then
       note = "Example (" .. help.not_run[name] .. ", not a script):"
     elseif help.planned and help.planned[name] then
-      note = string.format("Example (paper %s, not implemented yet: it stops with \"not " ..
-                           "implemented yet\"):", help.planned[name])
+      note = string.format("Example (paper %s, not implemented yet: it stops with an error " ..
+                           "until the paper lands):", help.planned[name])
     elseif ctx == "none" then
       note = "Example (runs as it is):"
     else
