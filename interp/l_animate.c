@@ -9,10 +9,10 @@
  *              points in the body frame), shape (given, else null), x[], y[], z[] (spatial),
  *              theta[] (planar) | e0[] e1[] e2[] e3[] (spatial)} ],
  *     ground {points[[x,y,z]...]},
- *     joints[ {name, type, body1, body2 (index into bodies, -1 = ground), at1, at2, axis1, axis2} ],
- *     springs[ {name, body1, body2, at1, at2} ], traces[ {body, at} ],
- *     points[ {name, x[], y[], z[]} ]   (channels <name>.px .py [.pz]: contact points),
- *     flex[ {name, nodes[ {x[], y[], z[]} ]} ]   (channels <name>.node<N>.x .y .z) }
+ *     joints[ {name, type, body1, body2 (index into bodies, -1 = ground), at1, at2, axis1, axis2}
+ * ], springs[ {name, body1, body2, at1, at2} ], traces[ {body, at} ], points[ {name, x[], y[], z[]}
+ * ]   (channels <name>.px .py [.pz]: contact points), flex[ {name, nodes[ {x[], y[], z[]} ]} ]
+ * (channels <name>.node<N>.x .y .z) }
  *
  * Numbers are written with 7 significant digits (a millionth of the model's size on screen), a
  * non-finite one as null.  Every argument is checked before the file is opened, so an error
@@ -41,14 +41,14 @@ extern const size_t mbd_viewer_page_len;
 
 /* a given shape of a body: box {lx, ly, lz}, sphere r, cylinder {r, h} along axis */
 typedef struct shape {
-  int kind;        /* 0 none, 1 box, 2 sphere, 3 cylinder */
-  double v[3];     /* box sizes; sphere radius; cylinder radius and length */
-  double axis[3];  /* cylinder axis in the body frame */
+  int kind;       /* 0 none, 1 box, 2 sphere, 3 cylinder */
+  double v[3];    /* box sizes; sphere radius; cylinder radius and length */
+  double axis[3]; /* cylinder axis in the body frame */
 } shape;
 
 typedef struct trace {
-  int body;        /* model body index ≥ 1 */
-  double at[3];    /* point in the body frame */
+  int body;     /* model body index ≥ 1 */
+  double at[3]; /* point in the body frame */
 } trace;
 
 /* everything the page needs from Lua, read before the file is opened */
@@ -56,12 +56,12 @@ typedef struct anim {
   const mbd_model *m;
   const mbd_run *r;
   const char *file, *title;
-  int every;              /* sample stride */
-  shape *shapes;          /* nbody entries (index = model body) */
+  int every;     /* sample stride */
+  shape *shapes; /* nbody entries (index = model body) */
   trace traces[MAX_TRACES];
   int ntrace;
-  int *bmap;              /* nbody: model body → index in the page's bodies, −1 */
-  int *bchan;             /* nbody × 7 channels: x y z theta|e0 e1 e2 e3 (−1 absent) */
+  int *bmap;  /* nbody: model body → index in the page's bodies, −1 */
+  int *bchan; /* nbody × 7 channels: x y z theta|e0 e1 e2 e3 (−1 absent) */
 } anim;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -69,7 +69,7 @@ typedef struct anim {
 
 typedef struct out {
   FILE *f;
-  int bad;  /* a write failed */
+  int bad; /* a write failed */
 } out;
 
 static void put(out *o, const char *s) {
@@ -160,13 +160,13 @@ static void putpoints(out *o, const anim *a, int b) {
   const mbd_model *m = a->m;
   int first = 1;
   put(o, "[");
-#define POINT(v)        \
-  do {                  \
-    if (!first) {       \
-      put(o, ",");      \
-    }                   \
-    first = 0;          \
-    putvec(o, (v), 3);  \
+#define POINT(v)       \
+  do {                 \
+    if (!first) {      \
+      put(o, ",");     \
+    }                  \
+    first = 0;         \
+    putvec(o, (v), 3); \
   } while (0)
   for (int j = 0; j < mbd_model_njoint(m); j++) {
     mbd_joint_desc jd;
@@ -443,8 +443,7 @@ static int body_of(lua_State *L, int idx, const mbd_model *m, const char *what) 
   }
   int b = mbd_model_find_body(m, name);
   if (b < 1) {
-    return luaL_error(L, "animate: %s: no body '%s' in model '%s'", what, name,
-                      mbd_model_name(m));
+    return luaL_error(L, "animate: %s: no body '%s' in model '%s'", what, name, mbd_model_name(m));
   }
   return b;
 }
@@ -576,8 +575,9 @@ int l_run_animate(lua_State *L) {
   }
   // the model that made the run
   if (l_run_push_owner(L, 1) == LUA_TNIL || !luaL_testudata(L, -1, "mbd.Model")) {
-    return luaL_error(L, "animate: only runs of an mbd.model can be animated (this run has no "
-                         "bodies to draw)");
+    return luaL_error(L,
+                      "animate: only runs of an mbd.model can be animated (this run has no "
+                      "bodies to draw)");
   }
   a.m = l_model_get(L, -1);
   int nb = mbd_model_nbody(a.m);

@@ -153,8 +153,9 @@ int l_model_explain(lua_State *L) {
       return luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
     }
   } else if (has_t && t != 0) {
-    return luaL_error(L, "explain: field 't' needs field 'run' (without a run: the assembled "
-                         "initial state, t = 0)");
+    return luaL_error(L,
+                      "explain: field 't' needs field 'run' (without a run: the assembled "
+                      "initial state, t = 0)");
   }
   lua_pop(L, 1);
   mbd_error err;

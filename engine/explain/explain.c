@@ -6,6 +6,8 @@
  * gcp and kane (QR with column pivoting of Φq, eq 10–13) with the partial velocity matrix B
  * (eq 22–23).  Reactions are read through the run's own channels, so they are the numbers a run
  * records.  Everything is copied into one mbd_explain and the working data freed. */
+#include "mbd/explain.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,6 @@
 
 #include "../formulations/formulations.h"
 #include "explain_msg.h"
-#include "mbd/explain.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* what the rows are                                                                           */
@@ -23,24 +24,31 @@ typedef struct row_label {
   const char *suffix, *meaning, *lambda_is;
 } row_label;
 
-#define PT(c) {c, "the joint points coincide along " c, "reaction force along " c}
+#define PT(c) \
+  { c, "the joint points coincide along " c, "reaction force along " c }
 static const row_label planar_revolute[] = {PT("x"), PT("y")};
 static const row_label planar_translational[] = {
     {"normal", "at2 stays on the line of axis1 (normal offset 0)", "normal force of the slide"},
     {"angle", "relative rotation locked", "reaction torque about z"}};
-static const row_label planar_fixed[] = {PT("x"), PT("y"),
-                                         {"angle", "relative rotation locked",
-                                          "reaction torque about z"}};
-#define PAR1 {"par1", "axis2 ⟂ f1: the axes stay parallel", "reaction moment ⟂ the axis"}
-#define PAR2 {"par2", "axis2 ⟂ g1: the axes stay parallel", "reaction moment ⟂ the axis"}
+static const row_label planar_fixed[] = {
+    PT("x"), PT("y"), {"angle", "relative rotation locked", "reaction torque about z"}};
+#define PAR1 \
+  { "par1", "axis2 ⟂ f1: the axes stay parallel", "reaction moment ⟂ the axis" }
+#define PAR2 \
+  { "par2", "axis2 ⟂ g1: the axes stay parallel", "reaction moment ⟂ the axis" }
 static const row_label spatial_spherical[] = {PT("x"), PT("y"), PT("z")};
 static const row_label spatial_revolute[] = {PT("x"), PT("y"), PT("z"), PAR1, PAR2};
 static const row_label spatial_universal[] = {
-    PT("x"), PT("y"), PT("z"),
+    PT("x"),
+    PT("y"),
+    PT("z"),
     {"perp", "axis1 ⟂ axis2 (the cross stays a cross)", "reaction moment about axis1 × axis2"}};
-#define OFF1 {"off1", "the separation ⟂ f1: body2's point on the axis", "reaction force ⟂ the axis"}
-#define OFF2 {"off2", "the separation ⟂ g1: body2's point on the axis", "reaction force ⟂ the axis"}
-#define TWIST {"twist", "no rotation about the axis (g1 ⟂ f2)", "reaction torque about the axis"}
+#define OFF1 \
+  { "off1", "the separation ⟂ f1: body2's point on the axis", "reaction force ⟂ the axis" }
+#define OFF2 \
+  { "off2", "the separation ⟂ g1: body2's point on the axis", "reaction force ⟂ the axis" }
+#define TWIST \
+  { "twist", "no rotation about the axis (g1 ⟂ f2)", "reaction torque about the axis" }
 static const row_label spatial_cylindrical[] = {PAR1, PAR2, OFF1, OFF2};
 static const row_label spatial_translational[] = {PAR1, PAR2, OFF1, OFF2, TWIST};
 static const row_label spatial_fixed[] = {PT("x"), PT("y"), PT("z"), PAR1, PAR2, TWIST};
@@ -57,9 +65,9 @@ static const row_label *labels_of(int type, int dim, int *n) {
     const row_label *t;
     int n;
   } planar[MBD_JOINT_NTYPES] = {{planar_revolute, 2}, {planar_translational, 2}, {planar_fixed, 3}},
-    spatial[MBD_JOINT_NTYPES] = {{spatial_revolute, 5},    {spatial_translational, 5},
-                                 {spatial_fixed, 6},       {spatial_spherical, 3},
-                                 {spatial_universal, 4},   {spatial_cylindrical, 4}};
+    spatial[MBD_JOINT_NTYPES] = {{spatial_revolute, 5},  {spatial_translational, 5},
+                                 {spatial_fixed, 6},     {spatial_spherical, 3},
+                                 {spatial_universal, 4}, {spatial_cylindrical, 4}};
   if (type < 0 || type >= MBD_JOINT_NTYPES) {
     *n = 0;
     return NULL;
@@ -84,8 +92,8 @@ static void label_row(const mbd_model *m, int i, mbd_explain *e) {
         snprintf(lam, len, "%s on '%s'", t[r->local].lambda_is, m->body[j->body2].name);
       } else {
         snprintf(name, len, "%s.%d", j->name, r->local + 1);
-        snprintf(meaning, len, "equation %d of %s '%s'", r->local + 1,
-                 mbd_joint_type_name(j->type), j->name);
+        snprintf(meaning, len, "equation %d of %s '%s'", r->local + 1, mbd_joint_type_name(j->type),
+                 j->name);
         snprintf(lam, len, "a reaction of joint '%s'", j->name);
       }
       return;
@@ -96,8 +104,7 @@ static void label_row(const mbd_model *m, int i, mbd_explain *e) {
       snprintf(name, len, "drive(%s)", j->name);
       snprintf(meaning, len, "the %s of '%s' follows its prescribed function of t",
                angle ? "angle" : "displacement", j->name);
-      snprintf(lam, len, "the drive's %s (channel %s.effort)", angle ? "torque" : "force",
-               j->name);
+      snprintf(lam, len, "the drive's %s (channel %s.effort)", angle ? "torque" : "force", j->name);
       return;
     }
     default:
@@ -116,10 +123,9 @@ void mbd_explain_free(mbd_explain *e) {
   if (!e) {
     return;
   }
-  void *ps[] = {e->coord, e->row,   e->meaning,     e->lambda_is, e->active, e->q, e->v,
-                e->phi,   e->phiq,  e->phit,        e->gamma,     e->dependent,
-                e->independent,     e->B,           e->M,         e->Q,      e->vdot,
-                e->lambda,          e->reaction};
+  void *ps[] = {e->coord, e->row,  e->meaning, e->lambda_is, e->active,    e->q,           e->v,
+                e->phi,   e->phiq, e->phit,    e->gamma,     e->dependent, e->independent, e->B,
+                e->M,     e->Q,    e->vdot,    e->lambda,    e->reaction};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -362,8 +368,7 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
   int ns = mbd_run_nsample(r);
   const double *ts = mbd_run_times(r);
   if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_TIME, t, ns ? ts[0] : 0.0,
-                    ns ? ts[ns - 1] : 0.0);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_TIME, t, ns ? ts[0] : 0.0, ns ? ts[ns - 1] : 0.0);
   }
   t = fmin(fmax(t, ts[0]), ts[ns - 1]);
   mbd_data *d = mbd_data_alloc(m, err);

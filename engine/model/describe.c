@@ -1,10 +1,11 @@
 /* what a model is made of (mbd/describe.h): read-only views of bodies, joints, springs and
  * forces for drawings and reports, and a hash of the model's description for run manifests */
+#include "mbd/describe.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mbd/describe.h"
 #include "model_impl.h"
 
 void mbd_model_get_gravity(const mbd_model *m, double g[3]) {

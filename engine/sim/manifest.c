@@ -1,9 +1,10 @@
 /* the manifest of a run (mbd/manifest.h): ordered key/value text pairs kept with the run */
+#include "mbd/manifest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbd/manifest.h"
 #include "run_impl.h"
 
 /* a key of letters, digits, '_' and '.' that fits */
