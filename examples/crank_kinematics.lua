@@ -49,3 +49,6 @@ mbd.plot { run = k, y = {"slider.x", "slider.vx"}, file = out .. "/crank_kinemat
 mbd.plot { run = k, y = "O.effort", file = out .. "/crank_torque.png", ylabel = "torque [N m]",
            title = "Driven slider-crank: drive torque (inverse dynamics)" }
 print("wrote " .. out .. "/crank_kinematics.png and " .. out .. "/crank_torque.png")
+
+-- left in globals for `mbd -i examples/crank_kinematics.lua`: model (the model), run (its kinematic run)
+_G.model, _G.run = m, k

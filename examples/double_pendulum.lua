@@ -55,3 +55,6 @@ mbd.plot { runs = { runs[3], runs[4] }, labels = { "baumgarte", "augmented" }, y
            title = "Constraint violation without and with Baumgarte stabilization" }
 print()
 print("wrote " .. file .. " and " .. out .. "/double_pendulum_violation.png")
+
+-- left in globals for `mbd -i examples/double_pendulum.lua`: model (the model), runs (one run per formulation, in the order printed)
+_G.model, _G.runs = m, runs

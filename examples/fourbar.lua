@@ -48,3 +48,6 @@ mbd.plot { run = runs[1], x = "coupler.x", y = "coupler.y", equal_axes = true,
 mbd.plot { runs = runs, labels = { "kane", "gcp", "baumgarte", "augmented" }, y = "rocker.theta",
            file = out .. "/fourbar_rocker.png", title = "Four-bar under gravity: rocker angle" }
 print("wrote " .. out .. "/fourbar_coupler.png and " .. out .. "/fourbar_rocker.png")
+
+-- left in globals for `mbd -i examples/fourbar.lua`: model (the model), runs (one run per formulation)
+_G.model, _G.runs = m, runs

@@ -48,3 +48,6 @@ print(string.format("slider travel: %.4f .. %.4f m", lo, hi))
 mbd.plot { run = run, y = {"slider.x", "crank.theta"}, file = out .. "/slider_crank.png",
            title = "Slider-crank with a spring-damper (kane + adams)" }
 print("wrote " .. out .. "/slider_crank.png")
+
+-- left in globals for `mbd -i examples/slider_crank.lua`: model (the model), run
+_G.model, _G.run = m, run

@@ -90,3 +90,6 @@ runs[#runs + 1], names[#names + 1] = ref, "reference"
 mbd.plot { runs = runs, labels = names, y = "J1.angle", file = out .. "/spatial_fourbar.png",
            title = "Spatial four-bar (paper 000 ex. 3): angle of joint 1", ylabel = "rad" }
 print("wrote " .. out .. "/spatial_fourbar.png")
+
+-- left in globals for `mbd -i examples/spatial_fourbar.lua`: model (the model), run (the reference run), runs
+_G.model, _G.run, _G.runs = m, ref, runs

@@ -112,3 +112,6 @@ mbd.plot { run = kin, x = "O.angle", y = {"O.effort"}, file = out .. "/spatial_s
            ylabel = "N·m" }
 print("wrote " .. out .. "/spatial_slider_crank.png, spatial_slider_crank_torque.png and "
       .. "spatial_slider_crank_free.png")
+
+-- left in globals for `mbd -i examples/spatial_slider_crank.lua`: model (the model), run (its kinematic run)
+_G.model, _G.run = m, kin

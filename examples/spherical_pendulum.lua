@@ -76,3 +76,6 @@ mbd.plot { runs = {run, slow}, labels = {"conical (steady)", "80 % of the conica
            x = "ball.x", y = "ball.y", equal_axes = true, file = out .. "/spherical_pendulum.png",
            title = "Spherical pendulum seen from above", xlabel = "x [m]", ylabel = "y [m]" }
 print("wrote " .. out .. "/spherical_pendulum.png")
+
+-- left in globals for `mbd -i examples/spherical_pendulum.lua`: model (the model), run, slow_run
+_G.model, _G.run, _G.slow_run = m, run, slow

@@ -79,3 +79,6 @@ mbd.plot { runs = {steady, free}, labels = {"steady precession", "released witho
            title = "Spinning top: centre of mass seen from above", xlabel = "x [m]",
            ylabel = "y [m]" }
 print("wrote " .. out .. "/spinning_top.png")
+
+-- left in globals for `mbd -i examples/spinning_top.lua`: run (steady precession), free_run
+_G.run, _G.free_run = steady, free

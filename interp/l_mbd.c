@@ -1,4 +1,5 @@
-/* the `mbd` module: registration of every concern's bindings */
+/* the `mbd` module: registration of every concern's bindings, and where the stdlib is */
+#define _GNU_SOURCE /* dladdr */
 #include "l_mbd.h"
 
 #include "l_model.h"
@@ -9,9 +10,13 @@
 #include "l_sym.h"
 #include "l_system.h"
 
+#include <dlfcn.h>
 #include <lauxlib.h>
 #include <lualib.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #ifndef MBD_STDLIB_DIR
 #define MBD_STDLIB_DIR "stdlib"
@@ -22,11 +27,66 @@
 
 const char *mbd_version(void) { return MBD_VERSION_STRING; }
 
-/* prepend DIR/?.lua;DIR/?/init.lua to package.path */
+/* does DIR hold the stdlib (DIR/mbd/help.lua)? */
+static int has_stdlib(const char *dir) {
+  char path[4300];
+  snprintf(path, sizeof path, "%s/mbd/help.lua", dir);
+  return access(path, R_OK) == 0;
+}
+
+/* an installed stdlib, found from where this code is: the program's file (/proc/self/exe) or the
+ * module's (dladdr), then MBD_STDLIB_REL, the install's relative path from that file's folder to
+ * the stdlib folder.  Fills buf; 0 when there is none. */
+static int installed_stdlib(char *buf, size_t len) {
+#ifdef MBD_STDLIB_REL
+  char self[4096];
+#ifdef MBD_LUA_MODULE
+  Dl_info info;
+  if (!dladdr((void *)mbd_open, &info) || !info.dli_fname) {
+    return 0;
+  }
+  snprintf(self, sizeof self, "%s", info.dli_fname);
+#else
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    return 0;
+  }
+  self[n] = 0;
+#endif
+  char *slash = strrchr(self, '/');
+  if (!slash) {
+    return 0;
+  }
+  *slash = 0;
+  char rel[4300];
+  snprintf(rel, sizeof rel, "%s/%s", self, MBD_STDLIB_REL);
+  // the folder without "..": the path package.path and messages show
+  char *real = realpath(rel, NULL);
+  if (!real) {
+    return 0;
+  }
+  snprintf(buf, len, "%s", real);
+  free(real);
+  return has_stdlib(buf);
+#else
+  (void)buf;
+  (void)len;
+  return 0;
+#endif
+}
+
+/* prepend DIR/?.lua;DIR/?/init.lua to package.path, DIR the first of: $MBD_STDLIB (as given),
+ * the stdlib of an installation (next to the program or the module), the build's
+ * MBD_STDLIB_DIR (the source tree).  None of them: package.path as it is (a stdlib in Lua's own
+ * path, as LuaRocks installs it). */
 static void set_path(lua_State *L) {
+  char found[4200];
   const char *dir = getenv("MBD_STDLIB");
   if (!dir || !*dir) {
-    dir = MBD_STDLIB_DIR;
+    dir = installed_stdlib(found, sizeof found) ? found : MBD_STDLIB_DIR;
+    if (!*dir || !has_stdlib(dir)) {
+      return;
+    }
   }
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "path");
@@ -63,10 +123,14 @@ int mbd_open(lua_State *L) {
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "mbd");
   lua_pop(L, 1);
-  // mbd.sweep is written in Lua (stdlib/mbd/sweep.lua)
+  // mbd.sweep and mbd.pretty are written in Lua (stdlib/mbd/sweep.lua, pretty.lua)
   lua_getglobal(L, "require");
   lua_pushliteral(L, "mbd.sweep");
   lua_call(L, 1, 1);
   lua_setfield(L, -2, "sweep");
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.pretty");
+  lua_call(L, 1, 1);
+  lua_setfield(L, -2, "pretty");
   return 1;
 }

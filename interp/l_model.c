@@ -9,9 +9,9 @@
  * returned, so no longjmp crosses an engine frame.
  *
  * m.<key> looks up, in this order (the first found wins):
- *   1. a method: body, cylindrical, drive, find, fixed, force, info, kinematics, revolute,
- *      rotational_spring, simulate, spherical, spring, torque, translational, universal (and
- *      contact, flexible_body, surface, which say they are not implemented yet);
+ *   1. a method: body, cylindrical, drive, explain, find, fixed, force, info, kinematics,
+ *      revolute, rotational_spring, simulate, spherical, spring, torque, translational,
+ *      universal (and contact, flexible_body, surface, which say they are not implemented yet);
  *   2. a field: ground, last_run, name, dim;
  *   3. a body by name, then a joint by name (m.crank).
  * So a body or joint named like a method or a field ("info", "name") is not m.<name>: m:find(name)
@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "l_callback.h"
+#include "l_explain.h"
 #include "l_objects.h"
 #include "l_simulate.h"
 #include "l_util.h"
@@ -547,6 +548,7 @@ static const luaL_Reg model_methods[] = {
     {"contact", l_model_contact},
     {"cylindrical", l_model_cylindrical},
     {"drive", l_model_drive},
+    {"explain", l_model_explain},
     {"find", l_model_find},
     {"fixed", l_model_fixed},
     {"flexible_body", l_model_flexible_body},

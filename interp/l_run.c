@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l_animate.h"
+#include "l_manifest.h"
 #include "l_util.h"
+#include "mbd/manifest.h"
 #include "mbd/output.h"
 
 #define RUN_MT "mbd.Run"
@@ -19,9 +22,22 @@ typedef struct lrun {
 } lrun;
 
 void l_run_push(lua_State *L, mbd_run *r) {
-  lrun *lr = lua_newuserdatauv(L, sizeof *lr, 0);
+  lrun *lr = lua_newuserdatauv(L, sizeof *lr, 1);
   lr->r = r;
   luaL_setmetatable(L, RUN_MT);
+}
+
+void l_run_set_owner(lua_State *L, int idx, int owner) {
+  idx = lua_absindex(L, idx);
+  owner = lua_absindex(L, owner);
+  l_run_check(L, idx);
+  lua_pushvalue(L, owner);
+  lua_setiuservalue(L, idx, 1);
+}
+
+int l_run_push_owner(lua_State *L, int idx) {
+  l_run_check(L, idx);
+  return lua_getiuservalue(L, idx, 1);
 }
 
 mbd_run *l_run_check(lua_State *L, int idx) {
@@ -134,7 +150,8 @@ static void push_stats(lua_State *L, mbd_run *r) {
 #undef INT
 }
 
-static const luaL_Reg run_methods[] = {{"series", l_run_series},
+static const luaL_Reg run_methods[] = {{"animate", l_run_animate},
+                                       {"series", l_run_series},
                                        {"value", l_run_value},
                                        {"write_csv", l_run_write_csv},
                                        {NULL, NULL}};
@@ -175,6 +192,12 @@ static int l_run_fields(lua_State *L) {
     } else {
       lua_pushnil(L);
     }
+  } else if (strcmp(k, "manifest") == 0) {
+    // how the run was made (l_manifest.c)
+    l_manifest_push(L, r);
+  } else if (strcmp(k, "model") == 0) {
+    // the model or system that made the run
+    l_run_push_owner(L, 1);
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));
   } else if (strcmp(k, "E1") == 0 || strcmp(k, "E2") == 0) {
@@ -305,6 +328,41 @@ static int l_plot_heatmap(lua_State *L) {
   return 1;
 }
 
+/* the manifests of the plotted runs into the figure's metadata: the keys of one run as they
+ * are, of several runs as "run<i>.<key>" */
+static int annotate_plot(lua_State *L, const char *file, int runs_idx, int nruns, mbd_error *err) {
+  int total = 0;
+  for (int i = 1; i <= nruns; i++) {
+    lua_rawgeti(L, runs_idx, i);
+    total += mbd_run_manifest_count(l_run_check(L, -1));
+    lua_pop(L, 1);
+  }
+  if (total == 0) {
+    return MBD_OK;
+  }
+  const char **keys = lua_newuserdatauv(L, 2 * sizeof(char *) * (size_t)total, 0);
+  const char **values = keys + total;
+  lua_newtable(L);  // the "run<i>.<key>" strings, kept alive here
+  int k = 0;
+  for (int i = 1; i <= nruns; i++) {
+    lua_rawgeti(L, runs_idx, i);
+    const mbd_run *r = l_run_check(L, -1);
+    lua_pop(L, 1);  // runs_idx keeps the run alive
+    for (int e = 0; e < mbd_run_manifest_count(r); e++, k++) {
+      if (nruns > 1) {
+        keys[k] = lua_pushfstring(L, "run%d.%s", i, mbd_run_manifest_key(r, e));
+        lua_rawseti(L, -2, k + 1);
+      } else {
+        keys[k] = mbd_run_manifest_key(r, e);
+      }
+      values[k] = mbd_run_manifest_value(r, e);
+    }
+  }
+  int rc = mbd_file_annotate(file, keys, values, total, err);
+  lua_pop(L, 2);
+  return rc;
+}
+
 static int l_plot(lua_State *L) {
   if (lua_type(L, 1) == LUA_TTABLE && lua_getfield(L, 1, "kind") == LUA_TSTRING &&
       strcmp(lua_tostring(L, -1), "heatmap") == 0) {
@@ -314,7 +372,7 @@ static int l_plot(lua_State *L) {
   lua_settop(L, 1);
   static const char *const fields[] = {"run",    "runs",  "labels", "y",     "x",
                                        "file",   "title", "xlabel", "ylabel", "width",
-                                       "height", "equal_axes", "kind", NULL};
+                                       "height", "equal_axes", "kind", "log_y", NULL};
   lx_check_fields(L, 1, "plot", fields);
   const char *kind = lx_opt_string(L, 1, "plot", "kind");
   if (kind && strcmp(kind, "lines") != 0) {
@@ -464,9 +522,16 @@ static int l_plot(lua_State *L) {
     spec.equal_axes = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
+  if (lua_getfield(L, 1, "log_y") != LUA_TNIL) {
+    spec.log_y = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_lines(&spec, &err) < 0) {
+    return luaL_error(L, "plot: %s", err.msg);
+  }
+  if (annotate_plot(L, file, runs_idx, nruns, &err) < 0) {
     return luaL_error(L, "plot: %s", err.msg);
   }
   lua_pushstring(L, file);

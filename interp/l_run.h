@@ -9,6 +9,12 @@
 /* push a Run userdata that takes ownership of r */
 void l_run_push(lua_State *L, mbd_run *r);
 
+/* remember the model or system at owner as the maker of the run at idx (run.model; the page
+ * of run:animate draws its bodies) */
+void l_run_set_owner(lua_State *L, int idx, int owner);
+/* push the maker of the run at idx (nil when unknown); returns its Lua type */
+int l_run_push_owner(lua_State *L, int idx);
+
 /* the run at idx or a type error */
 mbd_run *l_run_check(lua_State *L, int idx);
 

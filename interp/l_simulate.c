@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "l_callback.h"
+#include "l_manifest.h"
 #include "l_model.h"
 #include "l_run.h"
 #include "l_util.h"
@@ -66,6 +67,7 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
   if (run) {
     // the run is returned and kept as owner.last_run, failed or not
     l_run_push(L, run);
+    l_run_set_owner(L, -1, owner);
     lua_getiuservalue(L, owner, 1);
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "last_run");
@@ -191,6 +193,7 @@ int l_model_simulate(lua_State *L) {
   mbd_lua_interrupted = 0;
   int rc = mbd_simulate(m, &o, &run, &err);
   luaL_unref(L, LUA_REGISTRYINDEX, stop.fnref);
+  l_manifest_simulate(run, m, &o, o.stop_fn != NULL);
   return finish_model_run(L, rc, run, &err);
 }
 
@@ -214,5 +217,6 @@ int l_model_kinematics(lua_State *L) {
   mbd_model *m = l_model_enter(L, 1);
   mbd_lua_interrupted = 0;
   int rc = mbd_kinematics(m, &o, &run, &err);
+  l_manifest_kinematics(run, m, &o);
   return finish_model_run(L, rc, run, &err);
 }

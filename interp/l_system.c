@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "l_callback.h"
+#include "l_manifest.h"
 #include "l_simulate.h"
 #include "l_sym.h"
 #include "l_system.h"
@@ -332,6 +333,7 @@ static int l_system_simulate(lua_State *L) {
   mbd_error_clear(&err);
   mbd_run *run = NULL;
   int rc = mbd_system_simulate(ls->s, &o, &run, &err);
+  l_manifest_system(run, ls->s, &o);
   char pos[96];
   lx_where(L, pos, sizeof pos);
   for (int i = 0; mbd_system_warning(ls->s, i); i++) {

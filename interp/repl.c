@@ -264,13 +264,33 @@ static int read_entry(lua_State *L, mbd_lineedit *le) {
   return status;
 }
 
-/* print every argument through tostring, separated by tabs */
+/* a plain table (no __tostring, no __name) through mbd.pretty (stdlib/mbd/pretty.lua), nested
+ * and abbreviated; anything else through tostring.  Pushes the text. */
+static const char *to_text(lua_State *L, int i, size_t *len) {
+  if (lua_type(L, i) == LUA_TTABLE && luaL_getmetafield(L, i, "__tostring") == LUA_TNIL &&
+      luaL_getmetafield(L, i, "__name") == LUA_TNIL) {
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "mbd.pretty");
+    lua_call(L, 1, 1);
+    lua_pushvalue(L, i);
+    lua_call(L, 1, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      return lua_tolstring(L, -1, len);
+    }
+    lua_pop(L, 1);
+  } else if (lua_type(L, i) == LUA_TTABLE) {
+    lua_pop(L, 1);  // the metafield found
+  }
+  return luaL_tolstring(L, i, len);
+}
+
+/* print every argument (tables readably, the rest through tostring), separated by tabs */
 static int print_results(lua_State *L) {
   int n = lua_gettop(L);
   luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
   for (int i = 1; i <= n; i++) {
     size_t len;
-    const char *s = luaL_tolstring(L, i, &len);
+    const char *s = to_text(L, i, &len);
     if (i > 1) {
       fputc('\t', stdout);
     }

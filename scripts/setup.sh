@@ -7,7 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config liblua5.4-dev liblapacke-dev libopenblas-dev
-          libsundials-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo)
+          libsundials-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo
+          libpng-dev lua5.4 luarocks chromium)
+# the last four are for the tests: screenshots' pixels (libpng), require "mbd" from a stock Lua
+# and the rockspec (lua5.4, luarocks), the animation page in a headless browser (chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -22,8 +22,28 @@ static int put_name(FILE *f, const char *name) {
   return fputc('"', f) == EOF ? -1 : 0;
 }
 
+/* the comment text as lines that each start with "# " */
+static int put_comment(FILE *f, const char *text) {
+  const char *p = text;
+  while (*p) {
+    size_t n = strcspn(p, "\n");
+    if (fprintf(f, "# %.*s\n", (int)n, p) < 0) {
+      return -1;
+    }
+    p += n;
+    p += *p == '\n';
+  }
+  return 0;
+}
+
 int mbd_csv_write(const char *file, int ncols, const char *const *names, const double *const *cols,
                   int nrows, mbd_error *err) {
+  return mbd_csv_write_commented(file, NULL, ncols, names, cols, nrows, err);
+}
+
+int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
+                            const char *const *names, const double *const *cols, int nrows,
+                            mbd_error *err) {
   // validate the arguments before touching the file system
   if (file == NULL) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_NULL, "csv", "file name");
@@ -52,8 +72,9 @@ int mbd_csv_write(const char *file, int ncols, const char *const *names, const d
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "csv", file, strerror(e));
   }
 
-  // header line, then rows; %.17g round-trips every double (nan and inf read back with strtod)
-  int bad = 0;
+  // comment lines, header line, then rows; %.17g round-trips every double (nan and inf read
+  // back with strtod)
+  int bad = comment && put_comment(f, comment) != 0;
   for (int j = 0; j < ncols && !bad; j++) {
     bad = (j > 0 && fputc(',', f) == EOF) || put_name(f, names[j]) != 0;
   }

@@ -18,6 +18,8 @@
 #define MSG_OUT_PLPLOT "plot '%s': PLplot: %s"                         /* file, PLplot message */
 #define MSG_OUT_EMPTY "plot '%s': no output was written"               /* file */
 #define MSG_OUT_NOMEM_SERIES "plot '%s': out of memory for %d series"  /* file, nseries */
+#define MSG_OUT_READ "%s '%s': cannot read: %s"              /* kind, file, strerror */
+#define MSG_OUT_FORMAT "annotate '%s': not a %s file this writer recognizes" /* file, format */
 #define MSG_OUT_NOMEM_GRID "heatmap '%s': out of memory for a %d x %d grid" /* file, nx, ny */
 
 /* default and largest figure sizes in pixels */

@@ -189,7 +189,15 @@ static void draw_lines(void *ctx) {
   // page, viewport, window; the axes are drawn after the data
   pladv(0);
   set_viewport(c);
-  plot_grid();
+  if (spec->log_y) {
+    // y holds log10 of the data: grid and labels of a logarithmic axis
+    plcol0(PLOT_COL_GRID);
+    pllsty(1);
+    plwidth(0.8);
+    plbox("g", 0.0, 0, "gl", 0.0, 0);
+  } else {
+    plot_grid();
+  }
 
   // the series, colour and dash from the legend arrays
   for (int k = 0; k < spec->nseries; k++) {
@@ -201,7 +209,15 @@ static void draw_lines(void *ctx) {
   pllsty(1);
 
   // frame over the data ends of the lines, then labels
-  plot_frame(spec->xlabel, spec->ylabel, spec->title);
+  if (spec->log_y) {
+    plcol0(PLOT_COL_INK);
+    plwidth(1.0);
+    plbox("bcnst", 0.0, 0, "bcnstvl", 0.0, 0);
+    pllab(spec->xlabel ? spec->xlabel : "", spec->ylabel ? spec->ylabel : "",
+          spec->title ? spec->title : "");
+  } else {
+    plot_frame(spec->xlabel, spec->ylabel, spec->title);
+  }
 
   // legend on a white box: in an empty corner, else right of the plot
   if (c->legend) {
@@ -236,10 +252,44 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err) {
     }
   }
 
+  // a logarithmic y axis plots log10(y): the series copied with y ≤ 0 as gaps
+  mbd_plot_spec logspec;
+  mbd_plot_series *logseries = NULL;
+  double *logy = NULL;
+  if (spec->log_y) {
+    size_t total = 0;
+    for (int k = 0; k < spec->nseries; k++) {
+      total += (size_t)spec->series[k].n;
+    }
+    logseries = calloc((size_t)spec->nseries, sizeof *logseries);
+    logy = malloc((total ? total : 1) * sizeof(double));
+    if (!logseries || !logy) {
+      free(logseries);
+      free(logy);
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_OUT_NOMEM_SERIES, spec->file, spec->nseries);
+    }
+    size_t at = 0;
+    for (int k = 0; k < spec->nseries; k++) {
+      const mbd_plot_series *s = &spec->series[k];
+      logseries[k] = *s;
+      logseries[k].y = logy + at;
+      for (int i = 0; i < s->n; i++) {
+        logy[at + (size_t)i] = s->y[i] > 0 ? log10(s->y[i]) : NAN;
+      }
+      at += (size_t)s->n;
+    }
+    logspec = *spec;
+    logspec.series = logseries;
+    spec = &logspec;
+  }
+
   // window: the finite data, padded a little (more on y, where curves touch the frame)
   lines_ctx c = {.spec = spec};
   if (finite_range(spec, &c.dx0, &c.dx1, &c.dy0, &c.dy1) == 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_NODATA, spec->file, "the data");
+    free(logseries);
+    free(logy);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_NODATA, spec->file,
+                    spec->log_y ? "the data (log y: y > 0)" : "the data");
   }
   plot_pad_range(&c.dx0, &c.dx1, spec->equal_axes ? 0.05 : 0.02);
   plot_pad_range(&c.dy0, &c.dy1, 0.05);
@@ -248,6 +298,8 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err) {
   int n = spec->nseries;
   void *block = calloc((size_t)n, 4 * sizeof(PLINT) + sizeof(PLFLT) + sizeof(char *) + 20);
   if (block == NULL) {
+    free(logseries);
+    free(logy);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_OUT_NOMEM_SERIES, spec->file, n);
   }
   c.width = block;
@@ -278,5 +330,7 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err) {
 
   rc = plot_run(spec->file, device, w, h, draw_lines, &c, err);
   free(block);
+  free(logseries);
+  free(logy);
   return rc;
 }

@@ -134,6 +134,7 @@ void mbd_run_free(mbd_run *r) {
   free(r->names);
   free(r->t);
   free(r->val);
+  free(r->mf);
   free(r);
 }
 
@@ -235,9 +236,24 @@ int mbd_run_write_csv(const mbd_run *r, const char *file, const char *const *nam
     mbd_run_series(r, c, col);
     colp[k + 1] = col;
   }
-  if (rc == MBD_OK) {
-    rc = mbd_csv_write(file, nc + 1, hdr, colp, r->nsamp, err);
+  // the run's manifest as "# key: value" lines above the header
+  char *comment = NULL;
+  if (rc == MBD_OK && r->nmf > 0) {
+    size_t len = (size_t)r->nmf * (sizeof r->mf[0] + 4) + 1;
+    comment = malloc(len);
+    if (!comment) {
+      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "write_csv");
+    } else {
+      size_t at = 0;
+      for (int i = 0; i < r->nmf; i++) {
+        at += (size_t)snprintf(comment + at, len - at, "%s: %s\n", r->mf[i].key, r->mf[i].value);
+      }
+    }
   }
+  if (rc == MBD_OK) {
+    rc = mbd_csv_write_commented(file, comment, nc + 1, hdr, colp, r->nsamp, err);
+  }
+  free(comment);
   free(hdr);
   free(cols);
   free(colp);

@@ -18,6 +18,11 @@ struct mbd_run {
   double t_stop;           /* where stop_when ended the run, NaN otherwise */
   int nerr;                /* constraints with error measures (mbd.system runs), else 0 */
   double *E1, *E2;         /* nerr RMS errors of each constraint and of its rate (paper 004) */
+  int nmf;                 /* manifest entries (manifest.c) */
+  struct mbd_run_mf {
+    char key[32];          /* MBD_MANIFEST_KEY */
+    char value[160];       /* MBD_MANIFEST_VALUE */
+  } *mf;                   /* MBD_MANIFEST_MAX entries once the first is set, else NULL */
 };
 
 /* a run sized for cap samples of m's channels; NULL without memory */

@@ -28,6 +28,8 @@ local dsl = {
   "write_csv", "plot", "stability", "info", "sym", "formulations", "integrators", "mbd.model",
   "m:revolute", "run:value", "run.channels", "s:simulate", "mbd.sym.diff", "kane", "rk45",
   "mbd.rot.axis_angle", "ground", "m.ground", "energy",
+  "animate", "run:animate", "explain", "m:explain", "find", "m:find", "manifest", "run.manifest",
+  "last_run", "m.last_run", "mbd.pretty", "stop_when", "log_y", "require",
 }
 
 local cases = {

@@ -68,12 +68,14 @@ local function read_csv(file)
   local f = assert(io.open(file))
   local header, rows = nil, {}
   for line in f:lines() do
+    if line:sub(1, 1) == "#" then goto continue end  -- the run's manifest, above the header
     local fields = {}
     for v in line:gmatch("[^,]+") do fields[#fields + 1] = v end
     if not header then header = fields else
       for i, v in ipairs(fields) do fields[i] = tonumber(v) end
       rows[#rows + 1] = fields
     end
+    ::continue::
   end
   f:close()
   return header, rows

@@ -10,6 +10,20 @@
 int mbd_csv_write(const char *file, int ncols, const char *const *names, const double *const *cols,
                   int nrows, mbd_error *err);
 
+/* the same with comment lines above the header: each line of comment (split at '\n') is written
+ * as "# <line>" (the run manifest); comment may be NULL */
+int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
+                            const char *const *names, const double *const *cols, int nrows,
+                            mbd_error *err);
+
+/* add text metadata to a figure file written by the plots: PNG files get one iTXt chunk per
+ * entry (keyword "mbd.<key>", UTF-8 text) after the header chunk; SVG files a <metadata
+ * id="mbd-manifest"> element, one "key: value" line per entry, right after the <svg> start tag.
+ * n entries keys[i], values[i].  Returns MBD_OK, MBD_E_INPUT (not a .png or .svg file, or a PNG/
+ * SVG this function does not recognize) or MBD_E_IO, with the message naming the file. */
+int mbd_file_annotate(const char *file, const char *const *keys, const char *const *values, int n,
+                      mbd_error *err);
+
 /* one curve of a line plot: n points (x[i], y[i]); label shown in the legend (may be NULL) */
 typedef struct mbd_plot_series {
   const char *label;
@@ -27,6 +41,7 @@ typedef struct mbd_plot_spec {
   int nseries;
   int width, height;  /* pixels; 0 = 800 x 600 */
   int equal_axes;     /* 1: same scale on both axes (loci y-vs-x) */
+  int log_y;          /* 1: logarithmic y axis (points with y <= 0 are skipped) */
 } mbd_plot_spec;
 
 /* line plot of one or more series on white background, with axes, grid, labels and a legend.

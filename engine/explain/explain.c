@@ -1,0 +1,435 @@
+/* the equations of motion at one instant (mbd/explain.h), for m:explain.
+ *
+ * The state is made consistent (position and velocity analyses on the active rows), then every
+ * stage a run goes through is evaluated once: poses, constraint rows (Φ, Φq, Φt, γ), forces
+ * (M, Q), the augmented system of paper 000 eq 13 for v̇ and λ, and the coordinate partition of
+ * gcp and kane (QR with column pivoting of Φq, eq 10–13) with the partial velocity matrix B
+ * (eq 22–23).  Reactions are read through the run's own channels, so they are the numbers a run
+ * records.  Everything is copied into one mbd_explain and the working data freed. */
+#include "mbd/explain.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formulations/formulations.h"
+#include "explain_msg.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* what the rows are                                                                           */
+
+/* a row of a joint type: its short name, the equation in words, what −λ is physically */
+typedef struct row_label {
+  const char *suffix, *meaning, *lambda_is;
+} row_label;
+
+#define PT(c) \
+  { c, "the joint points coincide along " c, "reaction force along " c }
+static const row_label planar_revolute[] = {PT("x"), PT("y")};
+static const row_label planar_translational[] = {
+    {"normal", "at2 stays on the line of axis1 (normal offset 0)", "normal force of the slide"},
+    {"angle", "relative rotation locked", "reaction torque about z"}};
+static const row_label planar_fixed[] = {
+    PT("x"), PT("y"), {"angle", "relative rotation locked", "reaction torque about z"}};
+#define PAR1 \
+  { "par1", "axis2 ⟂ f1: the axes stay parallel", "reaction moment ⟂ the axis" }
+#define PAR2 \
+  { "par2", "axis2 ⟂ g1: the axes stay parallel", "reaction moment ⟂ the axis" }
+static const row_label spatial_spherical[] = {PT("x"), PT("y"), PT("z")};
+static const row_label spatial_revolute[] = {PT("x"), PT("y"), PT("z"), PAR1, PAR2};
+static const row_label spatial_universal[] = {
+    PT("x"),
+    PT("y"),
+    PT("z"),
+    {"perp", "axis1 ⟂ axis2 (the cross stays a cross)", "reaction moment about axis1 × axis2"}};
+#define OFF1 \
+  { "off1", "the separation ⟂ f1: body2's point on the axis", "reaction force ⟂ the axis" }
+#define OFF2 \
+  { "off2", "the separation ⟂ g1: body2's point on the axis", "reaction force ⟂ the axis" }
+#define TWIST \
+  { "twist", "no rotation about the axis (g1 ⟂ f2)", "reaction torque about the axis" }
+static const row_label spatial_cylindrical[] = {PAR1, PAR2, OFF1, OFF2};
+static const row_label spatial_translational[] = {PAR1, PAR2, OFF1, OFF2, TWIST};
+static const row_label spatial_fixed[] = {PT("x"), PT("y"), PT("z"), PAR1, PAR2, TWIST};
+#undef PT
+#undef PAR1
+#undef PAR2
+#undef OFF1
+#undef OFF2
+#undef TWIST
+
+/* the label table of a joint type in a model dimension, and its length */
+static const row_label *labels_of(int type, int dim, int *n) {
+  struct {
+    const row_label *t;
+    int n;
+  } planar[MBD_JOINT_NTYPES] = {{planar_revolute, 2}, {planar_translational, 2}, {planar_fixed, 3}},
+    spatial[MBD_JOINT_NTYPES] = {{spatial_revolute, 5},  {spatial_translational, 5},
+                                 {spatial_fixed, 6},     {spatial_spherical, 3},
+                                 {spatial_universal, 4}, {spatial_cylindrical, 4}};
+  if (type < 0 || type >= MBD_JOINT_NTYPES) {
+    *n = 0;
+    return NULL;
+  }
+  *n = dim == 2 ? planar[type].n : spatial[type].n;
+  return dim == 2 ? planar[type].t : spatial[type].t;
+}
+
+/* name, meaning and λ of constraint row i */
+static void label_row(const mbd_model *m, int i, mbd_explain *e) {
+  const mbd_rowinfo *r = &m->row[i];
+  char *name = e->row[i], *meaning = e->meaning[i], *lam = e->lambda_is[i];
+  size_t len = MBD_EXPLAIN_NAME;
+  switch (r->owner) {
+    case MBD_ROW_JOINT: {
+      const mbd_joint *j = &m->joint[r->index];
+      int n = 0;
+      const row_label *t = labels_of(j->type, m->dim, &n);
+      if (t && r->local < n) {
+        snprintf(name, len, "%s.%s", j->name, t[r->local].suffix);
+        snprintf(meaning, len, "%s", t[r->local].meaning);
+        snprintf(lam, len, "%s on '%s'", t[r->local].lambda_is, m->body[j->body2].name);
+      } else {
+        snprintf(name, len, "%s.%d", j->name, r->local + 1);
+        snprintf(meaning, len, "equation %d of %s '%s'", r->local + 1, mbd_joint_type_name(j->type),
+                 j->name);
+        snprintf(lam, len, "a reaction of joint '%s'", j->name);
+      }
+      return;
+    }
+    case MBD_ROW_DRIVE: {
+      const mbd_joint *j = &m->joint[m->drive[r->index].joint];
+      int angle = m->drive[r->index].coord == MBD_COORD_ANGLE;
+      snprintf(name, len, "drive(%s)", j->name);
+      snprintf(meaning, len, "the %s of '%s' follows its prescribed function of t",
+               angle ? "angle" : "displacement", j->name);
+      snprintf(lam, len, "the drive's %s (channel %s.effort)", angle ? "torque" : "force", j->name);
+      return;
+    }
+    default:
+      snprintf(name, len, "%s.norm", m->body[r->index].name);
+      snprintf(meaning, len, "Euler parameters of '%s' keep unit length (p'p - 1 = 0)",
+               m->body[r->index].name);
+      snprintf(lam, len, "no physical force (it keeps p'p = 1)");
+      return;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the result                                                                                  */
+
+void mbd_explain_free(mbd_explain *e) {
+  if (!e) {
+    return;
+  }
+  void *ps[] = {e->coord, e->row,  e->meaning, e->lambda_is, e->active,    e->q,           e->v,
+                e->phi,   e->phiq, e->phit,    e->gamma,     e->dependent, e->independent, e->B,
+                e->M,     e->Q,    e->vdot,    e->lambda,    e->reaction};
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    free(ps[i]);
+  }
+  free(e);
+}
+
+/* an explain sized for m (every array allocated, zeroed); NULL without memory */
+static mbd_explain *explain_alloc(const mbd_model *m, int ma) {
+  mbd_explain *e = calloc(1, sizeof *e);
+  if (!e) {
+    return NULL;
+  }
+  size_t n = (size_t)m->nv, r = (size_t)m->mrow, f = (size_t)(m->nv - ma);
+  size_t n1 = n ? n : 1, r1 = r ? r : 1, f1 = f ? f : 1, ma1 = ma ? (size_t)ma : 1;
+  e->nq = m->nq;
+  e->n = m->nv;
+  e->nrow = m->mrow;
+  e->ma = ma;
+  e->f = m->nv - ma;
+  e->coord = calloc(n1, sizeof *e->coord);
+  e->row = calloc(r1, sizeof *e->row);
+  e->meaning = calloc(r1, sizeof *e->meaning);
+  e->lambda_is = calloc(r1, sizeof *e->lambda_is);
+  e->active = calloc(r1, sizeof *e->active);
+  e->q = calloc(m->nq ? (size_t)m->nq : 1, sizeof(double));
+  e->v = calloc(n1, sizeof(double));
+  e->phi = calloc(r1, sizeof(double));
+  e->phiq = calloc(r1 * n1, sizeof(double));
+  e->phit = calloc(r1, sizeof(double));
+  e->gamma = calloc(r1, sizeof(double));
+  e->dependent = calloc(ma1, sizeof(int));
+  e->independent = calloc(f1, sizeof(int));
+  e->B = calloc(n1 * f1, sizeof(double));
+  e->M = calloc(n1 * n1, sizeof(double));
+  e->Q = calloc(n1, sizeof(double));
+  e->vdot = calloc(n1, sizeof(double));
+  e->lambda = calloc(r1, sizeof(double));
+  e->reaction = calloc(m->njoint ? (size_t)m->njoint : 1, sizeof *e->reaction);
+  if (!e->coord || !e->row || !e->meaning || !e->lambda_is || !e->active || !e->q || !e->v ||
+      !e->phi || !e->phiq || !e->phit || !e->gamma || !e->dependent || !e->independent || !e->B ||
+      !e->M || !e->Q || !e->vdot || !e->lambda || !e->reaction) {
+    mbd_explain_free(e);
+    return NULL;
+  }
+  return e;
+}
+
+/* a channel's value in d, 0 when the model has no such channel */
+static double channel(const mbd_model *m, const mbd_data *d, const char *joint, const char *what) {
+  char name[MBD_NAME_MAX + 16];
+  snprintf(name, sizeof name, "%s.%s", joint, what);
+  int c = mbd_channel_find(m, name), ok = 0;
+  double v = c >= 0 ? mbd_channel_value(m, d, c, &ok) : 0;
+  return ok ? v : 0;
+}
+
+/* copy the evaluated data d and the partition p into a new explain */
+static int fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, mbd_explain **out,
+                mbd_error *err) {
+  mbd_explain *e = explain_alloc(m, d->ma);
+  if (!e) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
+  }
+  int n = m->nv, nr = m->mrow;
+  e->t = d->t;
+  e->residual = residual;
+  for (int i = 0; i < n; i++) {
+    mbd_model_coord_name(m, i, e->coord[i], MBD_EXPLAIN_NAME);
+  }
+  for (int i = 0; i < nr; i++) {
+    label_row(m, i, e);
+  }
+  for (int k = 0; k < d->ma; k++) {
+    e->active[d->active[k]] = 1;
+  }
+  memcpy(e->q, d->q, (size_t)m->nq * sizeof(double));
+  memcpy(e->v, d->v, (size_t)n * sizeof(double));
+  memcpy(e->phi, d->phi, (size_t)nr * sizeof(double));
+  memcpy(e->phiq, d->phiq, (size_t)nr * (size_t)n * sizeof(double));
+  memcpy(e->phit, d->phit, (size_t)nr * sizeof(double));
+  memcpy(e->gamma, d->gamma, (size_t)nr * sizeof(double));
+  memcpy(e->M, d->M, (size_t)n * (size_t)n * sizeof(double));
+  memcpy(e->Q, d->Q, (size_t)n * sizeof(double));
+  memcpy(e->vdot, d->vdot, (size_t)n * sizeof(double));
+  memcpy(e->lambda, d->lambda, (size_t)nr * sizeof(double));
+  // the partition: dependent columns first in p->perm (each part sorted)
+  memcpy(e->dependent, p->perm, (size_t)p->ma * sizeof(int));
+  memcpy(e->independent, p->perm + p->ma, (size_t)p->f * sizeof(int));
+  memcpy(e->B, p->B, (size_t)n * (size_t)p->f * sizeof(double));
+  // reactions, through the run's channels
+  static const char *const fc[] = {"fx", "fy", "fz"}, *const tc[] = {"tx", "ty", "tz"};
+  for (int j = 0; j < m->njoint; j++) {
+    const mbd_joint *jt = &m->joint[j];
+    struct mbd_explain_reaction *re = &e->reaction[e->nreaction++];
+    snprintf(re->joint, sizeof re->joint, "%s", jt->name);
+    snprintf(re->body, sizeof re->body, "%s", m->body[jt->body2].name);
+    for (int c = 0; c < 3; c++) {
+      re->force[c] = c < m->dim ? channel(m, d, jt->name, fc[c]) : 0;
+      re->torque[c] = m->dim == 3 ? channel(m, d, jt->name, tc[c]) : 0;
+    }
+    re->driven = jt->drive >= 0;
+    re->effort = re->driven ? channel(m, d, jt->name, "effort") : 0;
+  }
+  if (m->dim == 2) {
+    // planar: the moment about the joint point, from the force and the multipliers of the rows
+    // that carry a torque (translational and fixed: the locked angle)
+    for (int j = 0; j < m->njoint; j++) {
+      const mbd_joint *jt = &m->joint[j];
+      if (jt->type == MBD_JOINT_TRANSLATIONAL || jt->type == MBD_JOINT_FIXED) {
+        int r = jt->row0 + (jt->type == MBD_JOINT_FIXED ? 2 : 1);
+        e->reaction[j].torque[2] = -d->lambda[r];
+      }
+    }
+  }
+  *out = e;
+  return MBD_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the state and its equations                                                                 */
+
+/* evaluate everything at the state in d (q, v, t, memos set): analyses, rows, forces, v̇ and λ,
+ * the partition and B; then fill *out */
+static int evaluate(const mbd_model *m, mbd_data *d, mbd_explain **out, mbd_error *err) {
+  double t = d->t;
+  mbd_error inner;
+  mbd_error_clear(&inner);
+  // how far the given state is from the constraints, then the analyses that make it consistent
+  int rc = mbd_kin_update(m, d, 0, &inner);
+  double residual = rc == MBD_OK ? mbd_position_violation(m, d) : NAN;
+  if (rc == MBD_OK) {
+    rc = mbd_position_analysis(m, d, m->assembly_tol > 0 ? m->assembly_tol : 1e-10, 50, &inner);
+  }
+  if (rc == MBD_OK) {
+    rc = mbd_kin_update(m, d, 0, &inner);
+  }
+  if (rc == MBD_OK) {
+    rc = mbd_velocity_analysis(m, d, &inner);
+  }
+  if (rc == MBD_OK) {
+    mbd_kin_poses(m, d);
+    rc = mbd_kin_update(m, d, MBD_EVAL_GAMMA, &inner);
+  }
+  // forces, then paper 000 eq 13 for v̇ and λ (the rows may be chosen again: then once more)
+  if (rc == MBD_OK) {
+    rc = mbd_forces_eval(m, d, &inner);
+  }
+  if (rc == MBD_OK) {
+    rc = mbd_dynamics_augmented(m, d, d->gamma_a, &inner);
+  }
+  // the rank of the active rows and how far from singular they are (QR with column pivoting)
+  int rank = 0;
+  double ratio = 1;
+  if (rc == MBD_OK && d->ma > 0) {
+    int nd = d->ma < m->nv ? d->ma : m->nv;
+    double *rdiag = calloc((size_t)nd, sizeof(double));
+    int *perm = calloc((size_t)m->nv, sizeof(int));
+    if (!rdiag || !perm) {
+      rc = MBD_E_NOMEM;
+      mbd_error_set(&inner, rc, __func__, __LINE__, MSG_EXPLAIN_NOMEM);
+    } else {
+      rc = mbd_qrcp_rank(&d->lsq, d->ma, m->nv, d->phiq_a, d->ma, 1e-10, perm, &rank, rdiag);
+      ratio = rdiag[0] > 0 ? rdiag[nd - 1] / rdiag[0] : 0;
+    }
+    free(rdiag);
+    free(perm);
+  }
+  // the partition of gcp and kane at this state, and B
+  mbd_part *p = NULL;
+  if (rc == MBD_OK) {
+    mbd_sim_opts o;
+    mbd_sim_opts_default(&o);
+    rc = mbd_part_alloc(&p, m, d, &o, &inner);
+    if (rc == MBD_OK) {
+      rc = mbd_part_choose(p, m, d, &inner);
+    }
+    if (rc == MBD_OK) {
+      mbd_part_partial_velocities(p, d);
+    }
+  }
+  if (rc != MBD_OK) {
+    mbd_part_free(p);
+    return MBD_FAIL(err, rc < 0 ? rc : MBD_E_SINGULAR, MSG_EXPLAIN_STATE, t, inner.msg);
+  }
+  rc = fill(m, d, p, residual, out, err);
+  mbd_part_free(p);
+  if (rc == MBD_OK) {
+    (*out)->rank = rank;
+    (*out)->pivot_ratio = ratio;
+  }
+  return rc;
+}
+
+int mbd_explain_state(const mbd_model *m, const double *q, const double *v, double t,
+                      mbd_explain **out, mbd_error *err) {
+  *out = NULL;
+  if (!m->assembled) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+  }
+  mbd_data *d = mbd_data_alloc(m, err);
+  if (!d) {
+    return err ? err->code : MBD_E_NOMEM;
+  }
+  mbd_data_reset(m, d);
+  d->t = t;
+  memcpy(d->q, q, (size_t)m->nq * sizeof(double));
+  memcpy(d->v, v, (size_t)m->nv * sizeof(double));
+  int rc = evaluate(m, d, out, err);
+  mbd_data_free(d);
+  return rc;
+}
+
+int mbd_explain_initial(const mbd_model *m, mbd_explain **out, mbd_error *err) {
+  *out = NULL;
+  if (!m->assembled) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+  }
+  return mbd_explain_state(m, m->q_asm, m->v_asm, 0, out, err);
+}
+
+/* channel "<base>.<field>" of r at t into *v; MBD_E_INPUT naming it when absent */
+static int run_value(const mbd_run *r, const char *base, const char *field, double t, double *v,
+                     mbd_error *err) {
+  char name[MBD_NAME_MAX + 16];
+  snprintf(name, sizeof name, "%s.%s", base, field);
+  int c = mbd_run_find(r, name), ok = 0;
+  if (c < 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_CHANNEL, name);
+  }
+  *v = mbd_run_value(r, c, t, &ok);
+  return MBD_OK;
+}
+
+int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain **out,
+                    mbd_error *err) {
+  *out = NULL;
+  if (!m->assembled) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+  }
+  int ns = mbd_run_nsample(r);
+  const double *ts = mbd_run_times(r);
+  if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_TIME, t, ns ? ts[0] : 0.0, ns ? ts[ns - 1] : 0.0);
+  }
+  t = fmin(fmax(t, ts[0]), ts[ns - 1]);
+  mbd_data *d = mbd_data_alloc(m, err);
+  if (!d) {
+    return err ? err->code : MBD_E_NOMEM;
+  }
+  mbd_data_reset(m, d);
+  d->t = t;
+  // each body's block from its channels: pose coordinates, then velocities through its kind
+  static const char *const vel[] = {"vx", "vy", "vz"};
+  int rc = MBD_OK;
+  for (int k = 0; k < m->nblock && rc == MBD_OK; k++) {
+    const mbd_block *bl = &m->block[k];
+    if (bl->kind != MBD_BLOCK_BODY) {
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_KIND, "(a block that is not a body)");
+      break;
+    }
+    mbd_body b = m->body[bl->owner];
+    const mbd_body_kind_desc *kd = mbd_body_kind_get(b.kind);
+    if (kd->nq != kd->ny) {
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_KIND, b.name);
+      break;
+    }
+    double *q = d->q + bl->qadr;
+    for (int c = 0; c < kd->nq && rc == MBD_OK; c++) {
+      rc = run_value(r, b.name, kd->coord[c], t, &q[c], err);
+    }
+    // v0 holds vx vy vz wx wy wz (planar: vx vy ω) for the kind's velocity0
+    memset(b.v0, 0, sizeof b.v0);
+    for (int c = 0; c < kd->npos && rc == MBD_OK; c++) {
+      rc = run_value(r, b.name, vel[c], t, &b.v0[c], err);
+    }
+    for (int c = 0; c < kd->nw && rc == MBD_OK; c++) {
+      rc = run_value(r, b.name, kd->wname[c], t, &b.v0[m->dim == 2 ? 2 : 3 + c], err);
+    }
+    if (rc == MBD_OK && m->dim == 3) {
+      // interpolated Euler parameters are a little short of unit length
+      double s = sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]);
+      for (int c = 3; c < 7 && s > 0; c++) {
+        q[c] /= s;
+      }
+    }
+    if (rc == MBD_OK) {
+      kd->velocity0(&b, q, d->v + bl->vadr);
+    }
+  }
+  // spatial joint angles continue from the run's channels (drives and springs turn many times)
+  for (int j = 0; j < m->njoint && rc == MBD_OK && m->dim == 3; j++) {
+    char name[MBD_NAME_MAX + 16];
+    snprintf(name, sizeof name, "%s.angle", m->joint[j].name);
+    int c = mbd_run_find(r, name), ok = 0;
+    if (c >= 0) {
+      double a = mbd_run_value(r, c, t, &ok);
+      if (ok) {
+        d->angle_memo[j] = a;
+      }
+    }
+  }
+  if (rc == MBD_OK) {
+    rc = evaluate(m, d, out, err);
+  }
+  mbd_data_free(d);
+  return rc;
+}

@@ -1,0 +1,193 @@
+/* metadata in figure files (mbd/output.h: mbd_file_annotate): PNG iTXt chunks after the header
+ * chunk, or an SVG <metadata> element after the <svg> start tag.  The file is read whole,
+ * rewritten beside itself and renamed over the original, so a failure leaves it as it was. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output_impl.h"
+
+/* the whole file into a malloc'd buffer (*len bytes); NULL with errno set on failure */
+static unsigned char *slurp(const char *file, size_t *len) {
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    return NULL;
+  }
+  unsigned char *buf = NULL;
+  size_t cap = 0, n = 0;
+  for (;;) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 65536;
+      unsigned char *nb = realloc(buf, cap);
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        errno = ENOMEM;
+        return NULL;
+      }
+      buf = nb;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) {
+      break;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    errno = EIO;
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* CRC-32 of PNG chunks (ISO 3309, the polynomial of zlib); the table is made per call (a few
+ * microseconds, and no shared state) */
+static uint32_t crc32_png(const unsigned char *p, size_t n) {
+  uint32_t table[256];
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++) {
+      c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    }
+    table[i] = c;
+  }
+  uint32_t c = 0xffffffffu;
+  for (size_t i = 0; i < n; i++) {
+    c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+  }
+  return c ^ 0xffffffffu;
+}
+
+static int put_be32(FILE *f, uint32_t v) {
+  unsigned char b[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+                        (unsigned char)v};
+  return fwrite(b, 1, 4, f) == 4 ? 0 : -1;
+}
+
+/* one iTXt chunk: keyword "mbd.<key>", no compression, no language, UTF-8 text */
+static int put_itxt(FILE *f, const char *key, const char *value) {
+  char kw[80];
+  snprintf(kw, sizeof kw, "mbd.%s", key);
+  size_t kn = strlen(kw), vn = strlen(value);
+  size_t n = 4 + kn + 5 + vn;  // type, keyword\0, flag, method, language\0, translated\0, text
+  unsigned char *c = malloc(n);
+  if (!c) {
+    return -1;
+  }
+  memcpy(c, "iTXt", 4);
+  memcpy(c + 4, kw, kn + 1);
+  c[4 + kn + 1] = 0;  // not compressed
+  c[4 + kn + 2] = 0;  // compression method
+  c[4 + kn + 3] = 0;  // empty language tag
+  c[4 + kn + 4] = 0;  // empty translated keyword
+  memcpy(c + 4 + kn + 5, value, vn);
+  int bad = put_be32(f, (uint32_t)(n - 4)) != 0 || fwrite(c, 1, n, f) != n ||
+            put_be32(f, crc32_png(c, n)) != 0;
+  free(c);
+  return bad ? -1 : 0;
+}
+
+/* SVG text with &, <, > escaped */
+static int put_escaped(FILE *f, const char *s) {
+  for (; *s; s++) {
+    const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : NULL;
+    if (e ? fputs(e, f) < 0 : fputc(*s, f) == EOF) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int mbd_file_annotate(const char *file, const char *const *keys, const char *const *values, int n,
+                      mbd_error *err) {
+  if (!file) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_NULL, "annotate", "file name");
+  }
+  if (n < 0 || (n > 0 && (!keys || !values))) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_COUNT, "annotate", "number of entries",
+                    "0 or more with keys and values", n);
+  }
+  size_t fl = strlen(file);
+  int png = fl > 4 && strcmp(file + fl - 4, ".png") == 0;
+  int svg = fl > 4 && strcmp(file + fl - 4, ".svg") == 0;
+  if (!png && !svg) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_EXT, file);
+  }
+  size_t len = 0;
+  unsigned char *buf = slurp(file, &len);
+  if (!buf) {
+    int e = errno;
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_READ, "annotate", file, strerror(e));
+  }
+  // where the metadata goes: after IHDR (PNG), after the <svg ...> start tag (SVG)
+  size_t at = 0;
+  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (png) {
+    if (len < 33 || memcmp(buf, sig, 8) != 0 || memcmp(buf + 12, "IHDR", 4) != 0) {
+      free(buf);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_FORMAT, file, "PNG");
+    }
+    at = 33;  // signature, IHDR length, type, 13 data bytes, CRC
+  } else {
+    const char *s = strstr((const char *)buf, "<svg");
+    const char *e = s ? strchr(s, '>') : NULL;
+    if (!e || (size_t)((const unsigned char *)e - buf) >= len) {
+      free(buf);
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_FORMAT, file, "SVG");
+    }
+    at = (size_t)((const unsigned char *)e - buf) + 1;
+  }
+  // write beside the file, then rename over it
+  char *tmp = malloc(fl + 8);
+  if (!tmp) {
+    free(buf);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_WRITE, "annotate", file, strerror(ENOMEM));
+  }
+  snprintf(tmp, fl + 8, "%s.tmp", file);
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    int e = errno;
+    free(buf);
+    free(tmp);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "annotate", file, strerror(e));
+  }
+  int bad = fwrite(buf, 1, at, f) != at;
+  if (svg && !bad) {
+    bad = fputs("\n<metadata id=\"mbd-manifest\">\n", f) < 0;
+  }
+  for (int i = 0; i < n && !bad; i++) {
+    const char *k = keys[i] ? keys[i] : "", *v = values[i] ? values[i] : "";
+    if (png) {
+      bad = put_itxt(f, k, v) != 0;
+    } else {
+      bad = put_escaped(f, k) != 0 || fputs(": ", f) < 0 || put_escaped(f, v) != 0 ||
+            fputc('\n', f) == EOF;
+    }
+  }
+  if (svg && !bad) {
+    bad = fputs("</metadata>", f) < 0;
+  }
+  bad = bad || fwrite(buf + at, 1, len - at, f) != len - at;
+  int e = bad ? errno : 0;
+  if (fclose(f) != 0 && !bad) {
+    bad = 1;
+    e = errno;
+  }
+  free(buf);
+  if (bad || rename(tmp, file) != 0) {
+    if (!bad) {
+      e = errno;
+    }
+    remove(tmp);
+    free(tmp);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_WRITE, "annotate", file, strerror(e));
+  }
+  free(tmp);
+  return MBD_OK;
+}

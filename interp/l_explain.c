@@ -1,0 +1,186 @@
+/* m:explain { run, t } (DSL.md "Analysis helpers"): the engine's mbd_explain as Lua tables —
+ * vectors as lists, matrices as lists of rows, names beside them — then stdlib/mbd/explain.lua
+ * gives the table its compact printed form. */
+#include "l_explain.h"
+
+#include <lauxlib.h>
+#include <string.h>
+
+#include "l_model.h"
+#include "l_run.h"
+#include "l_util.h"
+#include "mbd/explain.h"
+
+static void push_list(lua_State *L, const double *v, int n) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushnumber(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* a column-major rows × cols matrix with leading dimension ld as a list of rows */
+static void push_matrix(lua_State *L, const double *a, int rows, int cols, int ld) {
+  lua_createtable(L, rows, 0);
+  for (int i = 0; i < rows; i++) {
+    lua_createtable(L, cols, 0);
+    for (int j = 0; j < cols; j++) {
+      lua_pushnumber(L, a[(size_t)j * (size_t)ld + (size_t)i]);
+      lua_rawseti(L, -2, j + 1);
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static void push_names(lua_State *L, char (*names)[MBD_EXPLAIN_NAME], int n) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushstring(L, names[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
+  lua_newtable(L);
+  lua_pushnumber(L, e->t);
+  lua_setfield(L, -2, "t");
+  lua_pushnumber(L, e->residual);
+  lua_setfield(L, -2, "residual");
+  lua_pushinteger(L, e->f);
+  lua_setfield(L, -2, "dof");
+  lua_pushinteger(L, e->rank);
+  lua_setfield(L, -2, "rank");
+  lua_pushnumber(L, e->pivot_ratio);
+  lua_setfield(L, -2, "pivot_ratio");
+  lua_pushinteger(L, dim);
+  lua_setfield(L, -2, "dim");
+  push_names(L, e->coord, e->n);
+  lua_setfield(L, -2, "coordinates");
+  push_names(L, e->row, e->nrow);
+  lua_setfield(L, -2, "rows");
+  push_names(L, e->meaning, e->nrow);
+  lua_setfield(L, -2, "meaning");
+  push_names(L, e->lambda_is, e->nrow);
+  lua_setfield(L, -2, "lambda_is");
+  lua_createtable(L, e->nrow, 0);
+  for (int i = 0; i < e->nrow; i++) {
+    lua_pushboolean(L, e->active[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "active");
+  push_list(L, e->q, e->nq);
+  lua_setfield(L, -2, "q");
+  push_list(L, e->v, e->n);
+  lua_setfield(L, -2, "v");
+  push_list(L, e->phi, e->nrow);
+  lua_setfield(L, -2, "Phi");
+  push_matrix(L, e->phiq, e->nrow, e->n, e->nrow);
+  lua_setfield(L, -2, "Phiq");
+  push_list(L, e->phit, e->nrow);
+  lua_setfield(L, -2, "Phit");
+  push_list(L, e->gamma, e->nrow);
+  lua_setfield(L, -2, "gamma");
+  push_matrix(L, e->M, e->n, e->n, e->n);
+  lua_setfield(L, -2, "M");
+  push_list(L, e->Q, e->n);
+  lua_setfield(L, -2, "Q");
+  push_list(L, e->vdot, e->n);
+  lua_setfield(L, -2, "qdd");
+  push_list(L, e->lambda, e->nrow);
+  lua_setfield(L, -2, "lambda");
+  push_matrix(L, e->B, e->n, e->f, e->n);
+  lua_setfield(L, -2, "B");
+  // the partition by coordinate names
+  lua_createtable(L, 0, 2);
+  lua_createtable(L, e->ma, 0);
+  for (int k = 0; k < e->ma; k++) {
+    lua_pushstring(L, e->coord[e->dependent[k]]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "dependent");
+  lua_createtable(L, e->f, 0);
+  for (int k = 0; k < e->f; k++) {
+    lua_pushstring(L, e->coord[e->independent[k]]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "independent");
+  lua_setfield(L, -2, "partition");
+  // reactions per joint
+  lua_createtable(L, e->nreaction, 0);
+  for (int j = 0; j < e->nreaction; j++) {
+    const struct mbd_explain_reaction *re = &e->reaction[j];
+    lua_createtable(L, 0, 5);
+    lua_pushstring(L, re->joint);
+    lua_setfield(L, -2, "joint");
+    lua_pushstring(L, re->body);
+    lua_setfield(L, -2, "body");
+    push_list(L, re->force, dim);
+    lua_setfield(L, -2, "force");
+    if (dim == 2) {
+      lua_pushnumber(L, re->torque[2]);
+    } else {
+      push_list(L, re->torque, 3);
+    }
+    lua_setfield(L, -2, "torque");
+    if (re->driven) {
+      lua_pushnumber(L, re->effort);
+      lua_setfield(L, -2, "effort");
+    }
+    lua_rawseti(L, -2, j + 1);
+  }
+  lua_setfield(L, -2, "reactions");
+}
+
+int l_model_explain(lua_State *L) {
+  mbd_model *m = l_model_get(L, 1);
+  if (lua_isnoneornil(L, 2)) {
+    lua_settop(L, 1);
+    lua_newtable(L);
+  }
+  static const char *const fields[] = {"run", "t", NULL};
+  lx_check_fields(L, 2, "explain", fields);
+  double t = 0;
+  int has_t = lx_opt_number(L, 2, "explain", "t", &t);
+  mbd_run *run = NULL;
+  if (lua_getfield(L, 2, "run") != LUA_TNIL) {
+    run = l_run_check(L, -1);
+    // the run must be this model's
+    if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
+      return luaL_error(L, "explain: field 'run' is a run of another model");
+    }
+    lua_pop(L, 1);
+    if (!has_t) {
+      return luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
+    }
+  } else if (has_t && t != 0) {
+    return luaL_error(L,
+                      "explain: field 't' needs field 'run' (without a run: the assembled "
+                      "initial state, t = 0)");
+  }
+  lua_pop(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  // the initial state needs an assembled model: assemble as m:info() does
+  l_model_enter(L, 1);
+  int rc = MBD_OK;
+  if (!mbd_model_is_assembled(m)) {
+    rc = mbd_model_assemble(m, NULL, &err);
+    l_model_show_warnings(L, 1);
+  }
+  mbd_explain *e = NULL;
+  if (rc == MBD_OK) {
+    rc = run ? mbd_explain_run(m, run, t, &e, &err) : mbd_explain_initial(m, &e, &err);
+  }
+  if (rc != MBD_OK) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  push_explain(L, e, mbd_model_dim(m));
+  mbd_explain_free(e);
+  // the printed form (stdlib/mbd/explain.lua)
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.explain");
+  lua_call(L, 1, 1);
+  lua_insert(L, -2);
+  lua_call(L, 1, 1);
+  return 1;
+}

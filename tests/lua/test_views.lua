@@ -1,0 +1,266 @@
+-- Lua-level tests of what users see of a run: mbd.pretty (the REPL's printer), run manifests (in
+-- CSV files, figures, run.manifest), plots with a log y axis, run:animate's page data, and
+-- m:explain's equations (checked against closed forms and the run's own channels).
+--   mbd tests/lua/test_views.lua [OUTDIR]          (cases: see harness.lua)
+local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
+local out = (arg and arg[1]) or os.getenv("TMPDIR") or "/tmp"
+local tmp = out .. "/mbd_test_views"
+
+-- a compound pendulum (1 kg, 1 m, pinned at one end) at angle th0, and a 1 s kane run of it
+local function pendulum(th0)
+  local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
+  local rod = m:body { name = "rod", mass = 1, inertia = 1 / 12,
+                       pos = {0.5 * math.cos(th0), 0.5 * math.sin(th0)}, angle = th0 }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {-0.5, 0} }
+  return m, rod
+end
+
+local function read(file)
+  local f = assert(io.open(file, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- a JSON value from text (enough for the page's data: objects, arrays, strings, numbers, null)
+local function json_decode(s)
+  local i = 1
+  local function ws() i = s:find("[^ \t\r\n]", i) or #s + 1 end
+  local value
+  local function str()
+    local j, buf = i + 1, {}
+    while true do
+      local c = s:sub(j, j)
+      if c == '"' then i = j + 1; return table.concat(buf) end
+      if c == "\\" then
+        local e = s:sub(j + 1, j + 1)
+        if e == "u" then buf[#buf + 1] = utf8.char(tonumber(s:sub(j + 2, j + 5), 16)); j = j + 6
+        else buf[#buf + 1] = ({ n = "\n", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" })[e]; j = j + 2 end
+      else buf[#buf + 1] = c; j = j + 1 end
+    end
+  end
+  function value()
+    ws()
+    local c = s:sub(i, i)
+    if c == "{" then
+      local t = {}
+      i = i + 1; ws()
+      if s:sub(i, i) == "}" then i = i + 1; return t end
+      repeat
+        ws(); local k = str(); ws(); assert(s:sub(i, i) == ":"); i = i + 1
+        t[k] = value(); ws()
+        local d = s:sub(i, i); i = i + 1
+      until d == "}"
+      return t
+    elseif c == "[" then
+      local t = {}
+      i = i + 1; ws()
+      if s:sub(i, i) == "]" then i = i + 1; return t end
+      repeat
+        t[#t + 1] = value(); ws()
+        local d = s:sub(i, i); i = i + 1
+      until d == "]"
+      return t
+    elseif c == '"' then return str()
+    elseif s:sub(i, i + 3) == "null" then i = i + 4; return nil
+    elseif s:sub(i, i + 3) == "true" then i = i + 4; return true
+    elseif s:sub(i, i + 4) == "false" then i = i + 5; return false
+    else
+      local num = s:match("^-?[%d.eE+-]+", i)
+      i = i + #num
+      return tonumber(num)
+    end
+  end
+  return value()
+end
+
+-- the data of an animation page
+local function page_data(file)
+  local html = read(file)
+  local json = html:match('<script type="application/json" id="mbd%-data">(.-)</script>')
+  return json_decode(json), html
+end
+
+local ok = function(okv, msg) return okv, msg end
+
+local cases = {
+  -- mbd.pretty -----------------------------------------------------------------------------------
+  { "pretty: nested, keys sorted, one line when short", mbd.pretty,
+    { { 1, 2, { b = 2, a = "x" } } }, true, '{ 1, 2, { a = "x", b = 2 } }' },
+  { "pretty: long lists cut with a count", function()
+      local t = {}
+      for i = 1, 30 do t[i] = i end
+      return mbd.pretty(t)
+    end, {}, true, "{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, … (18 more) }" },
+  { "pretty: cycles, depth, objects through tostring", function()
+      local c = { deep = { a = { b = { c = { d = 1 } } } } }
+      c.self = c
+      local m = pendulum(0)
+      return mbd.pretty(c) .. " | " .. mbd.pretty({ m })
+    end, {}, true, "{ deep = { a = { b = { c = {… 1 entry} } } }, self = <cycle> } | " ..
+                   "{ mbd.Model 'pendulum' (planar): 1 bodies, 1 joints, 0 drives, 0 forces }" },
+  { "pretty: a wide table one entry a line", function()
+      return mbd.pretty({ alpha = string.rep("a", 50), beta = string.rep("b", 50) })
+    end, {}, true, '{\n  alpha = "' .. string.rep("a", 50) .. '",\n  beta = "' .. string.rep("b", 50) .. '"\n}' },
+
+  -- manifests ------------------------------------------------------------------------------------
+  { "manifest: the keys of a kane run", function()
+      local r = pendulum(0):simulate { t_end = 0.5, formulation = "kane", rtol = 1e-7, atol = 1e-8 }
+      local mf = r.manifest
+      return { mf.program, mf.model, #mf.model_hash, mf.formulation, mf.integrator, mf.rtol,
+               mf.atol, mf.position_tol, mf.t_end, mf.output_every, mf.date:match("^%d%d%d%d%-%d%d%-%d%dT") ~= nil }
+    end, {}, true, { "mbd " .. mbd.version, "pendulum", 16, "kane", "adams", "1e-07", "1e-08",
+                     "1e-08", "0.5", "0.001", true } },
+  { "manifest: the model hash follows the model's numbers, not its runs", function()
+      local a = pendulum(0):simulate { t_end = 0.1 }.manifest.model_hash
+      local b = pendulum(0):simulate { t_end = 0.2, formulation = "gcp" }.manifest.model_hash
+      local c = pendulum(0.1):simulate { t_end = 0.1 }.manifest.model_hash
+      return a == b and a ~= c, a .. " " .. b .. " " .. c
+    end, {}, true, check = ok },
+  { "manifest: baumgarte, rk4, kinematics and systems say what they used", function()
+      local m = pendulum(0)
+      local r1 = m:simulate { t_end = 0.1, formulation = "baumgarte", integrator = "rk4", step = 0.01,
+                              stabilization = { alpha = 3, beta = 4 } }
+      local s = mbd.system { name = "sys", q = {"x"}, force = {1} }
+      local r2 = s:simulate { t_end = 0.1 }
+      return { r1.manifest.stabilization, r1.manifest.step, r1.manifest.rtol, r2.manifest.model,
+               r2.manifest.formulation, r2.manifest.integrator }
+    end, {}, true, { "alpha = 3, beta = 4", "0.01", H.NIL, "sys", "udwadia_kalaba", "rk45" } },
+  { "manifest: write_csv writes it above the header", function()
+      local r = pendulum(0):simulate { t_end = 0.1, formulation = "kane" }
+      r:write_csv(tmp .. ".csv", { "rod.theta" })
+      local lines = {}
+      for l in read(tmp .. ".csv"):gmatch("[^\n]+") do lines[#lines + 1] = l end
+      os.remove(tmp .. ".csv")
+      local n = 0
+      for _, l in ipairs(lines) do if l:sub(1, 1) == "#" then n = n + 1 end end
+      return lines[1] == "# program: mbd " .. mbd.version and lines[n + 1] == "t,rod.theta" and
+             n == #(function() local k = {} for key in pairs(r.manifest) do k[#k + 1] = key end return k end)(),
+             table.concat(lines, "\n", 1, n + 1)
+    end, {}, true, check = ok },
+  { "manifest: plots carry it (PNG iTXt chunks, SVG metadata)", function()
+      local r = pendulum(0):simulate { t_end = 0.2, formulation = "kane" }
+      mbd.plot { run = r, y = "rod.theta", file = tmp .. ".png" }
+      mbd.plot { runs = { r, r }, y = "rod.theta", file = tmp .. ".svg" }
+      local png, svg = read(tmp .. ".png"), read(tmp .. ".svg")
+      os.remove(tmp .. ".png"); os.remove(tmp .. ".svg")
+      local h = r.manifest.model_hash
+      return png:find("iTXtmbd.model_hash\0\0\0\0\0" .. h, 1, true) ~= nil and
+             svg:find('<metadata id="mbd-manifest">', 1, true) ~= nil and
+             svg:find("run2.model_hash: " .. h, 1, true) ~= nil and
+             png:sub(1, 8) == "\137PNG\r\n\26\n", "png or svg without the manifest"
+    end, {}, true, check = ok },
+
+  -- plots with a log y axis ----------------------------------------------------------------------
+  { "plot: log_y draws, and refuses data with no positive y", function()
+      local r = pendulum(0):simulate { t_end = 1, formulation = "kane" }
+      local f = mbd.plot { run = r, y = "energy", file = tmp .. "_log.png", log_y = false }
+      local size_lin = #read(f)
+      f = mbd.plot { run = r, x = "rod.theta", y = "rod.x", file = tmp .. "_log.png", log_y = true }
+      local size_log = #read(f)
+      os.remove(f)
+      local okv, err = pcall(mbd.plot, { run = r, y = "rod.y", file = tmp .. "_log.png", log_y = true })
+      return size_lin > 1000 and size_log > 1000 and not okv and err:find("log y", 1, true) ~= nil,
+             tostring(err)
+    end, {}, true, check = ok },
+
+  -- run:animate ----------------------------------------------------------------------------------
+  { "animate: the page holds the run (times, poses, joints, traces, shapes, manifest)", function()
+      local m, rod = pendulum(0)
+      local r = m:simulate { t_end = 0.5, formulation = "kane", output_every = 0.1 }
+      local file = r:animate { file = tmp .. ".html", title = "a <b>", trace = { rod, { body = "rod", at = {0.5, 0} } },
+                               shapes = { rod = { box = {1, 0.1, 0.1} } } }
+      local d, html = page_data(file)
+      os.remove(file)
+      local b = d.bodies[1]
+      return { d.format, d.version, d.title, d.dim, #d.t, d.t[6], b.name, b.shape.kind, b.shape.size[1],
+               #b.x, b.theta[6] - r:value("rod.theta", 0.5), d.joints[1].type, d.joints[1].body1,
+               d.joints[1].body2, #d.traces, d.traces[2].at[1], d.manifest.formulation, #b.points,
+               html:find("a <b>", 1, true) == nil }
+    end, {}, true, { "mbd-animation", 1, "a <b>", 2, 6, 0.5, "rod", "box", 1, 6, 0, "revolute", -1, 0,
+                     2, 0.5, "kane", 3, true }, tol = 1e-6 },  -- 7 significant digits in the page
+  { "animate: every = 2 keeps every other sample and the last", function()
+      local r = pendulum(0):simulate { t_end = 0.5, formulation = "kane", output_every = 0.1 }
+      local d = page_data(r:animate { file = tmp .. ".html", every = 2 })
+      os.remove(tmp .. ".html")
+      return d.t
+    end, {}, true, { 0, 0.2, 0.4, 0.5 }, tol = 1e-12 },
+  { "animate: a spatial model gives Euler parameters", function()
+      local m = mbd.model { name = "ball", dim = 3, gravity = {0, 0, -9.81} }
+      local b = m:body { name = "b", mass = 1, inertia = {1, 1, 1}, pos = {1, 0, 0} }
+      m:spherical { name = "S", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {-1, 0, 0} }
+      local r = m:simulate { t_end = 0.2, formulation = "kane", output_every = 0.1 }
+      local d = page_data(r:animate { file = tmp .. ".html" })
+      os.remove(tmp .. ".html")
+      local body = d.bodies[1]
+      return { d.dim, #body.e0, #body.z, body.theta == nil, d.gravity[3] }
+    end, {}, true, { 3, 3, 3, true, -9.81 } },
+  { "animate: a missing file field", function() return pendulum(0):simulate { t_end = 0.1 }:animate {} end,
+    {}, false, "animate: missing field 'file'" },
+  { "animate: an unknown body in trace", function() local r = pendulum(0):simulate { t_end = 0.1 }; return r:animate { file = tmp .. ".html", trace = "nobody" } end,
+    {}, false, "animate: trace: no body 'nobody' in model 'pendulum'" },
+  { "animate: a bad shape", function() local r = pendulum(0):simulate { t_end = 0.1 }; return r:animate { file = tmp .. ".html", shapes = { rod = { cone = 1 } } } end,
+    {}, false, "unknown field 'cone'" },
+  { "animate: a system's run has no bodies", function() local r = mbd.system { q = {"x"} }:simulate { t_end = 0.1 }; return r:animate { file = tmp .. ".html" } end,
+    {}, false, "animate: only runs of an mbd.model can be animated" },
+  { "animate: an unwritable file", function() local r = pendulum(0):simulate { t_end = 0.1 }; return r:animate { file = "/nonexistent/x.html" } end,
+    {}, false, "animate: cannot open '/nonexistent/x.html' for writing" },
+
+  -- m:explain ------------------------------------------------------------------------------------
+  { "explain: released horizontal, the closed forms (thetadd = -3g/2L, pin force m g / 4)", function()
+      local ex = pendulum(0):explain()
+      return { ex.qdd[3], ex.reactions[1].force[2], ex.reactions[1].force[1], ex.lambda[2], ex.dof,
+               ex.rank, ex.partition.independent[1], ex.coordinates[3], ex.rows[2], ex.B[2][1] }
+    end, {}, true, { -3 * 9.81 / 2, 9.81 / 4, 0, -9.81 / 4, 1, 2, "rod.theta", "rod.theta", "O.y", 0.5 },
+    tol = 1e-12 },
+  { "explain: at a run's sample, the equations are satisfied and agree with the channels", function()
+      local m = pendulum(-0.3)
+      local r = m:simulate { t_end = 1, formulation = "kane", rtol = 1e-10, atol = 1e-10, output_every = 0.05 }
+      local ex = m:explain { run = r, t = 0.5 }
+      local worst = 0
+      -- M qdd + Phi_q' lambda = Q, Phi_q qdd = gamma, Phi_q B = 0
+      for i = 1, #ex.coordinates do
+        local s = -ex.Q[i]
+        for j = 1, #ex.coordinates do s = s + ex.M[i][j] * ex.qdd[j] end
+        for k = 1, #ex.rows do s = s + ex.Phiq[k][i] * ex.lambda[k] end
+        worst = math.max(worst, math.abs(s))
+      end
+      for k = 1, #ex.rows do
+        local s, sb = -ex.gamma[k], 0
+        for j = 1, #ex.coordinates do s = s + ex.Phiq[k][j] * ex.qdd[j]; sb = sb + ex.Phiq[k][j] * ex.B[j][1] end
+        worst = math.max(worst, math.abs(s), math.abs(sb))
+      end
+      local df = math.abs(ex.reactions[1].force[1] - r:value("O.fx", 0.5)) +
+                 math.abs(ex.reactions[1].force[2] - r:value("O.fy", 0.5))
+      local dq = math.abs(ex.q[3] - r:value("rod.theta", 0.5)) + math.abs(ex.v[3] - r:value("rod.omega", 0.5))
+      return worst < 1e-9 and df < 1e-6 and dq < 1e-9 and ex.residual < 1e-8,
+             string.format("equations %.1e, reaction %.1e, state %.1e, residual %.1e", worst, df, dq, ex.residual)
+    end, {}, true, check = ok },
+  { "explain: a translational joint, a drive and a spatial norm row are named", function()
+      local m = mbd.model { name = "slide", dim = 2, gravity = {0, -9.81} }
+      local b = m:body { name = "b", mass = 1, inertia = 0.1, pos = {0, 0} }
+      local S = m:translational { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, axis1 = {1, 0} }
+      m:drive { joint = S, position = function(t) return t end }
+      local ex = m:explain()
+      local m3 = mbd.model { name = "ball", dim = 3 }
+      local c = m3:body { name = "c", mass = 1, inertia = {1, 1, 1}, pos = {1, 0, 0} }
+      m3:spherical { name = "P", body1 = m3.ground, at1 = {0, 0, 0}, body2 = c, at2 = {-1, 0, 0} }
+      local ex3 = m3:explain()
+      return { ex.rows[1], ex.rows[2], ex.rows[3], ex.dof, ex.reactions[1].force[2], ex3.rows[4], #ex3.q, ex3.dof }
+    end, {}, true, { "S.normal", "S.angle", "drive(S)", 0, 9.81, "c.norm", 7, 3 }, tol = 1e-9 },
+  { "explain: its printed form names rows and columns", function()
+      local text = tostring(pendulum(0):explain())
+      return text:find("O.y  *", 1, true) ~= nil and text:find("rod.theta", 1, true) ~= nil and
+             text:find("reaction force along y on 'rod'", 1, true) ~= nil, text
+    end, {}, true, check = ok },
+  { "explain: t outside the run", function() local m = pendulum(0); local r = m:simulate { t_end = 1 }; return m:explain { run = r, t = 2 } end,
+    {}, false, "explain: t = 2 is outside the run (0 .. 1 s)" },
+  { "explain: a run of another model", function() local r = pendulum(0):simulate { t_end = 1 }; return pendulum(0):explain { run = r, t = 0 } end,
+    {}, false, "explain: field 'run' is a run of another model" },
+  { "explain: a run without t", function() local m = pendulum(0); local r = m:simulate { t_end = 1 }; return m:explain { run = r } end,
+    {}, false, "explain: missing field 't'" },
+  { "explain: an unknown field", function() return pendulum(0):explain { time = 1 } end,
+    {}, false, "explain: unknown field 'time'" },
+}
+
+H.run(cases, "views: pretty, manifests, log plots, animate, explain")
