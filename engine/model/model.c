@@ -129,6 +129,12 @@ void mbd_model_free(mbd_model *m) {
   free(m->force);
   free(m->spring);
   free(m->rspring);
+  for (int i = 0; i < m->nsurface; i++) {
+    mbd_sym_tape_free(m->surface[i].tape);
+  }
+  free(m->surface);
+  free(m->contact);
+  free(m->jfric);
   free(m);
 }
 
