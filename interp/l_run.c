@@ -130,6 +130,11 @@ static void push_stats(lua_State *L, mbd_run *r) {
   NUM(max_velocity_violation);
   INT(repartitions);
   INT(lu_factorizations);
+  INT(contact_iterations);
+  INT(stick_events);
+  INT(slip_events);
+  INT(separations);
+  INT(impacts);
 #undef NUM
 #undef INT
 }

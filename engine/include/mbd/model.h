@@ -256,6 +256,11 @@ typedef struct mbd_run_stats {
   double max_velocity_violation; /* max |Φq q̇ + Φt| over the samples */
   long repartitions;
   long lu_factorizations;
+  long contact_iterations; /* fixed-point iterations on contacts' normal forces (paper 001) */
+  long stick_events;    /* contacts that stopped slipping (rolling without slip from then) */
+  long slip_events;     /* contacts whose static friction gave way (or that turned back) */
+  long separations;     /* contacts that opened (normal force reaching zero) */
+  long impacts;         /* contacts closed again by an impact */
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);

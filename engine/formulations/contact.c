@@ -1,0 +1,377 @@
+/* contacts in the formulations (paper 001 section 2.3): the fixed-point iteration on the normal
+ * forces, and the contacts' modes with their switches located as events.
+ *
+ * Normal forces.  A sliding contact's friction μ N depends on its normal force, which depends on
+ * the accelerations: the paper's fixed point (eq 28–34) — guess N (the last evaluation's), apply
+ * the friction forces, solve the formulation's equations for v̇ and λ, N = −λ of the gap row,
+ * repeat until N no longer changes.  Each formulation supplies its solve, which reuses its
+ * factorization after the first pass (only the right-hand side moves).
+ *
+ * Modes and events.  Two root functions per contact:
+ *   g0  slipping (coulomb): the slip speed along the segment's direction (planar: sgn·vᵀt;
+ *       spatial: v_tᵀd) — falls through zero where the slip stops;
+ *       sticking: μ_s N − |F_t| — falls through zero where static friction gives way;
+ *       open: the gap (less its value at the opening when that was below zero) — falls through
+ *       zero at an impact;
+ *   g1  the normal force N (closed) — falls through zero where the bodies would separate.
+ * At an event the contact switches (slip → stick; stick → slip against F_t; closed → open, when a
+ * restitution was given, else the run stops; open → closed by Newton's impact law), the rows of
+ * the new mode become active, the velocities are projected on them, the formulation re-bases (a
+ * new partition) and the dynamics are solved again to check the new modes: a stick that static
+ * friction cannot hold slips at once (in the direction it would move), a negative N separates.
+ * The integrator then restarts with the new constraint set. */
+#include <math.h>
+#include <string.h>
+
+#include "../contact/contact_impl.h"
+#include "formulations.h"
+#include "formulations_msg.h"
+
+static double dot3(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+enum { EV_STICK = 0, EV_SLIP, EV_SEPARATE, EV_IMPACT };
+
+/* the rebound speed below which an impact closes the contact instead of starting another
+ * flight: bounces of e > 0 would otherwise shorten without end (m/s) */
+#define CLOSE_SPEED 1e-7
+
+/* ------------------------------------------------------------------------------------------ */
+/* the normal forces: fixed-point iteration                                                    */
+
+#define FP_MAXIT 100
+#define FP_RTOL 1e-12
+
+int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m, mbd_data *d,
+                         int want_lambda, mbd_error *err) {
+  if (m->ncontact == 0) {
+    return solve(self, m, d, want_lambda, 0, err);
+  }
+  int need = 0;
+  for (int c = 0; c < m->ncontact; c++) {
+    need |= mbd_contact_needs_n(m, d, c);
+  }
+  if (!need) {
+    int rc = solve(self, m, d, 1, 0, err);
+    for (int c = 0; rc == MBD_OK && c < m->ncontact; c++) {
+      mbd_contact_read_forces(m, d, c);
+    }
+    return rc;
+  }
+  // Q without friction, then: friction for N, solve, N from λ, until N stands
+  memcpy(d->Q0, d->Q, (size_t)m->nv * sizeof(double));
+  for (int it = 0;; it++) {
+    memcpy(d->Q, d->Q0, (size_t)m->nv * sizeof(double));
+    mbd_contact_add_friction(m, d);
+    int rc = solve(self, m, d, 1, it > 0, err);
+    if (rc != MBD_OK) {
+      return rc;
+    }
+    d->contact_iterations++;
+    double change = 0, size = 0;
+    int worst = 0;
+    for (int c = 0; c < m->ncontact; c++) {
+      double n0 = d->cstate[c].N;
+      mbd_contact_read_forces(m, d, c);
+      double dn = fabs(d->cstate[c].N - n0);
+      if (dn > change) {
+        change = dn;
+        worst = c;
+      }
+      size = fmax(size, fabs(d->cstate[c].N));
+    }
+    if (change <= FP_RTOL * size || change == 0) {
+      // the friction forces of the converged N (the last solve used the previous iterate)
+      if (change > 0) {
+        memcpy(d->Q, d->Q0, (size_t)m->nv * sizeof(double));
+        mbd_contact_add_friction(m, d);
+        rc = solve(self, m, d, 1, 1, err);
+        for (int c = 0; rc == MBD_OK && c < m->ncontact; c++) {
+          mbd_contact_read_forces(m, d, c);
+        }
+        d->contact_iterations++;
+      }
+      return rc;
+    }
+    if (it + 1 >= FP_MAXIT || !isfinite(change)) {
+      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_CONTACT_FIXED_POINT, m->contact[worst].name, d->t,
+               FP_MAXIT, change);
+      return 1;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* root functions                                                                              */
+
+int mbd_contact_nroot(const void *self, const mbd_model *m) {
+  (void)self;
+  return 2 * m->ncontact;
+}
+
+/* the tangential part of the relative velocity */
+static void slip_velocity(const mbd_contact_state *cs, double *vt) {
+  double vn = dot3(cs->vrel, cs->n);
+  for (int i = 0; i < 3; i++) {
+    vt[i] = cs->vrel[i] - vn * cs->n[i];
+  }
+}
+
+int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
+                      mbd_error *err) {
+  (void)self, (void)t, (void)err;
+  for (int c = 0; c < m->ncontact; c++) {
+    const mbd_contact *ct = &m->contact[c];
+    const mbd_contact_state *cs = &d->cstate[c];
+    double vt[3];
+    slip_velocity(cs, vt);
+    double g0 = 1, g1 = 1;
+    switch (cs->mode) {
+      case MBD_CMODE_SLIP:
+        if (ct->friction == MBD_FRICTION_COULOMB) {
+          g0 = m->dim == 2 ? cs->sgn * dot3(vt, cs->t[0]) : dot3(vt, cs->dir);
+        }
+        g1 = cs->N;
+        break;
+      case MBD_CMODE_STICK:
+        g0 = ct->mu_s * cs->N - sqrt(dot3(cs->Ft, cs->Ft));
+        g1 = cs->N;
+        break;
+      default:  // open
+        g0 = cs->gap - cs->gap_off;
+        break;
+    }
+    g[2 * c] = g0;
+    g[2 * c + 1] = g1;
+  }
+  return MBD_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* events                                                                                      */
+
+/* start a slip of contact c against its sticking friction force (the way it gives) */
+static void start_slip(const mbd_model *m, mbd_data *d, int c) {
+  mbd_contact_state *cs = &d->cstate[c];
+  double f = sqrt(dot3(cs->Ft, cs->Ft));
+  for (int i = 0; i < 3; i++) {
+    cs->dir[i] = f > 0 ? -cs->Ft[i] / f : 0;
+  }
+  cs->sgn = dot3(cs->dir, cs->t[0]) < 0 ? -1 : 1;
+  cs->mode = MBD_CMODE_SLIP;
+  (void)m;
+}
+
+/* a closed contact's regime from its slip velocity: sticking (coulomb) when the slip speed is
+ * zero within 1e-9 of its points' speeds, else sliding along it */
+static void close_contact(const mbd_model *m, mbd_data *d, int c) {
+  const mbd_contact *ct = &m->contact[c];
+  mbd_contact_state *cs = &d->cstate[c];
+  double vt[3], P[3], v1[3], v2[3];
+  slip_velocity(cs, vt);
+  mbd_point_state(m, d, ct->b1, cs->s1, P, v1);
+  mbd_point_state(m, d, ct->b2, cs->s2, P, v2);
+  double speed = sqrt(dot3(vt, vt)), scale = sqrt(dot3(v1, v1)) + sqrt(dot3(v2, v2));
+  if (ct->friction == MBD_FRICTION_COULOMB && speed <= 1e-9 * scale) {
+    cs->mode = MBD_CMODE_STICK;
+    return;
+  }
+  cs->mode = MBD_CMODE_SLIP;
+  for (int i = 0; i < 3; i++) {
+    cs->dir[i] = speed > 0 ? vt[i] / speed : 0;
+  }
+  cs->sgn = dot3(vt, cs->t[0]) < 0 ? -1 : 1;
+}
+
+/* open contact c (N fell to zero): with a restitution it flies, else the run stops */
+static int separate(const mbd_model *m, mbd_data *d, int c, mbd_error *err) {
+  const mbd_contact *ct = &m->contact[c];
+  mbd_contact_state *cs = &d->cstate[c];
+  if (!ct->has_e) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_FORM_CONTACT_SEPARATE, ct->name, d->t, cs->N);
+  }
+  cs->mode = MBD_CMODE_OPEN;
+  cs->gap_off = fmin(cs->gap, 0);
+  cs->N = 0;
+  memset(cs->Ft, 0, sizeof cs->Ft);
+  d->events[EV_SEPARATE]++;
+  return MBD_OK;
+}
+
+/* rows of the current modes active, constraints evaluated, velocities projected on them */
+static int refresh_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  mbd_contact_activate(m, d);
+  int rc = mbd_kin_update(m, d, 0, err);
+  if (rc == MBD_OK) {
+    rc = mbd_velocity_analysis(m, d, err);
+  }
+  if (rc == MBD_OK) {
+    rc = mbd_kin_update(m, d, 0, err);  // γ and the contact rates at the projected velocities
+  }
+  return rc;
+}
+
+/* Newton's impact law at the closing of contact c: the velocity jump Δv with M Δv = Φqᵀ μ,
+ * the gap's rate going from v_n to −e v_n and every other active row kept (Φq Δv = −Φq v) */
+static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_error *err) {
+  const mbd_contact *ct = &m->contact[c];
+  mbd_contact_state *cs = &d->cstate[c];
+  cs->mode = MBD_CMODE_SLIP;
+  mbd_contact_activate(m, d);
+  int rc = mbd_kin_update(m, d, 0, err);
+  if (rc == MBD_OK) {
+    rc = mbd_forces_eval(m, d, err);
+  }
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  double vn = dot3(cs->vrel, cs->n);
+  // right-hand side per active row (in d->tmp_m); Q = 0 for the impulse problem
+  for (int k = 0; k < d->ma; k++) {
+    int r = d->active[k];
+    double s = d->phit_a[k];
+    for (int j = 0; j < m->nv; j++) {
+      s += MBD_AT(d->phiq_a, d->ma, k, j) * d->v[j];
+    }
+    d->tmp_m[k] = r == ct->row0 ? -(1 + ct->e) * vn : -s;
+  }
+  memcpy(d->Q0, d->Q, (size_t)m->nv * sizeof(double));
+  memset(d->Q, 0, (size_t)m->nv * sizeof(double));
+  // γ* is read from tmp_m by the solve: copy it where the solve does not write (gamma_a)
+  memcpy(d->gamma_a, d->tmp_m, (size_t)d->ma * sizeof(double));
+  rc = mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  memcpy(d->Q, d->Q0, (size_t)m->nv * sizeof(double));
+  if (rc != MBD_OK) {
+    return rc < 0 ? rc : MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_CONTACT_IMPACT, ct->name, d->t);
+  }
+  for (int j = 0; j < m->nv; j++) {
+    d->v[j] += d->vdot[j];
+  }
+  d->events[EV_IMPACT]++;
+  *rebound = -ct->e * vn;
+  rc = mbd_kin_update(m, d, 0, err);
+  return rc;
+}
+
+int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn rebase,
+                      const mbd_model *m, mbd_data *d, double t, const int *found,
+                      mbd_error *err) {
+  int changed = 0, rc = MBD_OK;
+  int prev[32], stopped[32];
+  d->t = t;
+  for (int c = 0; c < m->ncontact && c < 32; c++) {
+    prev[c] = d->cstate[c].mode;
+    stopped[c] = 0;
+  }
+  // the switches found at t
+  for (int c = 0; found && c < m->ncontact; c++) {
+    const mbd_contact *ct = &m->contact[c];
+    mbd_contact_state *cs = &d->cstate[c];
+    int g0 = found[2 * c], g1 = found[2 * c + 1];
+    if (g1 < 0 && cs->mode != MBD_CMODE_OPEN) {
+      rc = separate(m, d, c, err);
+      if (rc < 0) {
+        return rc;
+      }
+      changed = 1;
+      continue;
+    }
+    if (g0 >= 0) {
+      continue;  // a function leaving zero upwards (just after a switch): nothing happens
+    }
+    if (cs->mode == MBD_CMODE_SLIP && ct->friction == MBD_FRICTION_COULOMB) {
+      double vt[3], P[3], v1[3], v2[3];
+      slip_velocity(cs, vt);
+      double along = dot3(vt, cs->dir), across = 0;
+      for (int i = 0; i < 3; i++) {
+        across += (vt[i] - along * cs->dir[i]) * (vt[i] - along * cs->dir[i]);
+      }
+      mbd_point_state(m, d, ct->b1, cs->s1, P, v1);
+      mbd_point_state(m, d, ct->b2, cs->s2, P, v2);
+      double scale = sqrt(dot3(v1, v1)) + sqrt(dot3(v2, v2));
+      if (m->dim == 3 && sqrt(across) > 1e-6 * scale) {
+        // spatial: the slip turned rather than stopped: follow its direction
+        for (int i = 0; i < 3; i++) {
+          cs->dir[i] = vt[i] / sqrt(dot3(vt, vt));
+        }
+        continue;
+      }
+      cs->mode = MBD_CMODE_STICK;
+      stopped[c] = 1;
+      changed = 1;
+    } else if (cs->mode == MBD_CMODE_STICK) {
+      start_slip(m, d, c);
+      changed = 1;
+    } else if (cs->mode == MBD_CMODE_OPEN) {
+      double rebound = 0;
+      rc = impact(m, d, c, &rebound, err);
+      if (rc < 0) {
+        return rc;
+      }
+      if (ct->e == 0 || rebound <= CLOSE_SPEED) {
+        close_contact(m, d, c);
+      } else {
+        cs->mode = MBD_CMODE_OPEN;
+        cs->gap_off = fmin(cs->gap, 0);
+      }
+      changed = 1;
+    }
+  }
+  if (!changed && found) {
+    return 0;
+  }
+  // the new modes: their rows, the projected velocities, the dynamics; then check them
+  for (int pass = 0; pass < 2 * m->ncontact + 2; pass++) {
+    rc = refresh_rows(m, d, err);
+    if (rc == MBD_OK && rebase) {
+      rc = rebase(self, m, d, err);
+    }
+    if (rc == MBD_OK) {
+      rc = mbd_forces_eval(m, d, err);
+    }
+    if (rc == MBD_OK) {
+      rc = mbd_contact_dynamics(self, solve, m, d, 1, err);
+    }
+    if (rc != MBD_OK) {
+      return rc < 0 ? rc : (err->code < 0 ? err->code : MBD_E_NEWTON);
+    }
+    int again = 0;
+    for (int c = 0; c < m->ncontact; c++) {
+      mbd_contact_state *cs = &d->cstate[c];
+      const mbd_contact *ct = &m->contact[c];
+      if (cs->mode == MBD_CMODE_OPEN) {
+        continue;
+      }
+      if (cs->N < 0) {
+        rc = separate(m, d, c, err);
+        if (rc < 0) {
+          return rc;
+        }
+        again = 1;
+      } else if (cs->mode == MBD_CMODE_STICK &&
+                 sqrt(dot3(cs->Ft, cs->Ft)) > ct->mu_s * cs->N) {
+        start_slip(m, d, c);
+        again = 1;
+      }
+    }
+    changed |= again;
+    if (!again) {
+      break;
+    }
+  }
+  // count the switches: a slip that stopped (and may have turned back), a stick that gave way,
+  // a contact closed by an impact that sticks
+  for (int c = 0; c < m->ncontact && c < 32; c++) {
+    int now = d->cstate[c].mode;
+    if (stopped[c]) {
+      d->events[EV_STICK]++;
+      d->events[EV_SLIP] += now == MBD_CMODE_SLIP;
+    } else if (prev[c] == MBD_CMODE_STICK && now == MBD_CMODE_SLIP) {
+      d->events[EV_SLIP]++;
+    } else if (prev[c] != MBD_CMODE_STICK && now == MBD_CMODE_STICK) {
+      d->events[EV_STICK]++;
+    }
+  }
+  return changed ? MBD_FORM_RESIZED : 0;
+}
