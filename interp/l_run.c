@@ -145,7 +145,7 @@ static const luaL_Reg run_methods[] = {{"series", l_run_series},
                                        {NULL, NULL}};
 
 /* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
- * formulation, integrator, t_end, stop_time, samples, E1, E2 */
+ * formulation, integrator, t_end, stop_time, samples, events, E1, E2 */
 static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
@@ -182,6 +182,24 @@ static int l_run_fields(lua_State *L) {
     }
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));
+  } else if (strcmp(k, "events") == 0) {
+    // contact events in time order: {t = , contact = , kind = "stick" | "slip" | "separate" |
+    // "impact"}
+    int ne = mbd_run_nevent(r);
+    lua_createtable(L, ne, 0);
+    for (int i = 0; i < ne; i++) {
+      double t = 0;
+      const char *contact = NULL, *kind = NULL;
+      mbd_run_event(r, i, &t, &contact, &kind);
+      lua_createtable(L, 0, 3);
+      lua_pushnumber(L, t);
+      lua_setfield(L, -2, "t");
+      lua_pushstring(L, contact);
+      lua_setfield(L, -2, "contact");
+      lua_pushstring(L, kind);
+      lua_setfield(L, -2, "kind");
+      lua_rawseti(L, -2, i + 1);
+    }
   } else if (strcmp(k, "E1") == 0 || strcmp(k, "E2") == 0) {
     // paper 004's RMS errors per constraint (mbd.system runs; empty for models)
     int ne = mbd_run_nerrors(r);

@@ -72,6 +72,14 @@ typedef struct mbd_contact_state {
   double kappa[2];         /* planar: signed curvatures of the two surfaces at the contact */
 } mbd_contact_state;
 
+/* a contact event in a run's log: its time, contact and kind (mbd_contact_event_kind) */
+typedef struct mbd_contact_event_rec {
+  double t;
+  int contact;
+  int kind;
+} mbd_contact_event_rec;
+#define MBD_EVLOG_MAX 4096     /* events kept per run (the counters go on beyond) */
+
 /* Coulomb friction of a joint from its reaction (joint friction, paper 001) */
 typedef struct mbd_joint_friction {
   int joint;               /* revolute or translational */

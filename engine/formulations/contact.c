@@ -33,6 +33,14 @@ static double dot3(const double *a, const double *b) {
 
 enum { EV_STICK = 0, EV_SLIP, EV_SEPARATE, EV_IMPACT };
 
+/* count an event of contact c at d->t, and log it while there is room */
+static void log_event(mbd_data *d, int c, int kind) {
+  d->events[kind]++;
+  if (d->nevlog < MBD_EVLOG_MAX) {
+    d->evlog[d->nevlog++] = (mbd_contact_event_rec){d->t, c, kind};
+  }
+}
+
 /* the rebound speed below which an impact closes the contact instead of starting another
  * flight: bounces of e > 0 would otherwise shorten without end (m/s) */
 #define CLOSE_SPEED 1e-7
@@ -195,7 +203,7 @@ static int separate(const mbd_model *m, mbd_data *d, int c, mbd_error *err) {
   cs->gap_off = fmin(cs->gap, 0);
   cs->N = 0;
   memset(cs->Ft, 0, sizeof cs->Ft);
-  d->events[EV_SEPARATE]++;
+  log_event(d, c, EV_SEPARATE);
   return MBD_OK;
 }
 
@@ -248,7 +256,7 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
   for (int j = 0; j < m->nv; j++) {
     d->v[j] += d->vdot[j];
   }
-  d->events[EV_IMPACT]++;
+  log_event(d, c, EV_IMPACT);
   *rebound = -ct->e * vn;
   rc = mbd_kin_update(m, d, 0, err);
   return rc;
@@ -365,12 +373,14 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
   for (int c = 0; c < m->ncontact && c < 32; c++) {
     int now = d->cstate[c].mode;
     if (stopped[c]) {
-      d->events[EV_STICK]++;
-      d->events[EV_SLIP] += now == MBD_CMODE_SLIP;
+      log_event(d, c, EV_STICK);
+      if (now == MBD_CMODE_SLIP) {
+        log_event(d, c, EV_SLIP);
+      }
     } else if (prev[c] == MBD_CMODE_STICK && now == MBD_CMODE_SLIP) {
-      d->events[EV_SLIP]++;
+      log_event(d, c, EV_SLIP);
     } else if (prev[c] != MBD_CMODE_STICK && now == MBD_CMODE_STICK) {
-      d->events[EV_STICK]++;
+      log_event(d, c, EV_STICK);
     }
   }
   return changed ? MBD_FORM_RESIZED : 0;

@@ -17,7 +17,7 @@ void mbd_data_free(mbd_data *d) {
                 d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
-                d->tmp_m,  d->cstate, d->Q0};
+                d->tmp_m,  d->cstate, d->Q0,     d->evlog};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -61,7 +61,8 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   // contacts: their state, Q without friction
   d->cstate = calloc((size_t)(m->ncontact ? m->ncontact : 1), sizeof *d->cstate);
   d->Q0 = calloc(nn, sizeof(double));
-  int ok = d->cstate && d->Q0 && d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
+  d->evlog = calloc(m->ncontact ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
+  int ok = d->cstate && d->Q0 && d->evlog && d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
@@ -98,6 +99,7 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   }
   d->contact_iterations = 0;
   memset(d->events, 0, sizeof d->events);
+  d->nevlog = 0;
 }
 
 void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src) {

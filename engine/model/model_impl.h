@@ -330,6 +330,8 @@ struct mbd_data {
   double *Q0;              /* nv: Q before the friction forces (the normal-force iteration) */
   long contact_iterations; /* fixed-point iterations on the normal forces */
   long events[4];          /* contact events: stick, slip, separate, impact */
+  mbd_contact_event_rec *evlog; /* MBD_EVLOG_MAX: the first contact events of the run */
+  int nevlog;              /* events logged */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the

@@ -18,7 +18,18 @@ struct mbd_run {
   double t_stop;           /* where stop_when ended the run, NaN otherwise */
   int nerr;                /* constraints with error measures (mbd.system runs), else 0 */
   double *E1, *E2;         /* nerr RMS errors of each constraint and of its rate (paper 004) */
+  int nevent;              /* contact events: time, contact, kind */
+  struct mbd_run_event *event;
 };
+
+/* a contact event of a run */
+struct mbd_run_event {
+  double t;
+  char contact[64];
+  char kind[12];
+};
+/* the contact events logged in d (model m) copied into r; MBD_E_NOMEM */
+int mbd_run_set_events(mbd_run *r, const mbd_model *m, const mbd_data *d);
 
 /* a run sized for cap samples of m's channels; NULL without memory */
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap);

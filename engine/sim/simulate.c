@@ -342,6 +342,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   run->stats.slip_events = s.d->events[1];
   run->stats.separations = s.d->events[2];
   run->stats.impacts = s.d->events[3];
+  if (mbd_run_set_events(run, m, s.d) != MBD_OK && rc == MBD_OK) {
+    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
+  }
   if (s.self && ops->stats) {
     ops->stats(s.self, &run->stats);
   }
