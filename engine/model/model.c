@@ -83,7 +83,12 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   info->nconstraint = m->mrow;
   info->rank = m->rank;
   info->dof = m->nv - m->rank;
-  info->nredundant = m->mrow - m->ma0;
+  // a sliding contact's rolling rows are off at the start, not redundant
+  int off = 0;
+  for (int c = 0; c < m->ncontact; c++) {
+    off += m->contact[c].mode0 == MBD_CMODE_STICK ? 0 : m->dim - 1;
+  }
+  info->nredundant = m->mrow - m->ma0 - off;
   info->moved = m->moved;
   info->moved_body = m->moved_body;
   return MBD_OK;
