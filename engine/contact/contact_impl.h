@@ -69,6 +69,10 @@ void mbd_contact_modes0(mbd_model *m, mbd_data *d);
  * level) and rows[1..nroll] (rolling, velocity level: val = 0) over (Y1 | Y2), and the contact's
  * state in d->cstate.  MBD_OK, or < 0 with err naming the contact, the time and the reason. */
 int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err);
+/* a speed scale of contact c: the speeds of the two bodies' centres and of their rotations at
+ * the contact point (|ṙ1| + |ṙ2| + |ω1||P − r1| + |ω2||P − r2|), for deciding relative to it
+ * whether a slip speed is nil (never zero for moving bodies, unlike the contact points' speeds) */
+double mbd_contact_speed_scale(const mbd_model *m, const mbd_data *d, int c);
 /* whether row r (a contact's) is enabled in the contact's current mode */
 int mbd_contact_row_enabled(const mbd_model *m, const mbd_data *d, int r);
 /* d->active rebuilt for the contacts' modes: the rows that are not contact rows as they are,

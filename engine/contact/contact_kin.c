@@ -214,6 +214,13 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
   to_global(p2, s->g2.s, s->P2);
   mat_vec(p1->A, s->g1.n, s->n);
   mat_vec(p2->A, s->g2.n, s->n2);
+  // unit normals also where A is not quite orthogonal (Euler parameters off their unit norm
+  // within the constraint tolerance): opposite unit normals stay reachable
+  double l1 = sqrt(dot3(s->n, s->n)), l2 = sqrt(dot3(s->n2, s->n2));
+  for (int i = 0; i < 3; i++) {
+    s->n[i] /= l1;
+    s->n2[i] /= l2;
+  }
   int r = 0;
   // the surface equations of implicit surfaces (in metres)
   if (sf1->implicit) {
@@ -240,7 +247,7 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
     mat_vec(p1->A, nk, nb);
     for (int i = 0; i < 3; i++) {
       AS1[i][k] = b[i];
-      AN1[i][k] = nb[i];
+      AN1[i][k] = nb[i] / l1;
     }
   }
   for (int k = 0; k < s->np2; k++) {
@@ -250,7 +257,7 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
     mat_vec(p2->A, nk, nb);
     for (int i = 0; i < 3; i++) {
       AS2[i][k] = b[i];
-      AN2[i][k] = nb[i];
+      AN2[i][k] = nb[i] / l2;
     }
   }
   // P2 − P1 − g n = 0
@@ -626,19 +633,29 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d) {
   d->ma = n;
 }
 
-/* the contact's slip speed against the speeds of its points: the first mode */
+double mbd_contact_speed_scale(const mbd_model *m, const mbd_data *d, int c) {
+  const mbd_contact *ct = &m->contact[c];
+  const mbd_contact_state *cs = &d->cstate[c];
+  double s = 0;
+  for (int side = 0; side < 2; side++) {
+    const mbd_pose *ps = &d->pose[side ? ct->b2 : ct->b1];
+    double arm[3] = {cs->P[0] - ps->r[0], cs->P[1] - ps->r[1], cs->P[2] - ps->r[2]};
+    s += sqrt(dot3(ps->rd, ps->rd)) + sqrt(dot3(ps->w, ps->w)) * sqrt(dot3(arm, arm));
+  }
+  return s;
+}
+
+/* the contact's slip speed against the speeds of its bodies: the first mode */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     mbd_contact *ct = &m->contact[c];
     mbd_contact_state *cs = &d->cstate[c];
-    double vt[3], v1[3], v2[3], P[3];
+    double vt[3];
     double vn = dot3(cs->vrel, cs->n);
     for (int i = 0; i < 3; i++) {
       vt[i] = cs->vrel[i] - vn * cs->n[i];
     }
-    mbd_point_state(m, d, ct->b1, cs->s1, P, v1);
-    mbd_point_state(m, d, ct->b2, cs->s2, P, v2);
-    double speed = sqrt(dot3(vt, vt)), scale = sqrt(dot3(v1, v1)) + sqrt(dot3(v2, v2));
+    double speed = sqrt(dot3(vt, vt)), scale = mbd_contact_speed_scale(m, d, c);
     memset(ct->dir0, 0, sizeof ct->dir0);
     ct->sgn0 = 0;
     if (ct->friction == MBD_FRICTION_COULOMB && speed <= 1e-9 * scale) {

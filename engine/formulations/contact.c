@@ -172,15 +172,13 @@ static void start_slip(const mbd_model *m, mbd_data *d, int c) {
 }
 
 /* a closed contact's regime from its slip velocity: sticking (coulomb) when the slip speed is
- * zero within 1e-9 of its points' speeds, else sliding along it */
+ * zero within 1e-9 of the bodies' speeds, else sliding along it */
 static void close_contact(const mbd_model *m, mbd_data *d, int c) {
   const mbd_contact *ct = &m->contact[c];
   mbd_contact_state *cs = &d->cstate[c];
-  double vt[3], P[3], v1[3], v2[3];
+  double vt[3];
   slip_velocity(cs, vt);
-  mbd_point_state(m, d, ct->b1, cs->s1, P, v1);
-  mbd_point_state(m, d, ct->b2, cs->s2, P, v2);
-  double speed = sqrt(dot3(vt, vt)), scale = sqrt(dot3(v1, v1)) + sqrt(dot3(v2, v2));
+  double speed = sqrt(dot3(vt, vt)), scale = mbd_contact_speed_scale(m, d, c);
   if (ct->friction == MBD_FRICTION_COULOMB && speed <= 1e-9 * scale) {
     cs->mode = MBD_CMODE_STICK;
     return;
@@ -289,15 +287,13 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
       continue;  // a function leaving zero upwards (just after a switch): nothing happens
     }
     if (cs->mode == MBD_CMODE_SLIP && ct->friction == MBD_FRICTION_COULOMB) {
-      double vt[3], P[3], v1[3], v2[3];
+      double vt[3];
       slip_velocity(cs, vt);
       double along = dot3(vt, cs->dir), across = 0;
       for (int i = 0; i < 3; i++) {
         across += (vt[i] - along * cs->dir[i]) * (vt[i] - along * cs->dir[i]);
       }
-      mbd_point_state(m, d, ct->b1, cs->s1, P, v1);
-      mbd_point_state(m, d, ct->b2, cs->s2, P, v2);
-      double scale = sqrt(dot3(v1, v1)) + sqrt(dot3(v2, v2));
+      double scale = mbd_contact_speed_scale(m, d, c);
       if (m->dim == 3 && sqrt(across) > 1e-6 * scale) {
         // spatial: the slip turned rather than stopped: follow its direction
         for (int i = 0; i < 3; i++) {
