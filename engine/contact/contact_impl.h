@@ -60,6 +60,10 @@ int mbd_contact_number_rows(mbd_model *m, int row);
 /* assembly: the first guess of every contact's parameters from the given poses (d->q of the
  * bodies set, poses evaluated) */
 void mbd_contact_guess(const mbd_model *m, mbd_data *d);
+/* assembly, before the position analysis (contact rows evaluated at the given poses): a contact
+ * with a restitution whose surfaces are apart by more than MBD_CONTACT_OPEN_GAP starts open */
+#define MBD_CONTACT_OPEN_GAP 1e-6
+void mbd_contact_open0(mbd_model *m, mbd_data *d);
 /* assembly, after the position analysis and the given velocities: each contact's first mode
  * (sticking when its slip speed is zero within 1e-9 of the speeds at the contact) */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d);

@@ -645,11 +645,26 @@ double mbd_contact_speed_scale(const mbd_model *m, const mbd_data *d, int c) {
   return s;
 }
 
+void mbd_contact_open0(mbd_model *m, mbd_data *d) {
+  for (int c = 0; c < m->ncontact; c++) {
+    mbd_contact *ct = &m->contact[c];
+    mbd_contact_state *cs = &d->cstate[c];
+    ct->mode0 = ct->has_e && cs->gap > MBD_CONTACT_OPEN_GAP ? MBD_CMODE_OPEN : MBD_CMODE_SLIP;
+    cs->mode = ct->mode0;
+  }
+}
+
 /* the contact's slip speed against the speeds of its bodies: the first mode */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     mbd_contact *ct = &m->contact[c];
     mbd_contact_state *cs = &d->cstate[c];
+    if (ct->mode0 == MBD_CMODE_OPEN) {
+      cs->gap_off = 0;
+      memset(ct->dir0, 0, sizeof ct->dir0);
+      ct->sgn0 = 0;
+      continue;  // apart at the start (a restitution given): it flies until an impact
+    }
     double vt[3];
     double vn = dot3(cs->vrel, cs->n);
     for (int i = 0; i < 3; i++) {

@@ -134,10 +134,19 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   for (int i = 0; i < m->mrow; i++) {
     d->active[i] = i;
   }
-  // contacts: closed and sliding while the poses are assembled, their points guessed
+  // contacts: their points guessed; closed and sliding while the poses are assembled, but for
+  // those with a restitution that start apart
   if (m->ncontact > 0) {
     mbd_kin_poses(m, d);
     mbd_contact_guess(m, d);
+    mbd_contact_activate(m, d);
+    int rc = mbd_kin_update(m, d, 0, err);
+    if (rc < 0) {
+      char msg[sizeof err->msg];
+      snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+      return MBD_FAIL(err, MBD_E_ASSEMBLY, MSG_KIN_ASSEMBLY, m->name, msg);
+    }
+    mbd_contact_open0(m, d);
     mbd_contact_activate(m, d);
   }
   // position analysis with every row (redundant but consistent rows do no harm to min-norm)

@@ -1,0 +1,374 @@
+/* contacts (paper 001): closed forms of rolling and slipping disks and balls, the event times of
+ * the friction switches, separation and impact, energy while rolling, the five formulations
+ * against each other, and every bad input named.
+ *
+ * Closed forms used (planar disk: mass m, inertia J, radius R, gravity g; ν = J/R²):
+ *   slipping on a line with kinetic friction μN: the slip speed s = v + ωR changes at the
+ *   constant rate ṡ = (F + σμN)/m + σμN R²/J (σ the friction's sign), so it stops at t* = −s0/ṡ;
+ *   rolling under a force F at the centre: a = F/(m + ν), friction F_t = −F ν/(m + ν);
+ *   rolling down an incline α from rest: a = g sin α/(1 + ν/m), which static friction holds
+ *   while tan α ≤ μ_s (1 + m/ν).
+ * Tolerances: event times 1e-9 s (the root is located on the integrator's interpolant to about
+ * 100 ulp in t; with rtol = atol = 1e-10 the planar motions between events are polynomials of
+ * degree two, which the Adams method integrates to round-off); forces 1e-9 relative (N and the
+ * friction come from one linear solve). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/contact/contact_msg.h"
+#include "../../engine/formulations/formulations_msg.h"
+#include "mbd/contact.h"
+#include "mbd/model.h"
+#include "mbd_test.h"
+
+static const int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE,
+                            MBD_FORM_UK};
+#define NFORMS 5
+#define G 9.81
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* builders                                                                                    */
+
+typedef struct disk_opts {
+  double alpha;        /* incline angle of the ground line, rad (0: horizontal) */
+  double m, J, R;
+  double pos_along;    /* position of the contact along the line */
+  double v_along;      /* initial velocity of the centre along the line (downhill +) */
+  double omega;        /* initial angular velocity */
+  double force[2];     /* a constant force at the centre */
+  double mu, mu_s;
+  int friction;
+  int has_e;
+  double e;
+} disk_opts;
+
+static disk_opts disk_defaults(void) {
+  disk_opts o = {.m = 3, .J = 2, .R = 0.2, .mu = 0.3, .mu_s = 0.35,
+                 .friction = MBD_FRICTION_COULOMB};
+  return o;
+}
+
+/* a disk on a ground line through the origin going down at angle alpha to +x; body 1 */
+static mbd_model *disk_model(const disk_opts *d, int *contact) {
+  mbd_error err;
+  mbd_error_clear(&err);
+  mbd_model *m = mbd_model_new("disk", 2, &err);
+  double g[2] = {0, -G};
+  mbd_model_set_gravity(m, g);
+  double ca = cos(d->alpha), sa = sin(d->alpha);
+  double dir[2] = {ca, -sa}, nrm[2] = {sa, ca};
+  mbd_body_spec b = {.name = "disk", .mass = d->m, .inertia = {d->J}};
+  for (int i = 0; i < 2; i++) {
+    b.pos[i] = d->pos_along * dir[i] + d->R * nrm[i];
+    b.vel[i] = d->v_along * dir[i];
+  }
+  b.omega[0] = d->omega;
+  int disk = mbd_model_add_body(m, &b, &err);
+  assert_int_equal(disk, 1);
+  if (d->force[0] != 0 || d->force[1] != 0) {
+    mbd_force_spec f = {.body = disk, .value = {d->force[0], d->force[1]}};
+    assert_true(mbd_model_add_force(m, &f, &err) >= 0);
+  }
+  mbd_surface_spec s1 = {.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE,
+                         .direction = {dir[0], dir[1]}};
+  mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = d->R};
+  int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
+  assert_true(a >= 0 && c >= 0);
+  mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c, .friction = d->friction,
+                         .mu = d->mu, .mu_static = d->mu_s, .has_restitution = d->has_e,
+                         .restitution = d->e};
+  *contact = mbd_model_add_contact(m, &cs, &err);
+  if (*contact < 0) {
+    fail_msg("%s", err.msg);
+  }
+  return m;
+}
+
+static mbd_run *run_model(mbd_model *m, int form, double t_end, double tol) {
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = t_end;
+  o.formulation = form;
+  o.rtol = o.atol = tol;
+  o.position_tol = 1e-12;
+  o.output_every = t_end / 100;
+  mbd_run *r = NULL;
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_simulate(m, &o, &r, &err) != MBD_OK) {
+    fail_msg("%s: %s", mbd_formulation_name(form), err.msg);
+  }
+  return r;
+}
+
+static double chan(const mbd_run *r, const char *name, double t) {
+  int ok = 0, c = mbd_run_find(r, name);
+  if (c < 0) {
+    fail_msg("no channel %s", name);
+  }
+  double v = mbd_run_value(r, c, t, &ok);
+  assert_true(ok);
+  return v;
+}
+
+/* the time of the k-th event (0-based) of the given kind, or NaN */
+static double event_time(const mbd_run *r, const char *kind, int k) {
+  for (int i = 0; i < mbd_run_nevent(r); i++) {
+    double t;
+    const char *c, *kd;
+    mbd_run_event(r, i, &t, &c, &kd);
+    if (strcmp(kd, kind) == 0 && k-- == 0) {
+      return t;
+    }
+  }
+  return NAN;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* planar                                                                                      */
+
+/* paper 001 example 1: N = mg, slip until the closed-form time, then rolling under F_D */
+static void test_disk_line_example1(void **state) {
+  (void)state;
+  disk_opts d = disk_defaults();
+  d.v_along = 10;
+  d.omega = -60;
+  d.force[0] = 10;
+  double N = d.m * G, nu = d.J / (d.R * d.R);
+  // slip s = v + ωR = −2 m/s: friction +μN on the disk
+  double sdot = (10 + d.mu * N) / d.m + d.mu * N * d.R * d.R / d.J, tstar = 2 / sdot;
+  double a_roll = 10 / (d.m + nu), ft_roll = -10 * nu / (d.m + nu);
+  for (int f = 0; f < NFORMS; f++) {
+    int c;
+    mbd_model *m = disk_model(&d, &c);
+    mbd_run *r = run_model(m, forms[f], 1, 1e-10);
+    // the normal force: weight (29.43 N, the paper's figure)
+    MBD_ASSERT_NEAR(chan(r, "c.normal", 0.05), 29.43, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "c.normal", 0.9), 29.43, 1e-9);
+    // kinetic friction while slipping, the closed form's static friction while rolling
+    MBD_ASSERT_NEAR(chan(r, "c.friction", 0.1), d.mu * N, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "c.friction", 0.8), ft_roll, 1e-9);
+    // one stick event, at the closed-form time
+    assert_int_equal(mbd_run_nevent(r), 1);
+    MBD_ASSERT_NEAR(event_time(r, "stick", 0), tstar, 1e-9);
+    assert_int_equal(mbd_run_get_stats(r)->stick_events, 1);
+    assert_true(mbd_run_get_stats(r)->contact_iterations > 0);
+    // rolling: v(1) = v(t*) + a (1 − t*) with v(t*) = 10 + ẍ_slip t*
+    double v_star = 10 + (10 + d.mu * N) / d.m * tstar;
+    MBD_ASSERT_NEAR(chan(r, "disk.vx", 1.0), v_star + a_roll * (1 - tstar), 1e-8);
+    MBD_ASSERT_NEAR(chan(r, "c.sticking", 1.0), 1, 0);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+}
+
+/* slip to roll down an incline (10°, tan α below μ_s (1 + m/ν)): the disk thrown downhill
+ * without spin slips, friction μN uphill, until the closed-form time; then a = g sin α/(1 + ν/m) */
+static void test_disk_incline_slip_to_roll(void **state) {
+  (void)state;
+  disk_opts d = disk_defaults();
+  d.alpha = 10 * M_PI / 180;
+  d.v_along = 2;
+  double N = d.m * G * cos(d.alpha), nu = d.J / (d.R * d.R);
+  // along the slope (downhill +): ẍ = g sin α − μN/m; the spin: friction at the contact point
+  // turns the disk forward, ω̇ (downhill rolling sense) = μN R/J; s = v − ω_roll R
+  double xdd = G * sin(d.alpha) - d.mu * N / d.m, wd = d.mu * N * d.R / d.J;
+  double tstar = 2 / (wd * d.R - xdd);
+  double a_roll = G * sin(d.alpha) / (1 + nu / d.m);
+  for (int f = 0; f < NFORMS; f++) {
+    int c;
+    mbd_model *m = disk_model(&d, &c);
+    mbd_run *r = run_model(m, forms[f], 2, 1e-10);
+    MBD_ASSERT_NEAR(chan(r, "c.normal", 0.1), N, 1e-9);
+    MBD_ASSERT_NEAR(event_time(r, "stick", 0), tstar, 1e-9);
+    // the centre's speed along the slope after the stick
+    double v_star = 2 + xdd * tstar, t1 = 1.9;
+    double vx = chan(r, "disk.vx", t1), vy = chan(r, "disk.vy", t1);
+    MBD_ASSERT_NEAR(vx * cos(d.alpha) - vy * sin(d.alpha), v_star + a_roll * (t1 - tstar), 1e-8);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+}
+
+/* from rest on a 30° incline, static friction cannot hold (tan 30° > μ_s (1 + m/ν)): the start
+ * check turns stick into slip at t = 0; then ẍ = g sin α − μ g cos α exactly */
+static void test_disk_incline_slips_at_once(void **state) {
+  (void)state;
+  disk_opts d = disk_defaults();
+  d.alpha = 30 * M_PI / 180;
+  for (int f = 0; f < NFORMS; f++) {
+    int c;
+    mbd_model *m = disk_model(&d, &c);
+    mbd_run *r = run_model(m, forms[f], 0.5, 1e-10);
+    assert_int_equal(mbd_run_nevent(r), 1);
+    MBD_ASSERT_NEAR(event_time(r, "slip", 0), 0, 0);
+    double a = G * sin(d.alpha) - d.mu * G * cos(d.alpha), t1 = 0.5;
+    double vx = chan(r, "disk.vx", t1), vy = chan(r, "disk.vy", t1);
+    MBD_ASSERT_NEAR(vx * cos(d.alpha) - vy * sin(d.alpha), a * t1, 1e-9);
+    assert_int_equal(mbd_run_get_stats(r)->slip_events, 1);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+}
+
+/* a force growing as k t at the centre of a disk at rest: rolling until |F_t| = μ_s N, where
+ * F_t = −F ν/(m + ν): the slip starts at t* = μ_s m g (m + ν)/(ν k) */
+static int ramp_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
+                      mbd_error *err) {
+  (void)m, (void)d, (void)err;
+  out[0] = *(double *)ud * t;
+  out[1] = 0;
+  return 0;
+}
+
+static void test_disk_stick_to_slip(void **state) {
+  (void)state;
+  disk_opts d = disk_defaults();
+  double k = 20, nu = d.J / (d.R * d.R);
+  double tstar = d.mu_s * d.m * G * (d.m + nu) / (nu * k);
+  for (int f = 0; f < NFORMS; f++) {
+    int c;
+    mbd_model *m = disk_model(&d, &c);
+    mbd_error err;
+    mbd_force_spec fs = {.body = 1, .fn = ramp_force, .ud = &k};
+    assert_true(mbd_model_add_force(m, &fs, &err) >= 0);
+    mbd_run *r = run_model(m, forms[f], 1, 1e-10);
+    MBD_ASSERT_NEAR(event_time(r, "slip", 0), tstar, 1e-9);
+    // rolling before: friction −F ν/(m + ν); slipping after: −μN (the disk is pulled forward)
+    MBD_ASSERT_NEAR(chan(r, "c.friction", 0.3), -k * 0.3 * nu / (d.m + nu), 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "c.friction", 0.9), -d.mu * d.m * G, 1e-9);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+}
+
+/* paper 001's disk at rest pushed by 5 N horizontally at its contact point: static friction
+ * (5 N < μ_s N = 10.3 N) holds it; over 10 s it moves less than 1e-9 m (no creep) */
+static void test_disk_static_no_creep(void **state) {
+  (void)state;
+  disk_opts d = disk_defaults();
+  for (int f = 0; f < NFORMS; f++) {
+    int c;
+    mbd_model *m = disk_model(&d, &c);
+    mbd_error err;
+    mbd_force_spec fs = {.body = 1, .at = {0, -d.R}, .value = {5, 0}};
+    assert_true(mbd_model_add_force(m, &fs, &err) >= 0);
+    mbd_run *r = run_model(m, forms[f], 10, 1e-8);
+    double x = chan(r, "disk.x", 10), th = chan(r, "disk.theta", 10);
+    if (!(fabs(x) < 1e-9) || !(fabs(th) < 1e-9 / d.R)) {
+      fail_msg("%s: the disk crept x = %g m, θ = %g rad in 10 s", mbd_formulation_name(forms[f]),
+               x, th);
+    }
+    MBD_ASSERT_NEAR(chan(r, "c.friction", 10), -5, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "c.sticking", 5), 1, 0);
+    assert_int_equal(mbd_run_nevent(r), 0);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+}
+
+/* rolling without slip (μ_s large) on a sine wave, no force but gravity: energy is conserved
+ * (the rolling and normal rows do no work); relative drift below 1e-8 over 2 s at rtol 1e-10 */
+static void test_disk_sine_energy(void **state) {
+  (void)state;
+  for (int f = 0; f < NFORMS; f++) {
+    mbd_error err;
+    mbd_model *m = mbd_model_new("sine", 2, &err);
+    double g[2] = {0, -G};
+    mbd_model_set_gravity(m, g);
+    // from rest on the slope of y = A sin(2πx/λ) (trough radius 1/(A k²) = 5 m > R): it rolls
+    // to and fro through the trough
+    double A = 0.05, lam = M_PI, R = 0.2;
+    mbd_body_spec b = {.name = "disk", .mass = 3, .inertia = {0.06}, .pos = {-0.4, R}};
+    int disk = mbd_model_add_body(m, &b, &err);
+    mbd_surface_spec s1 = {.name = "wave", .body = 0, .shape = MBD_SHAPE_SINE, .amplitude = A,
+                           .wavelength = lam};
+    mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = R};
+    int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
+    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
+                           .friction = MBD_FRICTION_COULOMB, .mu = 5, .mu_static = 5};
+    assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
+    mbd_run *r = run_model(m, forms[f], 2, 1e-10);
+    assert_int_equal(mbd_run_nevent(r), 0);
+    MBD_ASSERT_NEAR(chan(r, "c.sticking", 1), 1, 0);
+    double e0 = chan(r, "energy", 0), e1 = chan(r, "energy", 2);
+    if (!(fabs(e1 - e0) <= 1e-8 * fabs(e0))) {
+      fail_msg("%s: energy %.12g → %.12g", mbd_formulation_name(forms[f]), e0, e1);
+    }
+    // it really rolled through the trough
+    assert_true(fabs(chan(r, "disk.x", 1) - chan(r, "disk.x", 0)) > 0.1);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+}
+
+/* a force growing as k t upward at the centre: N = mg − kt reaches zero at t_s = mg/k, where the
+ * contact opens (restitution given); afterwards the disk flies with ÿ = kt/m − g:
+ * y = R + k (t³ − t_s³)/(6m) − k t_s² (t − t_s)/(2m) − g (t − t_s)²/2 */
+static int lift_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
+                      mbd_error *err) {
+  (void)m, (void)d, (void)err;
+  out[0] = 0;
+  out[1] = *(double *)ud * t;
+  return 0;
+}
+
+static void test_disk_separation(void **state) {
+  (void)state;
+  disk_opts d = disk_defaults();
+  d.has_e = 1;
+  d.e = 0;
+  double k = 60, ts = d.m * G / k;
+  for (int f = 0; f < NFORMS; f++) {
+    int c;
+    mbd_model *m = disk_model(&d, &c);
+    mbd_error err;
+    mbd_force_spec fs = {.body = 1, .fn = lift_force, .ud = &k};
+    assert_true(mbd_model_add_force(m, &fs, &err) >= 0);
+    mbd_run *r = run_model(m, forms[f], 1, 1e-10);
+    MBD_ASSERT_NEAR(event_time(r, "separate", 0), ts, 1e-9);
+    assert_int_equal(mbd_run_get_stats(r)->separations, 1);
+    MBD_ASSERT_NEAR(chan(r, "c.normal", 0.2), d.m * G - k * 0.2, 1e-9);
+    double t = 0.9, y = d.R + k * (t * t * t - ts * ts * ts) / (6 * d.m) -
+                        k * ts * ts * (t - ts) / (2 * d.m) - G * (t - ts) * (t - ts) / 2;
+    MBD_ASSERT_NEAR(chan(r, "disk.y", t), y, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "c.gap", t), y - d.R, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "c.normal", t), 0, 0);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+  // without a restitution the contact may not open: the run stops there, naming it
+  d.has_e = 0;
+  int c;
+  mbd_model *m = disk_model(&d, &c);
+  mbd_error err;
+  mbd_force_spec fs = {.body = 1, .fn = lift_force, .ud = &k};
+  assert_true(mbd_model_add_force(m, &fs, &err) >= 0);
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = 1;
+  o.formulation = MBD_FORM_KANE;
+  mbd_run *r = NULL;
+  mbd_error_clear(&err);
+  assert_int_equal(mbd_simulate(m, &o, &r, &err), MBD_E_STATE);
+  MBD_ASSERT_FITS(err.msg, MSG_FORM_CONTACT_SEPARATE);
+  assert_non_null(strstr(err.msg, "contact 'c'"));
+  mbd_run_free(r);
+  mbd_model_free(m);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_disk_line_example1),  cmocka_unit_test(test_disk_incline_slip_to_roll),
+      cmocka_unit_test(test_disk_incline_slips_at_once), cmocka_unit_test(test_disk_stick_to_slip),
+      cmocka_unit_test(test_disk_static_no_creep), cmocka_unit_test(test_disk_sine_energy),
+      cmocka_unit_test(test_disk_separation),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
