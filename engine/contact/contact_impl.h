@@ -63,6 +63,11 @@ void mbd_contact_guess(const mbd_model *m, mbd_data *d);
 /* assembly, before the position analysis (contact rows evaluated at the given poses): a contact
  * with a restitution whose surfaces are apart by more than MBD_CONTACT_OPEN_GAP starts open */
 #define MBD_CONTACT_OPEN_GAP 1e-6
+/* an open contact's root function is its gap less gap_off = min(gap at the opening, 0) −
+ * MBD_CONTACT_GAP_EPS: it starts above zero (a root function that starts at zero is not
+ * watched until it leaves zero, which a flight shorter than the integrator's first step may never
+ * show) and the impact is found 1e-12 m into the surface */
+#define MBD_CONTACT_GAP_EPS 1e-12
 void mbd_contact_open0(mbd_model *m, mbd_data *d);
 /* assembly, after the position analysis and the given velocities: each contact's first mode
  * (sticking when its slip speed is zero within 1e-9 of the speeds at the contact) */

@@ -660,7 +660,7 @@ void mbd_contact_modes0(mbd_model *m, mbd_data *d) {
     mbd_contact *ct = &m->contact[c];
     mbd_contact_state *cs = &d->cstate[c];
     if (ct->mode0 == MBD_CMODE_OPEN) {
-      cs->gap_off = 0;
+      cs->gap_off = -MBD_CONTACT_GAP_EPS;
       memset(ct->dir0, 0, sizeof ct->dir0);
       ct->sgn0 = 0;
       continue;  // apart at the start (a restitution given): it flies until an impact

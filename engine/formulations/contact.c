@@ -41,9 +41,10 @@ static void log_event(mbd_data *d, int c, int kind) {
   }
 }
 
-/* the rebound speed below which an impact closes the contact instead of starting another
- * flight: bounces of e > 0 would otherwise shorten without end (m/s) */
-#define CLOSE_SPEED 1e-7
+/* the height of a rebound's flight (m) below which an impact closes the contact instead: the
+ * bounces of e > 0 would otherwise shorten without end, and a flight that does not rise clear of
+ * the root's offset cannot be followed */
+#define CLOSE_APEX (100 * MBD_CONTACT_GAP_EPS)
 
 /* ------------------------------------------------------------------------------------------ */
 /* the normal forces: fixed-point iteration                                                    */
@@ -198,7 +199,7 @@ static int separate(const mbd_model *m, mbd_data *d, int c, mbd_error *err) {
     return MBD_FAIL(err, MBD_E_STATE, MSG_FORM_CONTACT_SEPARATE, ct->name, d->t, cs->N);
   }
   cs->mode = MBD_CMODE_OPEN;
-  cs->gap_off = fmin(cs->gap, 0);
+  cs->gap_off = fmin(cs->gap, 0) - MBD_CONTACT_GAP_EPS;
   cs->N = 0;
   memset(cs->Ft, 0, sizeof cs->Ft);
   log_event(d, c, EV_SEPARATE);
@@ -214,6 +215,24 @@ static int refresh_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
   }
   if (rc == MBD_OK) {
     rc = mbd_kin_update(m, d, 0, err);  // γ and the contact rates at the projected velocities
+  }
+  return rc;
+}
+
+/* the acceleration of open contact c's gap at the evaluated dynamics of d: its row enabled for a
+ * moment, Φ̈ = Φq v̇ − γ */
+static int gap_acceleration(const mbd_model *m, mbd_data *d, int c, double *a, mbd_error *err) {
+  mbd_contact_state *cs = &d->cstate[c];
+  int r = m->contact[c].row0;
+  cs->mode = MBD_CMODE_SLIP;
+  int rc = mbd_constraints_eval(m, d, 0, err);
+  *a = -d->gamma[r];
+  for (int j = 0; j < m->nv; j++) {
+    *a += MBD_AT(d->phiq, m->mrow, r, j) * d->vdot[j];
+  }
+  cs->mode = MBD_CMODE_OPEN;
+  if (rc == MBD_OK) {
+    rc = mbd_constraints_eval(m, d, 0, err);
   }
   return rc;
 }
@@ -264,11 +283,11 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
                       const mbd_model *m, mbd_data *d, double t, const int *found,
                       mbd_error *err) {
   int changed = 0, rc = MBD_OK;
-  int prev[32], stopped[32];
+  int prev[32], stopped[32], flying[32];
   d->t = t;
   for (int c = 0; c < m->ncontact && c < 32; c++) {
     prev[c] = d->cstate[c].mode;
-    stopped[c] = 0;
+    stopped[c] = flying[c] = 0;
   }
   // the switches found at t
   for (int c = 0; found && c < m->ncontact; c++) {
@@ -313,11 +332,13 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
       if (rc < 0) {
         return rc;
       }
-      if (ct->e == 0 || rebound <= CLOSE_SPEED) {
+      if (ct->e == 0 || rebound <= 0) {
         close_contact(m, d, c);
       } else {
+        // a new flight (closed again below if it would not rise clear)
         cs->mode = MBD_CMODE_OPEN;
-        cs->gap_off = fmin(cs->gap, 0);
+        cs->gap_off = fmin(cs->gap, 0) - MBD_CONTACT_GAP_EPS;
+        flying[c] = 1;
       }
       changed = 1;
     }
@@ -356,6 +377,23 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
       } else if (cs->mode == MBD_CMODE_STICK &&
                  sqrt(dot3(cs->Ft, cs->Ft)) > ct->mu_s * cs->N) {
         start_slip(m, d, c);
+        again = 1;
+      }
+    }
+    // a rebound too low to follow (its apex v²/2|a| below CLOSE_APEX) closes the contact
+    for (int c = 0; c < m->ncontact && c < 32; c++) {
+      mbd_contact_state *cs = &d->cstate[c];
+      if (!flying[c] || cs->mode != MBD_CMODE_OPEN) {
+        continue;
+      }
+      double an = 0, vn = dot3(cs->vrel, cs->n);
+      rc = gap_acceleration(m, d, c, &an, err);
+      if (rc < 0) {
+        return rc;
+      }
+      flying[c] = 0;
+      if (an < 0 && vn * vn / (2 * -an) < CLOSE_APEX) {
+        close_contact(m, d, c);
         again = 1;
       }
     }
