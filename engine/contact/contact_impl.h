@@ -69,6 +69,8 @@ void mbd_contact_guess(const mbd_model *m, mbd_data *d);
  * show) and the impact is found 1e-12 m into the surface */
 #define MBD_CONTACT_GAP_EPS 1e-12
 void mbd_contact_open0(mbd_model *m, mbd_data *d);
+/* every contact's parameters within their ranges: MBD_OK or MBD_E_STATE naming the contact */
+int mbd_contact_check_ranges(const mbd_model *m, const mbd_data *d, mbd_error *err);
 /* assembly, after the position analysis and the given velocities: each contact's first mode
  * (sticking when its slip speed is zero within 1e-9 of the speeds at the contact) */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d);

@@ -444,6 +444,21 @@ static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys 
                   sf2->name, lmin);
 }
 
+/* whether a parametric surface's tangents at g have (nearly) lost their rank: |s_u| (planar) or
+ * |s_u × s_v| below 1e-6 of the point's size — the normal there is about to vanish */
+static int degenerate(const mbd_surface *sf, const mbd_surf_geo *g) {
+  if (sf->implicit) {
+    return 0;
+  }
+  double scale = 1 + sqrt(dot3(g->s, g->s)), a[3], b[3], c[3];
+  for (int i = 0; i < 3; i++) {
+    a[i] = g->S[i][0];
+    b[i] = sf->np > 1 ? g->S[i][1] : (i == 2);
+  }
+  cross3(a, b, c);
+  return sqrt(dot3(c, c)) < 1e-6 * scale;
+}
+
 /* the parameters of a surface as text for messages: "u = 0.25", "x = 1, y = 2, z = 0" */
 static void params_text(const mbd_surface *sf, const double *u, char *buf, size_t len) {
   buf[0] = 0;
@@ -511,6 +526,17 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
   }
   // a failed search, a parameter out of its range, surfaces too curved: stop, naming them
   if (rc == 1) {
+    // the search stalls where a surface's tangents degenerate (a normal about to vanish)
+    for (int side = 0; side < 2; side++) {
+      const mbd_surface *sf = side ? sf2 : sf1;
+      const mbd_surf_geo *g = side ? &s.g2 : &s.g1;
+      if (degenerate(sf, g)) {
+        char pt[96];
+        params_text(sf, side ? x + np1 : x, pt, sizeof pt);
+        return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, sf->name,
+                        pt);
+      }
+    }
     if (m->dim == 2 || iters >= CN_MAXIT) {
       int cc = check_curvature(m, d, c, &s, err);
       if (cc < 0) {
@@ -519,15 +545,8 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
     }
     return MBD_FAIL(err, MBD_E_NEWTON, MSG_CONTACT_NEWTON, ct->name, d->t, iters, res);
   }
-  for (int side = 0; side < 2; side++) {
-    const mbd_surface *sf = side ? sf2 : sf1;
-    const double *us = side ? u + np1 : u;
-    int k = mbd_surface_out_of_range(sf, us);
-    if (k >= 0) {
-      return MBD_FAIL(err, MBD_E_STATE, MSG_CONTACT_RANGE, ct->name, d->t, sf->name,
-                      mbd_surface_param_name(sf, k), us[k], sf->lo[k], sf->hi[k]);
-    }
-  }
+  // (a parameter leaving its range is a root function of the formulations: the run stops
+  // exactly there; here the shape goes on beyond, so the integrator may step past it)
   rc = check_curvature(m, d, c, &s, err);
   if (rc < 0) {
     return rc;
@@ -655,6 +674,23 @@ void mbd_contact_open0(mbd_model *m, mbd_data *d) {
 }
 
 /* the contact's slip speed against the speeds of its bodies: the first mode */
+int mbd_contact_check_ranges(const mbd_model *m, const mbd_data *d, mbd_error *err) {
+  for (int c = 0; c < m->ncontact; c++) {
+    const mbd_contact *ct = &m->contact[c];
+    const double *u = d->q + ct->qadr;
+    for (int side = 0; side < 2; side++) {
+      const mbd_surface *sf = &m->surface[side ? ct->s2 : ct->s1];
+      int k = mbd_surface_out_of_range(sf, u);
+      if (k >= 0) {
+        return MBD_FAIL(err, MBD_E_STATE, MSG_CONTACT_RANGE, ct->name, d->t, sf->name,
+                        mbd_surface_param_name(sf, k), u[k], sf->lo[k], sf->hi[k]);
+      }
+      u += sf->np;
+    }
+  }
+  return MBD_OK;
+}
+
 void mbd_contact_modes0(mbd_model *m, mbd_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     mbd_contact *ct = &m->contact[c];

@@ -13,7 +13,9 @@
  *       sticking: μ_s N − |F_t| — falls through zero where static friction gives way;
  *       open: the gap (less its value at the opening when that was below zero) — falls through
  *       zero at an impact;
- *   g1  the normal force N (closed) — falls through zero where the bodies would separate.
+ *   g1  the normal force N (closed) — falls through zero where the bodies would separate;
+ *   g2  the distance of the surface parameters from the ends of their ranges — the run stops
+ *       where the contact point leaves a surface.
  * At an event the contact switches (slip → stick; stick → slip against F_t; closed → open, when a
  * restitution was given, else the run stops; open → closed by Newton's impact law), the rows of
  * the new mode become active, the velocities are projected on them, the formulation re-bases (a
@@ -116,7 +118,7 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
 
 int mbd_contact_nroot(const void *self, const mbd_model *m) {
   (void)self;
-  return 2 * m->ncontact;
+  return 3 * m->ncontact;
 }
 
 /* the tangential part of the relative velocity */
@@ -151,8 +153,19 @@ int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double 
         g0 = cs->gap - cs->gap_off;
         break;
     }
-    g[2 * c] = g0;
-    g[2 * c + 1] = g1;
+    g[3 * c] = g0;
+    g[3 * c + 1] = g1;
+    // the parameters' distance from the ends of their ranges (1 when unbounded)
+    double g2 = 1;
+    const double *u = d->q + ct->qadr;
+    for (int side = 0; side < 2; side++) {
+      const mbd_surface *sf = &m->surface[side ? ct->s2 : ct->s1];
+      for (int k = 0; k < sf->np && k < 2 && !sf->implicit; k++) {
+        g2 = fmin(g2, fmin(u[k] - sf->lo[k], sf->hi[k] - u[k]));
+      }
+      u += sf->np;
+    }
+    g[3 * c + 2] = g2;
   }
   return MBD_OK;
 }
@@ -204,6 +217,30 @@ static int separate(const mbd_model *m, mbd_data *d, int c, mbd_error *err) {
   memset(cs->Ft, 0, sizeof cs->Ft);
   log_event(d, c, EV_SEPARATE);
   return MBD_OK;
+}
+
+/* the contact point of contact c left one of its surfaces: the run stops, naming it */
+static int range_stop(const mbd_model *m, const mbd_data *d, int c, mbd_error *err) {
+  const mbd_contact *ct = &m->contact[c];
+  const double *u = d->q + ct->qadr;
+  int best_side = 0, best_k = 0;
+  double best = INFINITY;
+  for (int side = 0; side < 2; side++) {
+    const mbd_surface *sf = &m->surface[side ? ct->s2 : ct->s1];
+    for (int k = 0; k < sf->np && k < 2 && !sf->implicit; k++) {
+      double g = fmin(u[k] - sf->lo[k], sf->hi[k] - u[k]);
+      if (g < best) {
+        best = g;
+        best_side = side;
+        best_k = k;
+      }
+    }
+    u += sf->np;
+  }
+  const mbd_surface *sf = &m->surface[best_side ? ct->s2 : ct->s1];
+  double uk = d->q[ct->qadr + (best_side ? m->surface[ct->s1].np : 0) + best_k];
+  return MBD_FAIL(err, MBD_E_STATE, MSG_FORM_CONTACT_RANGE, ct->name, d->t, sf->name,
+                  mbd_surface_param_name(sf, best_k), uk, sf->lo[best_k], sf->hi[best_k]);
 }
 
 /* rows of the current modes active, constraints evaluated, velocities projected on them */
@@ -293,7 +330,10 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
   for (int c = 0; found && c < m->ncontact; c++) {
     const mbd_contact *ct = &m->contact[c];
     mbd_contact_state *cs = &d->cstate[c];
-    int g0 = found[2 * c], g1 = found[2 * c + 1];
+    int g0 = found[3 * c], g1 = found[3 * c + 1];
+    if (found[3 * c + 2] < 0) {
+      return range_stop(m, d, c, err);
+    }
     if (g1 < 0 && cs->mode != MBD_CMODE_OPEN) {
       rc = separate(m, d, c, err);
       if (rc < 0) {

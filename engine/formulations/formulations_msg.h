@@ -69,6 +69,10 @@
 #define MSG_FORM_CONTACT_SEPARATE                                                               \
   "contact '%s': the normal force fell to zero at t = %g (N = %.3g N): the bodies would "        \
   "separate; give the contact a restitution to let them fly and meet again"
+/* the contact point reached the end of a surface's parameter range: contact, time, surface,
+ * parameter, its value, lo, hi (the same text as contact/'s MSG_CONTACT_RANGE) */
+#define MSG_FORM_CONTACT_RANGE \
+  "contact '%s': at t = %g the contact point left surface '%s': %s = %g is outside {%g, %g}"
 /* the impulse of an impact could not be found: contact, time */
 #define MSG_FORM_CONTACT_IMPACT "contact '%s': the impact at t = %g has no impulse (singular)"
 

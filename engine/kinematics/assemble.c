@@ -178,6 +178,9 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   // contacts: each one's first mode from its slip speed (rolling rows enabled when it sticks)
   if (m->ncontact > 0) {
     rc = mbd_kin_update(m, d, 0, err);
+    if (rc == MBD_OK) {
+      rc = mbd_contact_check_ranges(m, d, err);
+    }
     if (rc < 0) {
       return rc;
     }

@@ -13,6 +13,7 @@
  * degree two, which the Adams method integrates to round-off); forces 1e-9 relative (N and the
  * friction come from one linear solve). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -505,6 +506,139 @@ static void test_ball_turntable(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* bad input                                                                                   */
+
+/* every building error names the surface or contact (the templates of contact_msg.h) */
+static void test_bad_building(void **state) {
+  (void)state;
+  mbd_error err;
+  mbd_model *m = mbd_model_new("bad", 2, &err);
+  mbd_body_spec b = {.name = "disk", .mass = 1, .inertia = {1}, .pos = {0, 1}};
+  int disk = mbd_model_add_body(m, &b, &err);
+  mbd_surface_spec s = {.name = "p", .body = 0, .shape = MBD_SHAPE_PLANE, .normal = {0, 0, 1}};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_DIM, "p",
+                   "plane", "spatial", "planar");
+  s = (mbd_surface_spec){.name = "l", .body = 0, .shape = MBD_SHAPE_LINE};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_ZERO, "l",
+                   "direction");
+  s = (mbd_surface_spec){.name = "c", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = -1};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_POSITIVE, "c",
+                   "radius", -1.0);
+  s = (mbd_surface_spec){.name = "w", .body = 0, .shape = MBD_SHAPE_SINE, .amplitude = 1};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_POSITIVE, "w",
+                   "wavelength", 0.0);
+  s = (mbd_surface_spec){.name = "l", .body = 0, .shape = MBD_SHAPE_LINE, .direction = {1, 0},
+                         .nrange = 1, .range = {{2, 1}}};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_RANGE, "l",
+                   "u", 2.0, 1.0);
+  s = (mbd_surface_spec){.name = "k", .body = 0, .shape = MBD_SHAPE_CURVE};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_EXPR, "k",
+                   "curve", "x");
+  // a symbolic curve that depends on another variable than its parameter
+  mbd_sym_ctx *ctx = mbd_sym_ctx_new();
+  mbd_sym_id u = mbd_sym_var(ctx, "u", -1), w = mbd_sym_var(ctx, "w", -1);
+  s = (mbd_surface_spec){.name = "k", .body = 0, .shape = MBD_SHAPE_CURVE, .ctx = ctx,
+                         .expr = {u, w, MBD_SYM_NONE}, .var = {u, MBD_SYM_NONE, MBD_SYM_NONE}};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_FOREIGN, "k",
+                   "y", "w", "u");
+  mbd_sym_ctx_free(ctx);
+  s = (mbd_surface_spec){.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE,
+                         .direction = {1, 0}};
+  int fl = mbd_model_add_surface(m, &s, &err);
+  s = (mbd_surface_spec){.name = "floor", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = 1};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_CONTACT_DUP,
+                   "surface", "floor");
+  s.name = "rim";
+  int rim = mbd_model_add_surface(m, &s, &err);
+  s = (mbd_surface_spec){.name = "rim2", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = 0.5};
+  int rim2 = mbd_model_add_surface(m, &s, &err);
+  assert_true(fl >= 0 && rim >= 0 && rim2 >= 0);
+  mbd_contact_spec c = {.name = "c", .surface1 = rim, .surface2 = rim2};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SAME_BODY,
+                   "c", "disk");
+  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = 7};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SURFACE,
+                   "c", "surface2");
+  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = rim,
+                         .friction = MBD_FRICTION_COULOMB, .mu = 0.5, .mu_static = 0.3};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_MU, "c",
+                   0.5, 0.3);
+  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = rim,
+                         .friction = MBD_FRICTION_REGULARIZED, .mu = 0.5};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SLOPE, "c",
+                   0.0);
+  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = rim, .has_restitution = 1,
+                         .restitution = 1.5};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_RESTITUTION,
+                   "c", 1.5);
+  c = (mbd_contact_spec){.name = "disk", .surface1 = fl, .surface2 = rim};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_DUP,
+                   "contact", "disk");
+  mbd_model_free(m);
+}
+
+/* a disk on a symbolic ground curve (x(u), y(u)) of the context ctx, from x0 with velocity v0
+ * and rolling spin; the run with kane to t_end, its status and message */
+static int curve_run(mbd_sym_ctx *ctx, mbd_sym_id x, mbd_sym_id y, mbd_sym_id u, double x0,
+                     double y0, double v0, int nrange, double lo, double hi, double t_end,
+                     mbd_error *err) {
+  mbd_model *m = mbd_model_new("curve", 2, err);
+  double g[2] = {0, -G};
+  mbd_model_set_gravity(m, g);
+  double R = 0.2;
+  mbd_body_spec b = {.name = "disk", .mass = 1, .inertia = {0.02}, .pos = {x0, y0 + R},
+                     .vel = {v0, 0}, .omega = {-v0 / R}};
+  int disk = mbd_model_add_body(m, &b, err);
+  mbd_surface_spec s1 = {.name = "track", .body = 0, .shape = MBD_SHAPE_CURVE, .ctx = ctx,
+                         .expr = {x, y, MBD_SYM_NONE}, .var = {u, MBD_SYM_NONE, MBD_SYM_NONE},
+                         .nrange = nrange, .range = {{lo, hi}}, .u0 = {x0}};
+  mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = R};
+  int a = mbd_model_add_surface(m, &s1, err), c = mbd_model_add_surface(m, &s2, err);
+  assert_true(a >= 0 && c >= 0);
+  mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
+                         .friction = MBD_FRICTION_COULOMB, .mu = 2, .mu_static = 2};
+  assert_true(mbd_model_add_contact(m, &cs, err) >= 0);
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = t_end;
+  o.formulation = MBD_FORM_KANE;
+  mbd_run *r = NULL;
+  mbd_error_clear(err);
+  int rc = mbd_simulate(m, &o, &r, err);
+  mbd_run_free(r);
+  mbd_model_free(m);
+  return rc;
+}
+
+/* bad shapes stop the run with the contact, the time and the reason: a trough whose curvature
+ * radius falls below the disk's, a curve whose tangent vanishes, a parameter leaving its range */
+static void test_bad_shapes(void **state) {
+  (void)state;
+  mbd_error err;
+  mbd_sym_ctx *ctx = mbd_sym_ctx_new();
+  mbd_sym_id u = mbd_sym_var(ctx, "u", -1);
+  // y = 5u²: curvature radius 1/10 m at the bottom, less than the disk's 0.2 m
+  mbd_sym_id y = mbd_sym_mul(ctx, mbd_sym_const(ctx, 5), mbd_sym_powc(ctx, u, 2));
+  int rc = curve_run(ctx, u, y, u, 0.5, 1.25, 0, 0, 0, 0, 2, &err);
+  assert_int_equal(rc, MBD_E_SINGULAR);
+  MBD_ASSERT_FITS(err.msg, MSG_CONTACT_CURVATURE);
+  assert_non_null(strstr(err.msg, "contact 'c'"));
+  assert_non_null(strstr(err.msg, "surface 'track' is concave"));
+  assert_non_null(strstr(err.msg, "radius 0.2 m of surface 'rim'"));
+  // x = u³, y = 0: a flat track whose tangent vanishes at u = 0, which the disk reaches
+  mbd_sym_id x3 = mbd_sym_powc(ctx, u, 3), zero = mbd_sym_const(ctx, 0);
+  rc = curve_run(ctx, x3, zero, u, -0.3, 0, 1, 0, 0, 0, 1, &err);
+  assert_int_equal(rc, MBD_E_SINGULAR);
+  MBD_ASSERT_FITS(err.msg, MSG_CONTACT_ZERO_NORMAL);
+  assert_non_null(strstr(err.msg, "surface 'track'"));
+  // a flat track u ∈ [−1, 1] that the disk leaves at t = 1 (starting at 0 with 1 m/s)
+  rc = curve_run(ctx, u, zero, u, 0, 0, 1, 1, -1, 1, 2, &err);
+  assert_int_equal(rc, MBD_E_STATE);
+  MBD_ASSERT_MSG(err.msg, MSG_FORM_CONTACT_RANGE, "c", 1.0, "track", "u", 1.0, -1.0, 1.0);
+  mbd_sym_ctx_free(ctx);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 int main(void) {
   const struct CMUnitTest tests[] = {
@@ -513,6 +647,7 @@ int main(void) {
       cmocka_unit_test(test_disk_static_no_creep), cmocka_unit_test(test_disk_sine_energy),
       cmocka_unit_test(test_disk_separation),     cmocka_unit_test(test_disk_bounce),
       cmocka_unit_test(test_ball_plane),          cmocka_unit_test(test_ball_turntable),
+      cmocka_unit_test(test_bad_building),        cmocka_unit_test(test_bad_shapes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
