@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l_plot_series.h"
 #include "l_util.h"
 #include "mbd/output.h"
 
@@ -329,6 +330,10 @@ static int l_plot_heatmap(lua_State *L) {
 }
 
 static int l_plot(lua_State *L) {
+  // series = {...}: curves of numbers computed in the script (l_plot_series.c)
+  if (lua_type(L, 1) == LUA_TTABLE && lx_has(L, 1, "series")) {
+    return l_plot_series(L);
+  }
   if (lua_type(L, 1) == LUA_TTABLE && lua_getfield(L, 1, "kind") == LUA_TSTRING &&
       strcmp(lua_tostring(L, -1), "heatmap") == 0) {
     lua_pop(L, 1);
