@@ -24,8 +24,10 @@ int l_plot_series(lua_State *L) {
   if (ns < 1) {
     return luaL_error(L, "plot: field 'series' is empty");
   }
-  // every curve's numbers in GC-owned blocks (an error below leaks nothing)
+  // every curve's numbers in GC-owned blocks (an error below leaks nothing), kept alive by the
+  // anchor table at 4 with the labels
   mbd_plot_series *series = lua_newuserdatauv(L, sizeof *series * (size_t)ns, 0);
+  lua_newtable(L);
   for (int k = 0; k < ns; k++) {
     if (lua_geti(L, 2, k + 1) != LUA_TTABLE) {
       return luaL_error(L, "plot: series[%d] expects a table {x = {..}, y = {..}, label = ..}",
@@ -48,9 +50,9 @@ int l_plot_series(lua_State *L) {
     series[k].y = xy + n;
     series[k].n = n;
     series[k].label = lx_opt_string(L, s, "plot: series", "label");
-    // keep the numbers and the label alive in the series table itself
-    lua_setfield(L, s, "\1numbers");
-    lua_pop(L, 2);  // x, y lists; the series table stays on the stack (it holds the label)
+    lua_rawseti(L, 4, 2 * k + 1);  // the numbers
+    lua_pop(L, 2);                 // x, y lists
+    lua_rawseti(L, 4, 2 * k + 2);  // the series table (it holds the label)
   }
   mbd_plot_spec spec;
   memset(&spec, 0, sizeof spec);
