@@ -159,8 +159,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                  const int *found, mbd_error *err) {
-  (void)y;
-  return mbd_contact_event(self, solve_fn, NULL, m, d, t, found, err);
+  return mbd_contact_event(&mbd_form_augmented, self, solve_fn, NULL, m, d, t, y, found, err);
 }
 
 const mbd_form_ops mbd_form_augmented = {.name = "augmented",

@@ -316,10 +316,10 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
   return rc;
 }
 
-int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn rebase,
-                      const mbd_model *m, mbd_data *d, double t, const int *found,
-                      mbd_error *err) {
-  int changed = 0, rc = MBD_OK;
+int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn solve,
+                      mbd_form_rebase_fn rebase, const mbd_model *m, mbd_data *d, double t,
+                      double *y, const int *found, mbd_error *err) {
+  int changed = 0, rc = MBD_OK, ny0 = ops->ny(self, m);
   int prev[32], stopped[32], flying[32];
   d->t = t;
   for (int c = 0; c < m->ncontact && c < 32; c++) {
@@ -457,5 +457,13 @@ int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn re
       log_event(d, c, EV_STICK);
     }
   }
-  return changed ? MBD_FORM_RESIZED : 0;
+  if (!changed) {
+    return 0;
+  }
+  // the new state into y when its size stands (no reallocation), else the driver re-packs it
+  if (y && ops->ny(self, m) == ny0) {
+    ops->pack(self, m, d, y);
+    return 0;
+  }
+  return MBD_FORM_RESIZED;
 }

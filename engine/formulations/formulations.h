@@ -163,14 +163,15 @@ typedef int (*mbd_form_rebase_fn)(void *self, const mbd_model *m, mbd_data *d, m
  * on N (forces evaluated; λ always computed when the model has contacts) */
 int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m, mbd_data *d,
                          int want_lambda, mbd_error *err);
-/* the contacts' root functions (two per contact) and their switches (the ops nroot, roots,
- * event; event re-solves with solve after rebase) */
+/* the contacts' root functions (three per contact) and their switches (the ops nroot, roots,
+ * event of formulation ops; event re-solves with solve after rebase, and packs y itself when its
+ * size stands — no reallocation — else returns MBD_FORM_RESIZED) */
 int mbd_contact_nroot(const void *self, const mbd_model *m);
 int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                       mbd_error *err);
-int mbd_contact_event(void *self, mbd_form_solve_fn solve, mbd_form_rebase_fn rebase,
-                      const mbd_model *m, mbd_data *d, double t, const int *found,
-                      mbd_error *err);
+int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn solve,
+                      mbd_form_rebase_fn rebase, const mbd_model *m, mbd_data *d, double t,
+                      double *y, const int *found, mbd_error *err);
 
 /* udwadia_kalaba.c: the core shared with coordinate-level systems (paper 004 eq 5, 10):
  *   v̇ = a + S (C S)⁺ (b* − C a)

@@ -24,8 +24,7 @@ static int rebase(void *self, const mbd_model *m, mbd_data *d, mbd_error *err) {
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                  const int *found, mbd_error *err) {
-  (void)y;
-  return mbd_contact_event(self, solve_fn, rebase, m, d, t, found, err);
+  return mbd_contact_event(&mbd_form_gcp, self, solve_fn, rebase, m, d, t, y, found, err);
 }
 
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
