@@ -217,28 +217,66 @@ A torsional spring-damper on a revolute joint's relative angle: stiffness k (N m
 -- contact (paper 001) ----------------------------------------------------------------------------
 
 topics.surface = {
-  title = "m:surface { body, shape, ... }  -> Surface",
+  title = "m:surface { name, body, shape, ... }  -> Surface",
   text = [[
-A surface (planar: a curve) fixed in a body, for contacts.
-  planar:  shape = "line" {at, direction}, "circle" {radius}, "sine" {amplitude, wavelength, at},
-           "curve" {x = <sym of u>, y = <sym of u>}
-  spatial: shape = "plane" {at, normal}, "sphere" {radius},
-           "revolution" {profile = <sym radius of the axial coordinate>}, "implicit" {f = <sym of x, y, z>}]],
+A surface (planar: a curve) fixed in a body, for contacts (paper 001). Its normal points out of
+the body's material; inner = true turns it over (the body lies on the other side: a ring, a bowl).
+  planar:  "line" {at, direction, range}: at + u direction, normal to the left of direction
+           "circle" {radius, at}: centre at (default the body's origin), u the angle
+           "sine" {amplitude, wavelength, at, range}: at + (u, A sin(2 pi u / wavelength))
+           "curve" {x, y, param, range, u0}: x(u), y(u) symbolic in the variable param (default u);
+                   normal to the left of increasing u
+  spatial: "plane" {at, normal}
+           "sphere" {radius, at}
+           "revolution" {profile, at}: about the body's z axis, radius profile(z) (symbolic in z)
+           "implicit" {f}: f(x, y, z) = 0 symbolic, normal along grad f
+           "parametric" {x, y, z, params, range, u0}: symbolic in params (default u, v)
+range = {lo, hi} (spatial {{lo, hi}, {lo, hi}}) bounds the parameters: the run stops exactly where
+the contact point leaves it.  Symbolic shapes get exact first and second derivatives.]],
   example = [[local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
-local rim   = m:surface { body = disk, shape = "circle", radius = 0.2 }]],
+local rim   = m:surface { body = disk, shape = "circle", radius = 0.2 }
+local u = mbd.sym.var("u")
+local track = m:surface { body = m.ground, shape = "curve", x = u, y = 0.1 * u^2, range = {-2, 2} }
+local z = mbd.sym.var("z")
+local bowl = m:surface { body = dish, shape = "revolution", profile = mbd.sym.sqrt(z / 0.5), inner = true }]],
   see = { "Surface", "contact", "sym" },
 }
 
 topics.contact = {
-  title = "m:contact { name, surface1, surface2, mu, mu_static, friction [, slope] }  -> Contact",
+  title = "m:contact { name, surface1, surface2, friction, mu, mu_static, slope, restitution }  -> Contact",
   text = [[
-Keeps two surfaces touching (paper 001) with friction: friction = "coulomb" (kinetic mu, static
-mu_static: the contact sticks while the friction force stays below mu_static N) or "regularized"
-(force grows with slip speed at `slope` N s/m up to mu N).
-Channels: <contact>.normal .friction .slip .sticking, contact point <contact>.px .py .pz.]],
+Keeps two surfaces touching at one point (paper 001): the contact point's surface parameters are
+solved at every step (points coincide, normals opposite), no penetration is a constraint, and
+friction acts at the contact point:
+  friction = "coulomb" (the default when mu is given): sticks (rolls without slip) while the
+             friction force stays within mu_static N, slips with mu N against the slip otherwise;
+             each switch is found exactly by the integrator's root finding (run.events)
+  friction = "regularized": force min(slope * slip speed, mu N) against the slip (slope in N s/m)
+  friction = "none" (the default without mu)
+The normal force N comes from the contact's multiplier; a sliding contact's friction depends on
+it, which the formulations solve by a fixed-point iteration (run.stats.contact_iterations).
+restitution = e lets the contact open where N falls to zero (without it the run stops there) and
+close again by Newton's impact law; a contact with a restitution whose surfaces start apart flies.
+Channels: <contact>.normal (N), .nx .ny .nz (normal force on surface2's body), .friction,
+.fx .fy .fz (friction force on surface2's body), .slip, .sticking (1 or 0), .gap, the contact
+point .px .py .pz, and the surface parameters .u1 (.v1) / .x1 .y1 .z1 and .u2 ... of each surface.]],
   example = [[m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
-            friction = "coulomb" }]],
-  see = { "Contact", "surface", "channels" },
+            friction = "coulomb" }
+local run = m:simulate { t_end = 1, formulation = "kane" }
+print(run:value("c.normal", 0.5), run.events[1].kind, run.events[1].t)]],
+  see = { "Contact", "surface", "channels", "events" },
+}
+
+topics.events = {
+  title = "run.events  -> list of {t, contact, kind}",
+  text = [[
+The contact events of a run in time order: kind = "stick" (a slip stopped: rolling without slip
+from then on), "slip" (static friction gave way, or a stopped slip turned back), "separate" (the
+normal force reached zero and the contact opened) or "impact" (an open contact closed again).
+Each is located by the integrator's root finding, then the integrator restarts with the new
+constraints.  run.stats counts them: stick_events, slip_events, separations, impacts.]],
+  example = [[for _, e in ipairs(run.events) do print(e.t, e.contact, e.kind) end]],
+  see = { "contact", "Run", "stats" },
 }
 
 -- flexible bodies (paper 003) --------------------------------------------------------------------
@@ -434,7 +472,8 @@ The names of the recorded channels:
   joints     <joint>.angle | .displacement, <joint>.fx .fy .fz (reaction force on body2, global);
              spatial: <joint>.tx .ty .tz (reaction torque on body2 about its joint point, global),
              a cylindrical joint has both .angle and .displacement
-  contacts   <contact>.normal .friction .slip .sticking, point <contact>.px .py .pz
+  contacts   <contact>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap, point
+             <contact>.px .py .pz, surface parameters <contact>.u1 .v1 .x1 .. and .u2 ..
   flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z
   model      energy (kinetic + gravitational + spring), violation
   systems    each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot
@@ -449,7 +488,9 @@ topics.stats = {
   text = [[
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
-repartitions.  Counts are the integration's work (the samples' evaluations are not counted).]],
+repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
+forces), stick_events, slip_events, separations, impacts.  Counts are the integration's work (the
+samples' evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -470,7 +511,9 @@ Plots channels of a run against time into a PNG or SVG file (by the file's exten
 {r1, r2} and labels = {..} overlay several runs, x = "<channel>" plots against a channel.
 kind = "heatmap" draws z over a grid: x and y increasing lists, z a matrix z[j][i] at (x[i], y[j])
 (as res:grid(key) of mbd.sweep gives it) or a flat list with x fastest; contours = n draws n
-contour lines, log = true colours by log10(z); zlabel names the colour bar.]],
+contour lines, log = true colours by log10(z); zlabel names the colour bar.
+series = { {x = {..}, y = {..}, label = ".."}, ... } in place of run/runs plots numbers computed in
+the script (an acceleration from recorded forces, a locus in a moving frame).]],
   example = [[mbd.plot { run = run, y = {"link2.theta"}, file = "theta2.png", title = "double pendulum" }
 mbd.plot { kind = "heatmap", x = res.axes.alpha, y = res.axes.beta, z = res:grid("E1"),
            log = true, contours = 8, file = "E1.png" }]],
@@ -592,7 +635,7 @@ topics.Run = {
   text = [[
 The result of a run: channels sampled on a time grid.
   run:value(ch, t)   run:series(ch)   run.channels   run.stats   run:write_csv(file [, list])
-  run.stop_time (where stop_when ended it, else nil)
+  run.stop_time (where stop_when ended it, else nil), run.events (contact switches)
   mbd.plot { run = run, ... }; for mbd.system runs also run.E1[i], run.E2[i].]],
   example = [[print(run:value("link2.theta", 5.0), run.stats.nfev)]],
   see = { "value", "series", "channels", "stats", "write_csv", "plot" },
@@ -620,19 +663,21 @@ s:nonholonomic, s:initial, s:simulate.]],
 topics.Surface = {
   title = "Surface  (m:surface)",
   text = [[
-A surface or curve fixed in a body, used by m:contact.]],
-  example = [[local rim = m:surface { body = disk, shape = "circle", radius = 0.2 }]],
+A surface or curve fixed in a body, used by m:contact: surface.name, surface.body, surface.index.]],
+  example = [[local rim = m:surface { body = disk, shape = "circle", radius = 0.2 }
+print(rim.name, rim.body.name)]],
   see = { "surface", "contact" },
 }
 
 topics.Contact = {
   title = "Contact  (m:contact)",
   text = [[
-A contact between two surfaces with friction. Channels: <name>.normal .friction .slip .sticking
-.px .py .pz.]],
-  example = [[m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
-            friction = "coulomb" }]],
-  see = { "contact", "surface", "channels" },
+A contact between two surfaces: contact.name, contact.index; m.<name> and m:find(name) reach it.
+Channels: <name>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap .px .py .pz and
+the surface parameters.]],
+  example = [[local c = m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3 }
+print(c.name, m.c.index)]],
+  see = { "contact", "surface", "channels", "events" },
 }
 
 -- the program --------------------------------------------------------------------------------------
@@ -686,7 +731,7 @@ groups[#groups + 1] = { "models", { "model", "ground", "body", "info", "rot" } }
 groups[#groups + 1] = { "joints", { "revolute", "translational", "fixed", "spherical", "universal",
                                     "cylindrical", "drive" } }
 groups[#groups + 1] = { "forces", { "force", "torque", "spring", "rotational_spring" } }
-groups[#groups + 1] = { "contact", { "surface", "contact" } }
+groups[#groups + 1] = { "contact", { "surface", "contact", "events" } }
 groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
