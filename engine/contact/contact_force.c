@@ -40,7 +40,50 @@ int mbd_contact_needs_n(const mbd_model *m, const mbd_data *d, int c) {
   return d->cstate[c].mode == MBD_CMODE_SLIP && ct->friction != MBD_FRICTION_NONE && ct->mu > 0;
 }
 
+int mbd_jfric_needs_r(const mbd_model *m, const mbd_data *d, int k) {
+  return d->jfstate[k].mode == MBD_CMODE_SLIP && m->jfric[k].mu > 0;
+}
+
+void mbd_jfric_read_forces(const mbd_model *m, mbd_data *d, int k) {
+  const mbd_joint_friction *jf = &m->jfric[k];
+  const mbd_joint *j = &m->joint[jf->joint];
+  mbd_jfric_state *js = &d->jfstate[k];
+  // the reaction on body 2 (body 1 when body 2 is the ground), position part: −Σ Φ_Y2ᵀ λ
+  int side = d->pose[j->body2].vadr < 0 ? 0 : 1;
+  double F[2] = {0, 0};
+  for (int r = j->row0; r < j->row0 + j->nrow; r++) {
+    const double *J = d->rowJ + (size_t)r * MBD_NLOC + side * MBD_NY_MAX;
+    F[0] -= J[0] * d->lambda[r];
+    F[1] -= J[1] * d->lambda[r];
+  }
+  if (j->type == MBD_JOINT_TRANSLATIONAL) {
+    // the part normal to the sliding axis (axis1 of body 1, global)
+    mbd_vec ax;
+    mbd_vec_axis(m, d, j->body1, 0, j->axis1, &ax);
+    double a = F[0] * ax.v[0] + F[1] * ax.v[1];
+    F[0] -= a * ax.v[0];
+    F[1] -= a * ax.v[1];
+  }
+  js->R = sqrt(F[0] * F[0] + F[1] * F[1]);
+  if (js->mode == MBD_CMODE_STICK) {
+    js->T = -d->lambda[jf->row];
+  }
+}
+
 void mbd_contact_add_friction(const mbd_model *m, mbd_data *d) {
+  // slipping joints: −sgn μ R r along the joint coordinate (δW = T δθ or T δs exactly)
+  for (int k = 0; k < m->njfric; k++) {
+    mbd_jfric_state *js = &d->jfstate[k];
+    if (js->mode != MBD_CMODE_SLIP) {
+      continue;
+    }
+    const mbd_joint_friction *jf = &m->jfric[k];
+    const mbd_joint *j = &m->joint[jf->joint];
+    js->T = -js->sgn * jf->mu * js->R * (j->type == MBD_JOINT_REVOLUTE ? jf->radius : 1);
+    mbd_row o;
+    mbd_jfric_row(m, d, k, &o);
+    mbd_forces_add_row(m, d, j->body1, j->body2, o.J, js->T);
+  }
   for (int c = 0; c < m->ncontact; c++) {
     const mbd_contact *ct = &m->contact[c];
     mbd_contact_state *cs = &d->cstate[c];

@@ -80,6 +80,9 @@ void mbd_contact_modes0(mbd_model *m, mbd_data *d);
  * level) and rows[1..nroll] (rolling, velocity level: val = 0) over (Y1 | Y2), and the contact's
  * state in d->cstate.  MBD_OK, or < 0 with err naming the contact, the time and the reason. */
 int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err);
+/* frictional joint k's lock row over (Y1 | Y2): its joint coordinate's rate (velocity level,
+ * val = 0); records the rate in d->jfstate[k] */
+void mbd_jfric_row(const mbd_model *m, mbd_data *d, int k, mbd_row *row);
 /* a speed scale of contact c: the speeds of the two bodies' centres and of their rotations at
  * the contact point (|ṙ1| + |ṙ2| + |ω1||P − r1| + |ω2||P − r2|), for deciding relative to it
  * whether a slip speed is nil (never zero for moving bodies, unlike the contact points' speeds) */
@@ -114,6 +117,8 @@ int mbd_contact_channels(mbd_model *m,
                                     int kind, int index, int comp, int dynamic),
                          int *cap);
 double mbd_contact_channel_value(const mbd_model *m, const mbd_data *d, int c, int comp);
+/* a frictional joint's channel: comp 0 its friction, 1 sticking */
+double mbd_jfric_channel_value(const mbd_model *m, const mbd_data *d, int k, int comp);
 
 /* ------------------------------------------------------------------------------------------ */
 /* contact_force.c                                                                             */
@@ -122,7 +127,13 @@ double mbd_contact_channel_value(const mbd_model *m, const mbd_data *d, int c, i
 void mbd_contact_read_forces(const mbd_model *m, mbd_data *d, int c);
 /* whether contact c applies a friction force that depends on N (sliding with friction) */
 int mbd_contact_needs_n(const mbd_model *m, const mbd_data *d, int c);
-/* Q += the friction forces of the sliding contacts for the normal forces in d->cstate[c].N */
+/* Q += the friction forces of the sliding contacts for the normal forces in d->cstate[c].N and
+ * of the slipping joints for their reactions in d->jfstate[k].R */
 void mbd_contact_add_friction(const mbd_model *m, mbd_data *d);
+/* frictional joint k: its reaction's magnitude R from the joint's multipliers (revolute: the
+ * force's; translational: its part normal to the axis) and, sticking, the lock's torque/force T */
+void mbd_jfric_read_forces(const mbd_model *m, mbd_data *d, int k);
+/* whether joint friction k depends on the reaction (slipping with mu > 0) */
+int mbd_jfric_needs_r(const mbd_model *m, const mbd_data *d, int k);
 
 #endif

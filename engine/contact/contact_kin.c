@@ -75,7 +75,7 @@ void mbd_contact_blocks(mbd_model *m) {
   }
 }
 
-int mbd_contact_nrows(const mbd_model *m) { return m->ncontact * m->dim; }
+int mbd_contact_nrows(const mbd_model *m) { return m->ncontact * m->dim + m->njfric; }
 
 int mbd_contact_number_rows(mbd_model *m, int row) {
   for (int c = 0; c < m->ncontact; c++) {
@@ -87,7 +87,25 @@ int mbd_contact_number_rows(mbd_model *m, int row) {
       m->row[row++] = (mbd_rowinfo){MBD_ROW_CONTACT, c, 1 + k, MBD_ROW_VELOCITY};
     }
   }
+  // frictional joints: their lock rows
+  for (int k = 0; k < m->njfric; k++) {
+    m->jfric[k].row = row;
+    m->row[row++] = (mbd_rowinfo){MBD_ROW_JFRIC, k, 0, MBD_ROW_VELOCITY};
+  }
   return row;
+}
+
+/* the coordinate a frictional joint's friction acts along: a revolute's angle, a translational's
+ * displacement */
+static int jfric_coord(const mbd_model *m, int k) {
+  return m->joint[m->jfric[k].joint].type == MBD_JOINT_REVOLUTE ? MBD_COORD_ANGLE
+                                                                 : MBD_COORD_DISPLACEMENT;
+}
+
+void mbd_jfric_row(const mbd_model *m, mbd_data *d, int k, mbd_row *row) {
+  mbd_joint_coord_row(m, d, m->jfric[k].joint, jfric_coord(m, k), row);
+  d->jfstate[k].rate = row->rate;
+  row->val = 0;  // velocity level: the lock holds the rate, not the coordinate
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -619,6 +637,9 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
 
 int mbd_contact_row_enabled(const mbd_model *m, const mbd_data *d, int r) {
   const mbd_rowinfo *ri = &m->row[r];
+  if (ri->owner == MBD_ROW_JFRIC) {
+    return d->jfstate[ri->index].mode == MBD_CMODE_STICK;
+  }
   if (ri->owner != MBD_ROW_CONTACT) {
     return 1;
   }
@@ -630,7 +651,8 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d) {
   int n = 0;
   // the rows that are not contact rows, as the run has chosen them
   for (int k = 0; k < d->ma; k++) {
-    if (m->row[d->active[k]].owner != MBD_ROW_CONTACT) {
+    int owner = m->row[d->active[k]].owner;
+    if (owner != MBD_ROW_CONTACT && owner != MBD_ROW_JFRIC) {
       d->active[n++] = d->active[k];
     }
   }
@@ -648,6 +670,18 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d) {
       }
       d->active[k] = r;
     }
+  }
+  for (int j = 0; j < m->njfric; j++) {
+    int r = m->jfric[j].row;
+    if (!mbd_contact_row_enabled(m, d, r)) {
+      continue;
+    }
+    int k = n++;
+    while (k > 0 && d->active[k - 1] > r) {
+      d->active[k] = d->active[k - 1];
+      k--;
+    }
+    d->active[k] = r;
   }
   d->ma = n;
 }
@@ -673,7 +707,6 @@ void mbd_contact_open0(mbd_model *m, mbd_data *d) {
   }
 }
 
-/* the contact's slip speed against the speeds of its bodies: the first mode */
 int mbd_contact_check_ranges(const mbd_model *m, const mbd_data *d, mbd_error *err) {
   for (int c = 0; c < m->ncontact; c++) {
     const mbd_contact *ct = &m->contact[c];
@@ -691,7 +724,28 @@ int mbd_contact_check_ranges(const mbd_model *m, const mbd_data *d, mbd_error *e
   return MBD_OK;
 }
 
+/* the bodies' speeds of frictional joint k: |ṙ1| + |ṙ2| + |ω1| + |ω2| (a scale for "at rest") */
+static double jfric_scale(const mbd_model *m, const mbd_data *d, int k) {
+  const mbd_joint *j = &m->joint[m->jfric[k].joint];
+  double s = 0;
+  for (int side = 0; side < 2; side++) {
+    const mbd_pose *ps = &d->pose[side ? j->body2 : j->body1];
+    s += sqrt(dot3(ps->rd, ps->rd)) + sqrt(dot3(ps->w, ps->w));
+  }
+  return s;
+}
+
+/* the contact's slip speed against the speeds of its bodies: the first mode */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d) {
+  // frictional joints: sticking when the joint's rate is nil against the bodies' speeds
+  for (int k = 0; k < m->njfric; k++) {
+    mbd_joint_friction *jf = &m->jfric[k];
+    double rate = d->jfstate[k].rate;
+    jf->mode0 = fabs(rate) <= 1e-9 * jfric_scale(m, d, k) ? MBD_CMODE_STICK : MBD_CMODE_SLIP;
+    jf->sgn0 = rate < 0 ? -1 : 1;
+    d->jfstate[k].mode = jf->mode0;
+    d->jfstate[k].sgn = jf->sgn0;
+  }
   for (int c = 0; c < m->ncontact; c++) {
     mbd_contact *ct = &m->contact[c];
     mbd_contact_state *cs = &d->cstate[c];
@@ -734,6 +788,12 @@ int mbd_contact_channels(mbd_model *m,
   static const char *const n3[] = {"nx", "ny", "nz"}, *const f3[] = {"fx", "fy", "fz"},
                            *const p3[] = {"px", "py", "pz"};
   int bad = 0;
+  // frictional joints: <joint>.friction (torque or force on body 2 along the joint), .sticking
+  for (int k = 0; k < m->njfric; k++) {
+    const char *nm = m->joint[m->jfric[k].joint].name;
+    bad |= add(m, cap, nm, "friction", CH_JFRIC, k, 0, 1);
+    bad |= add(m, cap, nm, "sticking", CH_JFRIC, k, 1, 0);
+  }
   for (int c = 0; c < m->ncontact; c++) {
     const mbd_contact *ct = &m->contact[c];
     const char *nm = ct->name;
@@ -762,6 +822,11 @@ int mbd_contact_channels(mbd_model *m,
     }
   }
   return bad ? -1 : 0;
+}
+
+double mbd_jfric_channel_value(const mbd_model *m, const mbd_data *d, int k, int comp) {
+  (void)m;
+  return comp == 0 ? d->jfstate[k].T : d->jfstate[k].mode == MBD_CMODE_STICK;
 }
 
 double mbd_contact_channel_value(const mbd_model *m, const mbd_data *d, int c, int comp) {

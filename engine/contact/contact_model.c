@@ -425,7 +425,9 @@ int mbd_model_set_joint_friction(mbd_model *m, int joint, double mu, double radi
     }
     m->njfric++;
   }
-  m->jfric[k] = (mbd_joint_friction){joint, mu, rev ? radius : 0};
+  m->jfric[k] = (mbd_joint_friction){.joint = joint, .mu = mu, .radius = rev ? radius : 0,
+                                     .row = -1, .mode0 = MBD_CMODE_SLIP, .sgn0 = 1};
+  mbd_model_unassemble(m);  // a lock row more
   return MBD_OK;
 }
 

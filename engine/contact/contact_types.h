@@ -82,8 +82,20 @@ typedef struct mbd_contact_event_rec {
 
 /* Coulomb friction of a joint from its reaction (joint friction, paper 001) */
 typedef struct mbd_joint_friction {
-  int joint;               /* revolute or translational */
-  double mu, radius;       /* coefficient, pin radius (revolute) */
+  int joint;               /* revolute or translational (planar) */
+  double mu, radius;       /* coefficient, pin radius (revolute; 1 for translational) */
+  int row;                 /* its lock row (set by assembly) */
+  int mode0;               /* MBD_CMODE_SLIP or MBD_CMODE_STICK at the assembled state */
+  double sgn0;             /* the sign of the relative rate there */
 } mbd_joint_friction;
+
+/* the regime of a frictional joint in a run */
+typedef struct mbd_jfric_state {
+  int mode;                /* MBD_CMODE_SLIP or MBD_CMODE_STICK */
+  double sgn;              /* slipping: the sign of the relative rate in this segment */
+  double R;                /* the reaction's magnitude (revolute) or its normal part, last solve */
+  double T;                /* the friction torque/force on body 2 along the joint coordinate */
+  double rate;             /* the joint coordinate's rate at the last evaluation */
+} mbd_jfric_state;
 
 #endif

@@ -16,6 +16,11 @@
  *   g1  the normal force N (closed) — falls through zero where the bodies would separate;
  *   g2  the distance of the surface parameters from the ends of their ranges — the run stops
  *       where the contact point leaves a surface.
+ * Joints with friction (paper 001's closing remark) work the same way along their coordinate:
+ * slipping, a friction torque (revolute: μ R r, R the reaction force) or force (translational:
+ * μ R, R the reaction's part normal to the axis) against the rate, R from the joint's multipliers
+ * (in the same fixed point); sticking, a lock of the coordinate's rate whose multiplier is the
+ * friction; one root function each: the rate along the segment's sign, or μ R r − |T|.
  * At an event the contact switches (slip → stick; stick → slip against F_t; closed → open, when a
  * restitution was given, else the run stops; open → closed by Newton's impact law), the rows of
  * the new mode become active, the velocities are projected on them, the formulation re-bases (a
@@ -56,17 +61,23 @@ static void log_event(mbd_data *d, int c, int kind) {
 
 int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m, mbd_data *d,
                          int want_lambda, mbd_error *err) {
-  if (m->ncontact == 0) {
+  if (m->ncontact == 0 && m->njfric == 0) {
     return solve(self, m, d, want_lambda, 0, err);
   }
   int need = 0;
   for (int c = 0; c < m->ncontact; c++) {
     need |= mbd_contact_needs_n(m, d, c);
   }
+  for (int k = 0; k < m->njfric; k++) {
+    need |= mbd_jfric_needs_r(m, d, k);
+  }
   if (!need) {
     int rc = solve(self, m, d, 1, 0, err);
     for (int c = 0; rc == MBD_OK && c < m->ncontact; c++) {
       mbd_contact_read_forces(m, d, c);
+    }
+    for (int k = 0; rc == MBD_OK && k < m->njfric; k++) {
+      mbd_jfric_read_forces(m, d, k);
     }
     return rc;
   }
@@ -92,6 +103,16 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
       }
       size = fmax(size, fabs(d->cstate[c].N));
     }
+    for (int k = 0; k < m->njfric; k++) {
+      double r0 = d->jfstate[k].R;
+      mbd_jfric_read_forces(m, d, k);
+      double dr = fabs(d->jfstate[k].R - r0);
+      if (dr > change) {
+        change = dr;
+        worst = m->ncontact + k;
+      }
+      size = fmax(size, fabs(d->jfstate[k].R));
+    }
     if (change <= FP_RTOL * size || change == 0) {
       // the friction forces of the converged N (the last solve used the previous iterate)
       if (change > 0) {
@@ -101,13 +122,18 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
         for (int c = 0; rc == MBD_OK && c < m->ncontact; c++) {
           mbd_contact_read_forces(m, d, c);
         }
+        for (int k = 0; rc == MBD_OK && k < m->njfric; k++) {
+          mbd_jfric_read_forces(m, d, k);
+        }
         d->contact_iterations++;
       }
       return rc;
     }
     if (it + 1 >= FP_MAXIT || !isfinite(change)) {
-      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_CONTACT_FIXED_POINT, m->contact[worst].name, d->t,
-               FP_MAXIT, change);
+      const char *who = worst < m->ncontact
+                            ? m->contact[worst].name
+                            : m->joint[m->jfric[worst - m->ncontact].joint].name;
+      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_CONTACT_FIXED_POINT, who, d->t, FP_MAXIT, change);
       return 1;
     }
   }
@@ -118,7 +144,7 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
 
 int mbd_contact_nroot(const void *self, const mbd_model *m) {
   (void)self;
-  return 3 * m->ncontact;
+  return 3 * m->ncontact + m->njfric;
 }
 
 /* the tangential part of the relative velocity */
@@ -166,6 +192,14 @@ int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double 
       u += sf->np;
     }
     g[3 * c + 2] = g2;
+  }
+  // frictional joints: the rate along the slip's sign, or the lock's margin μ R r − |T|
+  for (int k = 0; k < m->njfric; k++) {
+    const mbd_jfric_state *js = &d->jfstate[k];
+    const mbd_joint_friction *jf = &m->jfric[k];
+    double r = m->joint[jf->joint].type == MBD_JOINT_REVOLUTE ? jf->radius : 1;
+    g[3 * m->ncontact + k] = js->mode == MBD_CMODE_SLIP ? js->sgn * js->rate
+                                                         : jf->mu * js->R * r - fabs(js->T);
   }
   return MBD_OK;
 }
@@ -320,11 +354,27 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
                       mbd_form_rebase_fn rebase, const mbd_model *m, mbd_data *d, double t,
                       double *y, const int *found, mbd_error *err) {
   int changed = 0, rc = MBD_OK, ny0 = ops->ny(self, m);
-  int prev[32], stopped[32], flying[32];
+  // per contact, then per frictional joint (at most 63 root functions: 63 of them)
+  int prev[64], stopped[64], flying[64], nitem = m->ncontact + m->njfric;
   d->t = t;
-  for (int c = 0; c < m->ncontact && c < 32; c++) {
-    prev[c] = d->cstate[c].mode;
-    stopped[c] = flying[c] = 0;
+  for (int i = 0; i < nitem && i < 64; i++) {
+    prev[i] = i < m->ncontact ? d->cstate[i].mode : d->jfstate[i - m->ncontact].mode;
+    stopped[i] = flying[i] = 0;
+  }
+  // frictional joints: a slip that stops, a lock that gives way
+  for (int k = 0; found && k < m->njfric; k++) {
+    mbd_jfric_state *js = &d->jfstate[k];
+    if (found[3 * m->ncontact + k] >= 0) {
+      continue;
+    }
+    if (js->mode == MBD_CMODE_SLIP) {
+      js->mode = MBD_CMODE_STICK;
+      stopped[m->ncontact + k] = 1;
+    } else {
+      js->mode = MBD_CMODE_SLIP;
+      js->sgn = js->T > 0 ? -1 : 1;
+    }
+    changed = 1;
   }
   // the switches found at t
   for (int c = 0; found && c < m->ncontact; c++) {
@@ -387,7 +437,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
     return 0;
   }
   // the new modes: their rows, the projected velocities, the dynamics; then check them
-  for (int pass = 0; pass < 2 * m->ncontact + 2; pass++) {
+  for (int pass = 0; pass < 2 * nitem + 2; pass++) {
     rc = refresh_rows(m, d, err);
     if (rc == MBD_OK && rebase) {
       rc = rebase(self, m, d, err);
@@ -420,8 +470,19 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
         again = 1;
       }
     }
+    // a joint's lock its friction cannot hold slips against the lock's torque (force)
+    for (int k = 0; k < m->njfric; k++) {
+      mbd_jfric_state *js = &d->jfstate[k];
+      const mbd_joint_friction *jf = &m->jfric[k];
+      double r = m->joint[jf->joint].type == MBD_JOINT_REVOLUTE ? jf->radius : 1;
+      if (js->mode == MBD_CMODE_STICK && fabs(js->T) > jf->mu * js->R * r) {
+        js->mode = MBD_CMODE_SLIP;
+        js->sgn = js->T > 0 ? -1 : 1;
+        again = 1;
+      }
+    }
     // a rebound too low to follow (its apex v²/2|a| below CLOSE_APEX) closes the contact
-    for (int c = 0; c < m->ncontact && c < 32; c++) {
+    for (int c = 0; c < m->ncontact && c < 64; c++) {
       mbd_contact_state *cs = &d->cstate[c];
       if (!flying[c] || cs->mode != MBD_CMODE_OPEN) {
         continue;
@@ -444,8 +505,8 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
   }
   // count the switches: a slip that stopped (and may have turned back), a stick that gave way,
   // a contact closed by an impact that sticks
-  for (int c = 0; c < m->ncontact && c < 32; c++) {
-    int now = d->cstate[c].mode;
+  for (int c = 0; c < nitem && c < 64; c++) {
+    int now = c < m->ncontact ? d->cstate[c].mode : d->jfstate[c - m->ncontact].mode;
     if (stopped[c]) {
       log_event(d, c, EV_STICK);
       if (now == MBD_CMODE_SLIP) {

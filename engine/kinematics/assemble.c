@@ -44,7 +44,7 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
       n1 += v[c] * v[c];
     }
     n1 = sqrt(n1);
-    if (n0 == 0 && m->row[i].owner == MBD_ROW_CONTACT) {
+    if (n0 == 0 && (m->row[i].owner == MBD_ROW_CONTACT || m->row[i].owner == MBD_ROW_JFRIC)) {
       continue;  // a contact row its mode disables (a zero row): not a constraint now
     }
     if (n0 > 0 && n1 > 1e-9 * n0) {
@@ -176,7 +176,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
     mbd_body_kind_get(m->body[b].kind)->velocity0(&m->body[b], d->q + bl->qadr, d->v + bl->vadr);
   }
   // contacts: each one's first mode from its slip speed (rolling rows enabled when it sticks)
-  if (m->ncontact > 0) {
+  if (m->ncontact > 0 || m->njfric > 0) {
     rc = mbd_kin_update(m, d, 0, err);
     if (rc == MBD_OK) {
       rc = mbd_contact_check_ranges(m, d, err);

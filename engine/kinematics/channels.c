@@ -190,6 +190,8 @@ double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok)
       return mbd_position_violation(m, d);
     case CH_CONTACT:
       return mbd_contact_channel_value(m, d, c->index, c->comp);
+    case CH_JFRIC:
+      return mbd_jfric_channel_value(m, d, c->index, c->comp);
   }
   return NAN;
 }

@@ -138,6 +138,21 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
       }
     }
   }
+  // frictional joints: the lock of the joint coordinate's rate (velocity level, while sticking)
+  for (int k = 0; k < m->njfric; k++) {
+    const mbd_joint *j = &m->joint[m->jfric[k].joint];
+    int r = m->jfric[k].row;
+    mbd_row o;
+    mbd_jfric_row(m, d, k, &o);
+    if (mbd_contact_row_enabled(m, d, r)) {
+      put_row(m, d, r, j->body1, j->body2, &o, -o.h, all);
+    } else {
+      d->phi[r] = d->gamma[r] = 0;
+      if (all) {
+        memset(d->rowJ + (size_t)r * MBD_NLOC, 0, MBD_NLOC * sizeof(double));
+      }
+    }
+  }
   // normalization rows of the blocks: spatial Euler parameters pᵀp − 1 = 0, Φq = 2pᵀ, γ = −2ṗᵀṗ
   for (int r = 0; r < m->mrow; r++) {
     if (m->row[r].owner != MBD_ROW_BODY) {

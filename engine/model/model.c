@@ -88,6 +88,9 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   for (int c = 0; c < m->ncontact; c++) {
     off += m->contact[c].mode0 == MBD_CMODE_STICK ? 0 : m->dim - 1;
   }
+  for (int k = 0; k < m->njfric; k++) {
+    off += m->jfric[k].mode0 != MBD_CMODE_STICK;  // a slipping joint's lock is off
+  }
   info->nredundant = m->mrow - m->ma0 - off;
   info->moved = m->moved;
   info->moved_body = m->moved_body;

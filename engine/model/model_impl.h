@@ -200,7 +200,8 @@ typedef enum mbd_row_owner {
   MBD_ROW_JOINT = 0,
   MBD_ROW_DRIVE,
   MBD_ROW_BODY,
-  MBD_ROW_CONTACT          /* a contact's gap row (local 0) and rolling rows (1, 2) */
+  MBD_ROW_CONTACT,         /* a contact's gap row (local 0) and rolling rows (1, 2) */
+  MBD_ROW_JFRIC            /* a frictional joint's lock (velocity level, while it sticks) */
 } mbd_row_owner;
 typedef enum mbd_row_level {
   MBD_ROW_POSITION = 0,    /* holonomic Φ(q, t) = 0: position analysis, Φ̇, Φ̈ */
@@ -227,7 +228,8 @@ typedef enum {
   CH_JTORQUE,  /* spatial joint reaction torque on body2 about its joint point, global */
   CH_ENERGY,
   CH_VIOLATION,
-  CH_CONTACT   /* contact quantity: index = contact, comp = mbd_contact_channel (contact_impl.h) */
+  CH_CONTACT,  /* contact quantity: index = contact, comp = mbd_contact_channel (contact_impl.h) */
+  CH_JFRIC     /* joint friction: index = its record, comp 0 the friction, 1 sticking */
 } channel_kind;
 
 typedef struct mbd_channel {
@@ -327,6 +329,7 @@ struct mbd_data {
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
   /* contacts (engine/contact): their state, the applied forces without friction, counters */
   mbd_contact_state *cstate; /* ncontact */
+  mbd_jfric_state *jfstate; /* njfric: the frictional joints' regimes */
   double *Q0;              /* nv: Q before the friction forces (the normal-force iteration) */
   long contact_iterations; /* fixed-point iterations on the normal forces */
   long events[4];          /* contact events: stick, slip, separate, impact */

@@ -138,7 +138,11 @@ int mbd_run_set_events(mbd_run *r, const mbd_model *m, const mbd_data *d) {
   for (int i = 0; i < d->nevlog; i++) {
     const mbd_contact_event_rec *e = &d->evlog[i];
     r->event[i].t = e->t;
-    snprintf(r->event[i].contact, sizeof r->event[i].contact, "%s", m->contact[e->contact].name);
+    // a contact, or a frictional joint after the contacts
+    const char *who = e->contact < m->ncontact
+                          ? m->contact[e->contact].name
+                          : m->joint[m->jfric[e->contact - m->ncontact].joint].name;
+    snprintf(r->event[i].contact, sizeof r->event[i].contact, "%s", who);
     snprintf(r->event[i].kind, sizeof r->event[i].kind, "%s", kinds[e->kind & 3]);
   }
   return MBD_OK;

@@ -155,7 +155,7 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
   if (o->output_every < 0 || !isfinite(o->output_every)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_OUTPUT_EVERY, o->output_every);
   }
-  if (m->ncontact > 0 && !(*ops)->event) {
+  if ((m->ncontact > 0 || m->njfric > 0) && !(*ops)->event) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_CONTACTS, (*ops)->name, m->name);
   }
   if ((*ops)->check) {

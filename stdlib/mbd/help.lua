@@ -105,23 +105,30 @@ rot = key of a spatial body.  Rotations are active and right-handed.  Also:
 -- joints -----------------------------------------------------------------------------------------
 
 topics.revolute = {
-  title = "m:revolute { name, body1, at1, body2, at2 [, axis1, axis2] }  -> Joint",
+  title = "m:revolute { name, body1, at1, body2, at2 [, axis1, axis2, friction] }  -> Joint",
   text = [[
 A pin joint: the point at1 of body1 and the point at2 of body2 (each in its body's frame)
 coincide. Planar: relative rotation is free. Spatial: also axis1 (body1 frame) and axis2 (body2
 frame) stay aligned, leaving rotation about them.
-Channels: <joint>.angle (relative angle), <joint>.fx .fy .fz (reaction force on body2, global).]],
-  example = [[m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }]],
+Channels: <joint>.angle (relative angle), <joint>.fx .fy .fz (reaction force on body2, global).
+Planar: friction = { mu, radius } adds Coulomb friction from the joint's reaction F (paper 001): a
+torque mu |F| radius against the relative rotation, and a lock while it holds (stick and slip are
+events, as for contacts); channels <joint>.friction (torque on body2) and <joint>.sticking.]],
+  example = [[m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }
+m:revolute { name = "pin", body1 = m.ground, body2 = wheel, friction = { mu = 0.2, radius = 0.01 } }]],
   see = { "Joint", "drive", "rotational_spring", "channels" },
 }
 
 topics.translational = {
-  title = "m:translational { name, body1, at1, body2, at2, axis1 [, axis2] }  -> Joint",
+  title = "m:translational { name, body1, at1, body2, at2, axis1 [, axis2, friction] }  -> Joint",
   text = [[
 A prismatic (sliding) joint: at2 of body2 moves along the line through at1 of body1 with direction
 axis1 (body1 frame); relative rotation is locked. Spatial: axis1 and axis2 (body2 frame) give the
 sliding direction on each body.
-Channels: <joint>.displacement, <joint>.fx .fy .fz.]],
+Channels: <joint>.displacement, <joint>.fx .fy .fz.
+Planar: friction = { mu } adds Coulomb friction mu |F_n| against the sliding, F_n the reaction's
+part normal to the axis (its moment is not counted), with a lock while it holds (stick and slip
+are events); channels <joint>.friction (force on body2 along the axis) and <joint>.sticking.]],
   example = [[m:translational { name = "s", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
                  axis1 = {1, 0} }]],
   see = { "Joint", "drive", "revolute" },
@@ -270,8 +277,8 @@ print(run:value("c.normal", 0.5), run.events[1].kind, run.events[1].t)]],
 topics.events = {
   title = "run.events  -> list of {t, contact, kind}",
   text = [[
-The contact events of a run in time order: kind = "stick" (a slip stopped: rolling without slip
-from then on), "slip" (static friction gave way, or a stopped slip turned back), "separate" (the
+The contact events of a run (and of joints with friction: contact = the joint's name) in time
+order: kind = "stick" (a slip stopped: rolling without slip from then on), "slip" (static friction gave way, or a stopped slip turned back), "separate" (the
 normal force reached zero and the contact opened) or "impact" (an open contact closed again).
 Each is located by the integrator's root finding, then the integrator restarts with the new
 constraints.  run.stats counts them: stick_events, slip_events, separations, impacts.]],

@@ -506,6 +506,92 @@ static void test_ball_turntable(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* joint friction (paper 001's closing remark)                                                 */
+
+/* a block on a translational joint down an incline α, thrown downhill at v0 with friction μ from
+ * the joint's normal reaction m g cos α: it decelerates at g (μ cos α − sin α) (tan α < μ) and
+ * stops at t* = v0 / (g (μ cos α − sin α)), then sticks with the friction m g sin α uphill; on a
+ * steeper incline it slides from rest at g (sin α − μ cos α) */
+static void test_joint_friction_translational(void **state) {
+  (void)state;
+  double mu = 0.3, mass = 2;
+  for (int steep = 0; steep < 2; steep++) {
+    double al = (steep ? 20 : 10) * M_PI / 180, v0 = steep ? 0 : 2;
+    double ca = cos(al), sa = sin(al), a = G * (sa - mu * ca);
+    for (int f = 0; f < NFORMS; f++) {
+      mbd_error err;
+      mbd_model *m = mbd_model_new("slider", 2, &err);
+      double g[2] = {0, -G};
+      mbd_model_set_gravity(m, g);
+      mbd_body_spec b = {.name = "block", .mass = mass, .inertia = {0.1},
+                         .vel = {v0 * ca, -v0 * sa}};
+      int blk = mbd_model_add_body(m, &b, &err);
+      mbd_joint_spec js = {.name = "s", .type = MBD_JOINT_TRANSLATIONAL, .body1 = 0, .body2 = blk,
+                           .axis1 = {ca, -sa}, .has_axis1 = 1};
+      int j = mbd_model_add_joint(m, &js, &err);
+      assert_int_equal(mbd_model_set_joint_friction(m, j, mu, 0, &err), MBD_OK);
+      mbd_run *r = run_model(m, forms[f], 2, 1e-10);
+      if (steep) {
+        // from rest the lock cannot hold: a slip event at t = 0, then uniform acceleration
+        MBD_ASSERT_NEAR(event_time(r, "slip", 0), 0, 0);
+        MBD_ASSERT_NEAR(chan(r, "s.displacement", 1.9), 0.5 * a * 1.9 * 1.9, 1e-9);
+        MBD_ASSERT_NEAR(chan(r, "s.friction", 1.0), -mu * mass * G * ca, 1e-9);
+      } else {
+        double tstar = -v0 / a;
+        MBD_ASSERT_NEAR(event_time(r, "stick", 0), tstar, 1e-9);
+        MBD_ASSERT_NEAR(chan(r, "s.displacement", 1.9), v0 * tstar + 0.5 * a * tstar * tstar, 1e-9);
+        MBD_ASSERT_NEAR(chan(r, "s.friction", 0.1), -mu * mass * G * ca, 1e-9);
+        MBD_ASSERT_NEAR(chan(r, "s.friction", 1.9), -mass * G * sa, 1e-9);
+        MBD_ASSERT_NEAR(chan(r, "s.sticking", 1.9), 1, 0);
+      }
+      mbd_run_free(r);
+      mbd_model_free(m);
+    }
+  }
+}
+
+/* a wheel spinning at ω0 on a pin of radius r with friction μ, its weight the reaction: the
+ * friction torque μ m g r stops it at t* = ω0 J/(μ m g r); then the pin holds it */
+static void test_joint_friction_revolute(void **state) {
+  (void)state;
+  double mu = 0.2, rad = 0.2, mass = 4, J = 0.5, w0 = 10;
+  double torque = mu * mass * G * rad, tstar = w0 * J / torque;
+  for (int f = 0; f < NFORMS; f++) {
+    mbd_error err;
+    mbd_model *m = mbd_model_new("wheel", 2, &err);
+    double g[2] = {0, -G};
+    mbd_model_set_gravity(m, g);
+    mbd_body_spec b = {.name = "wheel", .mass = mass, .inertia = {J}, .omega = {w0}};
+    int wh = mbd_model_add_body(m, &b, &err);
+    mbd_joint_spec js = {.name = "pin", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = wh};
+    int j = mbd_model_add_joint(m, &js, &err);
+    assert_int_equal(mbd_model_set_joint_friction(m, j, mu, rad, &err), MBD_OK);
+    mbd_run *r = run_model(m, forms[f], 4, 1e-10);
+    MBD_ASSERT_NEAR(event_time(r, "stick", 0), tstar, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "pin.friction", 1), -torque, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "wheel.omega", 1), w0 - torque / J, 1e-9);
+    MBD_ASSERT_NEAR(chan(r, "wheel.omega", 3.9), 0, 1e-12);
+    assert_int_equal(mbd_run_get_stats(r)->stick_events, 1);
+    mbd_run_free(r);
+    mbd_model_free(m);
+  }
+  // joint friction is for revolute and translational joints, with mu ≥ 0 and a pin radius
+  mbd_error err;
+  mbd_model *m = mbd_model_new("bad", 2, &err);
+  mbd_body_spec b = {.name = "b", .mass = 1, .inertia = {1}};
+  int bb = mbd_model_add_body(m, &b, &err);
+  mbd_joint_spec js = {.name = "F", .type = MBD_JOINT_FIXED, .body1 = 0, .body2 = bb};
+  int jf = mbd_model_add_joint(m, &js, &err);
+  MBD_EXPECT_ERROR(mbd_model_set_joint_friction(m, jf, 0.1, 0.1, &err), &err, MBD_E_INPUT,
+                   MSG_JFRIC_TYPE, "fixed", "F");
+  mbd_joint_spec jr = {.name = "R", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = bb};
+  int jrv = mbd_model_add_joint(m, &jr, &err);
+  MBD_EXPECT_ERROR(mbd_model_set_joint_friction(m, jrv, 0.1, 0, &err), &err, MBD_E_INPUT,
+                   MSG_JFRIC_VALUES, "R", 0.1, 0.0);
+  mbd_model_free(m);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* bad input                                                                                   */
 
 /* every building error names the surface or contact (the templates of contact_msg.h) */
@@ -647,6 +733,8 @@ int main(void) {
       cmocka_unit_test(test_disk_static_no_creep), cmocka_unit_test(test_disk_sine_energy),
       cmocka_unit_test(test_disk_separation),     cmocka_unit_test(test_disk_bounce),
       cmocka_unit_test(test_ball_plane),          cmocka_unit_test(test_ball_turntable),
+      cmocka_unit_test(test_joint_friction_translational),
+      cmocka_unit_test(test_joint_friction_revolute),
       cmocka_unit_test(test_bad_building),        cmocka_unit_test(test_bad_shapes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,34 @@ local cases = {
    end, {}, false, "contact 'c': at t = 0.5 the contact point left surface 'short': u = 0.5 is outside {-1, 0.5}",
    line = 6},
 
+  -- joint friction: a block thrown down a 10° incline on a translational joint stops at
+  -- t* = v0 / (g (mu cos a - sin a)) (tolerance: the event on the interpolant, 1e-9 s)
+  {"joint friction: the slider stops", function()
+     local a, mu = math.rad(10), 0.3
+     local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+     local b = m:body { name = "block", mass = 2, inertia = 0.1, vel = {2 * math.cos(a), -2 * math.sin(a)} }
+     m:translational { name = "s", body1 = m.ground, body2 = b, axis1 = {math.cos(a), -math.sin(a)},
+                       friction = { mu = mu } }
+     local run = m:simulate { t_end = 2, rtol = 1e-10, atol = 1e-10 }
+     return {run.events[1].contact, run.events[1].kind, run.events[1].t, run:value("s.sticking", 1.9)}
+   end, {}, true, {"s", "stick", 2 / (9.81 * (0.3 * math.cos(math.rad(10)) - math.sin(math.rad(10)))), 1},
+   tol = 1e-9},
+  {"joint friction on a fixed joint", function()
+     local m = mbd.model { dim = 2 }
+     local b = m:body { name = "b", mass = 1, inertia = 1 }
+     m:fixed { name = "F", body1 = m.ground, body2 = b, friction = { mu = 0.1 } }
+   end, {}, false, "fixed 'F': friction is for revolute and translational joints", line = 3},
+  {"revolute friction without its radius", function()
+     local m = mbd.model { dim = 2 }
+     local b = m:body { name = "b", mass = 1, inertia = 1 }
+     m:revolute { name = "R", body1 = m.ground, body2 = b, friction = { mu = 0.1 } }
+   end, {}, false, "friction: missing field 'radius'", line = 3},
+  {"translational friction with a radius", function()
+     local m = mbd.model { dim = 2 }
+     local b = m:body { name = "b", mass = 1, inertia = 1 }
+     m:translational { name = "T", body1 = m.ground, body2 = b, axis1 = {1, 0}, friction = { mu = 0.1, radius = 1 } }
+   end, {}, false, "translational 'T': friction field 'radius' is for revolute joints", line = 3},
+
   -- mbd.plot of numbers computed in a script
   {"plot series: bad series", function() mbd.plot { series = {{x = {1, 2}, y = {1}}}, file = "x.png" } end, {},
    false, "plot: series[1] needs lists x and y of the same length"},
