@@ -105,7 +105,7 @@ rot = key of a spatial body.  Rotations are active and right-handed.  Also:
 -- joints -----------------------------------------------------------------------------------------
 
 topics.revolute = {
-  title = "m:revolute { name, body1, at1, body2, at2 [, axis1, axis2, friction] }  -> Joint",
+  title = "m:revolute { name, body1, at1, body2, at2 [, axis1, axis2] }  -> Joint",
   text = [[
 A pin joint: the point at1 of body1 and the point at2 of body2 (each in its body's frame)
 coincide. Planar: relative rotation is free. Spatial: also axis1 (body1 frame) and axis2 (body2
@@ -120,7 +120,7 @@ m:revolute { name = "pin", body1 = m.ground, body2 = wheel, friction = { mu = 0.
 }
 
 topics.translational = {
-  title = "m:translational { name, body1, at1, body2, at2, axis1 [, axis2, friction] }  -> Joint",
+  title = "m:translational { name, body1, at1, body2, at2, axis1 [, axis2] }  -> Joint",
   text = [[
 A prismatic (sliding) joint: at2 of body2 moves along the line through at1 of body1 with direction
 axis1 (body1 frame); relative rotation is locked. Spatial: axis1 and axis2 (body2 frame) give the
