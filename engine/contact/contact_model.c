@@ -171,8 +171,10 @@ static int build_tape(mbd_surface *sf, const mbd_surface_spec *s, mbd_error *err
     out[9] = mbd_sym_diff(ctx, out[3], v[2]);
     nout = 10;
   } else {
-    // revolution: P = ρ² (its square root, if any, simplifies away), P', P''
-    out[0] = mbd_sym_powc(ctx, s->expr[0], 2);
+    // revolution: P = ρ², P', P'' — of a profile √w, P = w itself: defined beyond the profile's
+    // domain too (the contact point's search may step past a pole, where w < 0)
+    out[0] = mbd_sym_op_of(ctx, s->expr[0]) == MBD_SYM_SQRT ? mbd_sym_arg(ctx, s->expr[0], 0)
+                                                            : mbd_sym_powc(ctx, s->expr[0], 2);
     out[1] = mbd_sym_diff(ctx, out[0], v[0]);
     out[2] = mbd_sym_diff(ctx, out[1], v[0]);
     nout = 3;

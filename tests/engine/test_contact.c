@@ -605,6 +605,93 @@ static void test_ball_turntable(void **state) {
   }
 }
 
+/* a ball (radius r, J = 2/5 m r²) rolling inside a spherical bowl (radius ρ) in the vertical
+ * plane y = 0, from rest at φ0 off the bottom: the same motion as a planar disk of the same r and
+ * J rolling inside a circle of radius ρ (an independent model).  The bowl three ways: implicit
+ * (x² + y² + (z − ρ)² − ρ² = 0, inner), parametric (z = ρ − √(ρ² − u² − v²): normal up), and of
+ * revolution (profile √(ρ² − (z − ρ)²), inner) — exact symbolic derivatives of each */
+static void test_ball_in_bowl_shapes(void **state) {
+  (void)state;
+  double r = 0.1, rho = 1, mass = 1, J = 0.4 * mass * r * r, phi0 = 0.3;
+  double cx = (rho - r) * sin(phi0), cz = rho - (rho - r) * cos(phi0);
+  // the planar reference: the disk inside a circle about (0, ρ) (y up in the plane)
+  mbd_error err;
+  mbd_model *mp = mbd_model_new("disk in a ring", 2, &err);
+  double g2[2] = {0, -G};
+  mbd_model_set_gravity(mp, g2);
+  mbd_body_spec bd = {.name = "ball", .mass = mass, .inertia = {J}, .pos = {cx, cz}};
+  int disk = mbd_model_add_body(mp, &bd, &err);
+  mbd_surface_spec ring = {.name = "bowl", .body = 0, .shape = MBD_SHAPE_CIRCLE, .radius = rho,
+                           .at = {0, rho}, .inner = 1};
+  mbd_surface_spec rim = {.name = "skin", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = r};
+  int a = mbd_model_add_surface(mp, &ring, &err), c = mbd_model_add_surface(mp, &rim, &err);
+  mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
+                         .friction = MBD_FRICTION_COULOMB, .mu = 2, .mu_static = 2};
+  assert_true(mbd_model_add_contact(mp, &cs, &err) >= 0);
+  mbd_run *ref = run_model(mp, MBD_FORM_KANE, 2, 1e-11);
+  assert_int_equal(mbd_run_nevent(ref), 0);
+  mbd_sym_ctx *ctx = mbd_sym_ctx_new();
+  mbd_sym_id x = mbd_sym_var(ctx, "x", -1), y = mbd_sym_var(ctx, "y", -1),
+             z = mbd_sym_var(ctx, "z", -1), u = mbd_sym_var(ctx, "u", -1),
+             v = mbd_sym_var(ctx, "v", -1), R2 = mbd_sym_const(ctx, rho * rho),
+             R = mbd_sym_const(ctx, rho);
+  mbd_sym_id zc = mbd_sym_sub(ctx, z, R);
+  for (int shape = 0; shape < 3; shape++) {
+    mbd_model *m = mbd_model_new("ball in a bowl", 3, &err);
+    double g3[3] = {0, 0, -G};
+    mbd_model_set_gravity(m, g3);
+    mbd_body_spec bb = {.name = "ball", .mass = mass, .inertia = {J, J, J}, .pos = {cx, 0, cz},
+                        .rot = {1, 0, 0, 0}};
+    int ball = mbd_model_add_body(m, &bb, &err);
+    mbd_surface_spec bowl = {.name = "bowl", .body = 0, .ctx = ctx};
+    if (shape == 0) {
+      bowl.shape = MBD_SHAPE_IMPLICIT;
+      bowl.inner = 1;
+      mbd_sym_id t[3] = {mbd_sym_powc(ctx, x, 2), mbd_sym_powc(ctx, y, 2),
+                         mbd_sym_powc(ctx, zc, 2)};
+      bowl.expr[0] = mbd_sym_sub(ctx, mbd_sym_add_n(ctx, 3, t), R2);
+      bowl.var[0] = x, bowl.var[1] = y, bowl.var[2] = z;
+    } else if (shape == 1) {
+      bowl.shape = MBD_SHAPE_PARAMETRIC;
+      mbd_sym_id w = mbd_sym_sub(ctx, mbd_sym_sub(ctx, R2, mbd_sym_powc(ctx, u, 2)),
+                                 mbd_sym_powc(ctx, v, 2));
+      bowl.expr[0] = u, bowl.expr[1] = v, bowl.expr[2] = mbd_sym_sub(ctx, R, mbd_sym_sqrt(ctx, w));
+      bowl.var[0] = u, bowl.var[1] = v, bowl.var[2] = MBD_SYM_NONE;
+      bowl.nrange = 2;
+      bowl.range[0][0] = bowl.range[1][0] = -0.9;
+      bowl.range[0][1] = bowl.range[1][1] = 0.9;
+    } else {
+      bowl.shape = MBD_SHAPE_REVOLUTION;
+      bowl.inner = 1;
+      bowl.expr[0] = mbd_sym_sqrt(ctx, mbd_sym_sub(ctx, R2, mbd_sym_powc(ctx, zc, 2)));
+      bowl.var[0] = z;
+    }
+    mbd_surface_spec skin = {.name = "skin", .body = ball, .shape = MBD_SHAPE_SPHERE, .radius = r};
+    int sa = mbd_model_add_surface(m, &bowl, &err);
+    if (sa < 0) {
+      fail_msg("%s", err.msg);
+    }
+    int sb = mbd_model_add_surface(m, &skin, &err);
+    mbd_contact_spec c3 = {.name = "c", .surface1 = sa, .surface2 = sb,
+                           .friction = MBD_FRICTION_COULOMB, .mu = 2, .mu_static = 2};
+    assert_true(mbd_model_add_contact(m, &c3, &err) >= 0);
+    mbd_run *r3 = run_model(m, MBD_FORM_KANE, 2, 1e-11);
+    assert_int_equal(mbd_run_nevent(r3), 0);
+    // the same motion (1e-8 m: two integrations at rtol 1e-11 of one motion, two seconds)
+    for (double t = 0.2; t <= 2; t += 0.2) {
+      MBD_ASSERT_NEAR(chan(r3, "ball.x", t), chan(ref, "ball.x", t), 1e-8);
+      MBD_ASSERT_NEAR(chan(r3, "ball.z", t), chan(ref, "ball.y", t), 1e-8);
+      MBD_ASSERT_NEAR(chan(r3, "ball.y", t), 0, 1e-10);
+      MBD_ASSERT_NEAR(chan(r3, "c.normal", t), chan(ref, "c.normal", t), 1e-7);
+    }
+    mbd_run_free(r3);
+    mbd_model_free(m);
+  }
+  mbd_sym_ctx_free(ctx);
+  mbd_run_free(ref);
+  mbd_model_free(mp);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* joint friction (paper 001's closing remark)                                                 */
 
@@ -834,6 +921,7 @@ int main(void) {
       cmocka_unit_test(test_disk_separation),     cmocka_unit_test(test_disk_bounce),
       cmocka_unit_test(test_ball_plane),          cmocka_unit_test(test_ball_turntable),
       cmocka_unit_test(test_ball_incline),        cmocka_unit_test(test_disk_regularized),
+      cmocka_unit_test(test_ball_in_bowl_shapes),
       cmocka_unit_test(test_joint_friction_translational),
       cmocka_unit_test(test_joint_friction_revolute),
       cmocka_unit_test(test_bad_building),        cmocka_unit_test(test_bad_shapes),
