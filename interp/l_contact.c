@@ -138,10 +138,10 @@ static void read_range(lua_State *L, int tidx, const char *what, int np, mbd_sur
 int l_model_surface(lua_State *L) {
   mbd_model *m = l_model_get(L, 1);
   int dim = mbd_model_dim(m);
-  static const char *const fields[] = {
-      "name",      "body",   "shape", "inner", "at",     "direction", "normal", "radius",
-      "amplitude", "wavelength", "x", "y",     "z",      "f",         "profile", "param",
-      "params",    "range",  "u0",    NULL};
+  static const char *const fields[] = {"name",      "body",   "shape",  "inner",     "at",
+                                       "direction", "normal", "radius", "amplitude", "wavelength",
+                                       "x",         "y",      "z",      "f",         "profile",
+                                       "param",     "params", "range",  "u0",        NULL};
   lx_check_fields(L, 2, "surface", fields);
   mbd_surface_spec s;
   memset(&s, 0, sizeof s);
@@ -162,8 +162,7 @@ int l_model_surface(lua_State *L) {
                       shape);
   }
   char what[96];
-  snprintf(what, sizeof what, "surface '%s'",
-           s.name ? s.name : "");
+  snprintf(what, sizeof what, "surface '%s'", s.name ? s.name : "");
   if (!s.name) {
     snprintf(what, sizeof what, "surface '%s%d'", "surface", mbd_model_nsurface(m) + 1);
   }
@@ -181,8 +180,7 @@ int l_model_surface(lua_State *L) {
   if (lx_has(L, 2, "inner")) {
     lua_getfield(L, 2, "inner");
     if (!lua_isboolean(L, -1)) {
-      return luaL_error(L, "surface: field 'inner' expects a boolean, got %s",
-                        lx_typename(L, -1));
+      return luaL_error(L, "surface: field 'inner' expects a boolean, got %s", lx_typename(L, -1));
     }
     s.inner = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -288,8 +286,7 @@ static int surface_field(lua_State *L, int tidx, const char *key) {
   }
   l_obj *o = luaL_testudata(L, -1, SURFACE_MT);
   if (!o) {
-    luaL_error(L, "contact: field '%s' expects an %s, got %s", key, SURFACE_MT,
-               lx_typename(L, -1));
+    luaL_error(L, "contact: field '%s' expects an %s, got %s", key, SURFACE_MT, lx_typename(L, -1));
   }
   lua_getiuservalue(L, -1, 1);
   if (!lua_rawequal(L, -1, 1)) {
@@ -301,7 +298,7 @@ static int surface_field(lua_State *L, int tidx, const char *key) {
 
 int l_model_contact(lua_State *L) {
   mbd_model *m = l_model_get(L, 1);
-  static const char *const fields[] = {"name",     "surface1",  "surface2", "friction", "mu",
+  static const char *const fields[] = {"name",      "surface1", "surface2",    "friction", "mu",
                                        "mu_static", "slope",    "restitution", NULL};
   lx_check_fields(L, 2, "contact", fields);
   mbd_contact_spec c;

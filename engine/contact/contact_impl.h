@@ -23,12 +23,12 @@
 
 /* the geometry of a surface at parameters u (body frame) */
 typedef struct mbd_surf_geo {
-  double s[3];             /* the point */
+  double s[3];                  /* the point */
   double S[3][MBD_SURF_NP_MAX]; /* ∂s/∂u_k (implicit: the identity) */
-  double n[3];             /* unit normal, out of the body's material */
+  double n[3];                  /* unit normal, out of the body's material */
   double N[3][MBD_SURF_NP_MAX]; /* ∂n/∂u_k */
-  double f;                /* implicit: f(s')/|∇f|, the surface equation in metres; else 0 */
-  double fg[3];            /* implicit: ∇f/|∇f| (its gradient, |∇f| held fixed) */
+  double f;                     /* implicit: f(s')/|∇f|, the surface equation in metres; else 0 */
+  double fg[3];                 /* implicit: ∇f/|∇f| (its gradient, |∇f| held fixed) */
   double II[MBD_SURF_NP_MAX][MBD_SURF_NP_MAX]; /* curvature data: parametric −n·∂²s/∂u_a∂u_b;
                               implicit ±H/|∇f| (H the Hessian of f), convex positive */
 } mbd_surf_geo;
@@ -95,21 +95,21 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d);
 
 /* channels of a contact (channel comp) */
 typedef enum mbd_contact_channel {
-  MBD_CCH_NORMAL = 0,      /* N, compression > 0 */
-  MBD_CCH_NX,              /* normal force vector on body 2: x, y, z */
+  MBD_CCH_NORMAL = 0, /* N, compression > 0 */
+  MBD_CCH_NX,         /* normal force vector on body 2: x, y, z */
   MBD_CCH_NY,
   MBD_CCH_NZ,
-  MBD_CCH_FRICTION,        /* |F_t| (planar: signed along the tangent) */
-  MBD_CCH_FX,              /* friction force vector on body 2: x, y, z */
+  MBD_CCH_FRICTION, /* |F_t| (planar: signed along the tangent) */
+  MBD_CCH_FX,       /* friction force vector on body 2: x, y, z */
   MBD_CCH_FY,
   MBD_CCH_FZ,
-  MBD_CCH_SLIP,            /* slip speed (planar: signed along the tangent) */
-  MBD_CCH_STICKING,        /* 1 while rolling without slip, else 0 */
-  MBD_CCH_GAP,             /* the gap (0 while closed) */
-  MBD_CCH_PX,              /* the contact point, global */
+  MBD_CCH_SLIP,     /* slip speed (planar: signed along the tangent) */
+  MBD_CCH_STICKING, /* 1 while rolling without slip, else 0 */
+  MBD_CCH_GAP,      /* the gap (0 while closed) */
+  MBD_CCH_PX,       /* the contact point, global */
   MBD_CCH_PY,
   MBD_CCH_PZ,
-  MBD_CCH_PARAM            /* + k: surface parameter k of the contact (surface 1's, then 2's) */
+  MBD_CCH_PARAM /* + k: surface parameter k of the contact (surface 1's, then 2's) */
 } mbd_contact_channel;
 /* add the channels of every contact; −1 when out of memory */
 int mbd_contact_channels(mbd_model *m,

@@ -99,7 +99,7 @@ int mbd_contact_number_rows(mbd_model *m, int row) {
  * displacement */
 static int jfric_coord(const mbd_model *m, int k) {
   return m->joint[m->jfric[k].joint].type == MBD_JOINT_REVOLUTE ? MBD_COORD_ANGLE
-                                                                 : MBD_COORD_DISPLACEMENT;
+                                                                : MBD_COORD_DISPLACEMENT;
 }
 
 void mbd_jfric_row(const mbd_model *m, mbd_data *d, int k, mbd_row *row) {
@@ -259,8 +259,8 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
   double AS1[3][MBD_SURF_NP_MAX], AN1[3][MBD_SURF_NP_MAX], AS2[3][MBD_SURF_NP_MAX],
       AN2[3][MBD_SURF_NP_MAX];
   for (int k = 0; k < s->np1; k++) {
-    double a[3] = {s->g1.S[0][k], s->g1.S[1][k], s->g1.S[2][k]}, b[3], nk[3] = {
-        s->g1.N[0][k], s->g1.N[1][k], s->g1.N[2][k]}, nb[3];
+    double a[3] = {s->g1.S[0][k], s->g1.S[1][k], s->g1.S[2][k]}, b[3],
+           nk[3] = {s->g1.N[0][k], s->g1.N[1][k], s->g1.N[2][k]}, nb[3];
     mat_vec(p1->A, a, b);
     mat_vec(p1->A, nk, nb);
     for (int i = 0; i < 3; i++) {
@@ -269,8 +269,8 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
     }
   }
   for (int k = 0; k < s->np2; k++) {
-    double a[3] = {s->g2.S[0][k], s->g2.S[1][k], s->g2.S[2][k]}, b[3], nk[3] = {
-        s->g2.N[0][k], s->g2.N[1][k], s->g2.N[2][k]}, nb[3];
+    double a[3] = {s->g2.S[0][k], s->g2.S[1][k], s->g2.S[2][k]}, b[3],
+           nk[3] = {s->g2.N[0][k], s->g2.N[1][k], s->g2.N[2][k]}, nb[3];
     mat_vec(p2->A, a, b);
     mat_vec(p2->A, nk, nb);
     for (int i = 0; i < 3; i++) {
@@ -337,8 +337,8 @@ static int cn_lsq(const cn_sys *s, const double *b, double *z) {
 static int cn_solve(const mbd_model *m, const mbd_data *d, const mbd_contact *ct, double *x,
                     cn_sys *s, double *res, int *iters) {
   const double *r1 = d->pose[ct->b1].r, *r2 = d->pose[ct->b2].r;
-  double scale = 1 + fmax(fabs(r1[0]) + fabs(r1[1]) + fabs(r1[2]),
-                          fabs(r2[0]) + fabs(r2[1]) + fabs(r2[2]));
+  double scale =
+      1 + fmax(fabs(r1[0]) + fabs(r1[1]) + fabs(r1[2]), fabs(r2[0]) + fabs(r2[1]) + fabs(r2[2]));
   double tol = 1e-13 * scale;
   int rc = cn_eval(m, d, ct, x, s);
   if (rc != MBD_OK) {
@@ -436,8 +436,8 @@ static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys 
       snprintf(other, sizeof other, "concave radius %.4g m", -1 / ko);
     }
     return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_CURVATURE, ct->name, d->t,
-                    m->surface[first ? ct->s1 : ct->s2].name, kc < 0 ? -1 / kc : INFINITY,
-                    other, m->surface[first ? ct->s2 : ct->s1].name);
+                    m->surface[first ? ct->s1 : ct->s2].name, kc < 0 ? -1 / kc : INFINITY, other,
+                    m->surface[first ? ct->s2 : ct->s1].name);
   }
   // spatial: K = K1 + K2 in the tangent basis (t1, t2), by polarization of the quadratic forms
   double e[3][3], K[3];
@@ -458,8 +458,8 @@ static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys 
   if (lmin > 0) {
     return MBD_OK;
   }
-  return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_CURVATURE3, ct->name, d->t, sf1->name,
-                  sf2->name, lmin);
+  return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_CURVATURE3, ct->name, d->t, sf1->name, sf2->name,
+                  lmin);
 }
 
 /* whether a parametric surface's tangents at g have (nearly) lost their rank: |s_u| (planar) or
@@ -551,8 +551,7 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
       if (degenerate(sf, g)) {
         char pt[96];
         params_text(sf, side ? x + np1 : x, pt, sizeof pt);
-        return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, sf->name,
-                        pt);
+        return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, sf->name, pt);
       }
     }
     if (m->dim == 2 || iters >= CN_MAXIT) {

@@ -104,10 +104,8 @@ static int check_vars(mbd_sym_ctx *ctx, mbd_sym_id e, int nv, const mbd_sym_id *
 static int build_tape(mbd_surface *sf, const mbd_surface_spec *s, mbd_error *err) {
   mbd_sym_ctx *ctx = s->ctx;
   const char *shape = mbd_shape_name(s->shape);
-  static const char *const fields[4][3] = {{"x", "y", NULL},
-                                           {"x", "y", "z"},
-                                           {"f", NULL, NULL},
-                                           {"profile", NULL, NULL}};
+  static const char *const fields[4][3] = {
+      {"x", "y", NULL}, {"x", "y", "z"}, {"f", NULL, NULL}, {"profile", NULL, NULL}};
   int which = s->shape == MBD_SHAPE_CURVE        ? 0
               : s->shape == MBD_SHAPE_PARAMETRIC ? 1
               : s->shape == MBD_SHAPE_IMPLICIT   ? 2
@@ -427,8 +425,12 @@ int mbd_model_set_joint_friction(mbd_model *m, int joint, double mu, double radi
     }
     m->njfric++;
   }
-  m->jfric[k] = (mbd_joint_friction){.joint = joint, .mu = mu, .radius = rev ? radius : 0,
-                                     .row = -1, .mode0 = MBD_CMODE_SLIP, .sgn0 = 1};
+  m->jfric[k] = (mbd_joint_friction){.joint = joint,
+                                     .mu = mu,
+                                     .radius = rev ? radius : 0,
+                                     .row = -1,
+                                     .mode0 = MBD_CMODE_SLIP,
+                                     .sgn0 = 1};
   mbd_model_unassemble(m);  // a lock row more
   return MBD_OK;
 }

@@ -18,7 +18,8 @@
 #define MSG_SURF_BODY "surface '%s': body index out of range"
 /* an unknown shape number: surface, number */
 #define MSG_SURF_SHAPE "surface '%s': unknown shape %d"
-/* a shape of the other dimension: surface, shape, "planar"/"spatial", the model's "planar"/"spatial" */
+/* a shape of the other dimension: surface, shape, "planar"/"spatial", the model's
+ * "planar"/"spatial" */
 #define MSG_SURF_DIM "surface '%s': shape '%s' is %s, the model is %s"
 /* a NaN or infinity in a surface's numbers: surface */
 #define MSG_SURF_FINITE "surface '%s': its numbers must be finite"
@@ -39,7 +40,8 @@
 /* the symbolic derivatives or the tape could not be built: surface, the reason */
 #define MSG_SURF_TAPE "surface '%s': %s"
 /* the surface has no normal where it was evaluated at building: surface, parameters */
-#define MSG_SURF_BAD_AT "surface '%s': no normal at %s (a zero tangent, parallel tangents or ∇f = 0)"
+#define MSG_SURF_BAD_AT \
+  "surface '%s': no normal at %s (a zero tangent, parallel tangents or ∇f = 0)"
 
 /* a contact's surface outside the model: contact, field ("surface1", "surface2") */
 #define MSG_CONTACT_SURFACE "contact '%s': %s is out of range"
@@ -69,7 +71,7 @@
 /* ---- kinematics ------------------------------------------------------------------------------ */
 
 /* the contact point could not be found: contact, time, iterations, residual */
-#define MSG_CONTACT_NEWTON                                                                    \
+#define MSG_CONTACT_NEWTON                                                                   \
   "contact '%s': the contact point was not found at t = %g (%d Newton iterations, residual " \
   "%.3g m): the surfaces are too far apart or do not face each other"
 /* a surface's normal vanished: contact, time, surface, its parameters */
@@ -80,13 +82,13 @@
   "contact '%s': at t = %g the contact point left surface '%s': %s = %g is outside {%g, %g}"
 /* planar: the surfaces are too curved to touch at one point: contact, time, concave surface, its
  * radius, the other surface, its radius (or "flat") */
-#define MSG_CONTACT_CURVATURE                                                                  \
+#define MSG_CONTACT_CURVATURE                                                                   \
   "contact '%s': at t = %g surface '%s' is concave with curvature radius %.4g m, smaller than " \
   "the %s of surface '%s': the surfaces cannot touch at a single point"
 /* spatial: the relative curvature is not positive definite: contact, time, surfaces, the least
  * relative curvature */
-#define MSG_CONTACT_CURVATURE3                                                                  \
-  "contact '%s': at t = %g surfaces '%s' and '%s' cannot touch at a single point: their "       \
+#define MSG_CONTACT_CURVATURE3                                                            \
+  "contact '%s': at t = %g surfaces '%s' and '%s' cannot touch at a single point: their " \
   "relative curvature is %.4g 1/m along a tangent (a concave surface more curved than the other)"
 
 #endif

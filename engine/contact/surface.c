@@ -35,10 +35,10 @@ static void cross3(const double *a, const double *b, double *c) {
 
 /* outputs of a symbolic shape's tape (contact_model.c builds it in this order) */
 enum {
-  TAPE_CURVE = 6,      /* x, y, x_u, y_u, x_uu, y_uu */
+  TAPE_CURVE = 6,       /* x, y, x_u, y_u, x_uu, y_uu */
   TAPE_PARAMETRIC = 18, /* s, s_u, s_v, s_uu, s_uv, s_vv (3 each) */
-  TAPE_IMPLICIT = 10,  /* f, f_x, f_y, f_z, f_xx, f_xy, f_xz, f_yy, f_yz, f_zz */
-  TAPE_REVOLUTION = 3  /* P = ρ², P', P'' of the axial coordinate */
+  TAPE_IMPLICIT = 10,   /* f, f_x, f_y, f_z, f_xx, f_xy, f_xz, f_yy, f_yz, f_zz */
+  TAPE_REVOLUTION = 3   /* P = ρ², P', P'' of the axial coordinate */
 };
 
 /* ------------------------------------------------------------------------------------------ */

@@ -130,9 +130,8 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
       return rc;
     }
     if (it + 1 >= FP_MAXIT || !isfinite(change)) {
-      const char *who = worst < m->ncontact
-                            ? m->contact[worst].name
-                            : m->joint[m->jfric[worst - m->ncontact].joint].name;
+      const char *who = worst < m->ncontact ? m->contact[worst].name
+                                            : m->joint[m->jfric[worst - m->ncontact].joint].name;
       MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_CONTACT_FIXED_POINT, who, d->t, FP_MAXIT, change);
       return 1;
     }
@@ -198,8 +197,8 @@ int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double 
     const mbd_jfric_state *js = &d->jfstate[k];
     const mbd_joint_friction *jf = &m->jfric[k];
     double r = m->joint[jf->joint].type == MBD_JOINT_REVOLUTE ? jf->radius : 1;
-    g[3 * m->ncontact + k] = js->mode == MBD_CMODE_SLIP ? js->sgn * js->rate
-                                                         : jf->mu * js->R * r - fabs(js->T);
+    g[3 * m->ncontact + k] =
+        js->mode == MBD_CMODE_SLIP ? js->sgn * js->rate : jf->mu * js->R * r - fabs(js->T);
   }
   return MBD_OK;
 }
@@ -464,8 +463,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
           return rc;
         }
         again = 1;
-      } else if (cs->mode == MBD_CMODE_STICK &&
-                 sqrt(dot3(cs->Ft, cs->Ft)) > ct->mu_s * cs->N) {
+      } else if (cs->mode == MBD_CMODE_STICK && sqrt(dot3(cs->Ft, cs->Ft)) > ct->mu_s * cs->N) {
         start_slip(m, d, c);
         again = 1;
       }

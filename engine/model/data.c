@@ -63,10 +63,11 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->Q0 = calloc(nn, sizeof(double));
   d->evlog = calloc(m->ncontact + m->njfric ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
-  int ok = d->cstate && d->Q0 && d->evlog && d->jfstate && d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
+  int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
+  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate;
   // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
   int big = (int)(nn > mm ? nn : mm);
   if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {

@@ -35,12 +35,12 @@ static const int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP
 /* builders                                                                                    */
 
 typedef struct disk_opts {
-  double alpha;        /* incline angle of the ground line, rad (0: horizontal) */
+  double alpha; /* incline angle of the ground line, rad (0: horizontal) */
   double m, J, R;
-  double pos_along;    /* position of the contact along the line */
-  double v_along;      /* initial velocity of the centre along the line (downhill +) */
-  double omega;        /* initial angular velocity */
-  double force[2];     /* a constant force at the centre */
+  double pos_along; /* position of the contact along the line */
+  double v_along;   /* initial velocity of the centre along the line (downhill +) */
+  double omega;     /* initial angular velocity */
+  double force[2];  /* a constant force at the centre */
   double mu, mu_s;
   int friction;
   int has_e;
@@ -48,8 +48,8 @@ typedef struct disk_opts {
 } disk_opts;
 
 static disk_opts disk_defaults(void) {
-  disk_opts o = {.m = 3, .J = 2, .R = 0.2, .mu = 0.3, .mu_s = 0.35,
-                 .friction = MBD_FRICTION_COULOMB};
+  disk_opts o = {
+      .m = 3, .J = 2, .R = 0.2, .mu = 0.3, .mu_s = 0.35, .friction = MBD_FRICTION_COULOMB};
   return o;
 }
 
@@ -74,13 +74,18 @@ static mbd_model *disk_model(const disk_opts *d, int *contact) {
     mbd_force_spec f = {.body = disk, .value = {d->force[0], d->force[1]}};
     assert_true(mbd_model_add_force(m, &f, &err) >= 0);
   }
-  mbd_surface_spec s1 = {.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE,
-                         .direction = {dir[0], dir[1]}};
+  mbd_surface_spec s1 = {
+      .name = "floor", .body = 0, .shape = MBD_SHAPE_LINE, .direction = {dir[0], dir[1]}};
   mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = d->R};
   int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
   assert_true(a >= 0 && c >= 0);
-  mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c, .friction = d->friction,
-                         .mu = d->mu, .mu_static = d->mu_s, .has_restitution = d->has_e,
+  mbd_contact_spec cs = {.name = "c",
+                         .surface1 = a,
+                         .surface2 = c,
+                         .friction = d->friction,
+                         .mu = d->mu,
+                         .mu_static = d->mu_s,
+                         .has_restitution = d->has_e,
                          .restitution = d->e};
   *contact = mbd_model_add_contact(m, &cs, &err);
   if (*contact < 0) {
@@ -271,8 +276,8 @@ static void test_disk_static_no_creep(void **state) {
     mbd_run *r = run_model(m, forms[f], 10, 1e-8);
     double x = chan(r, "disk.x", 10), th = chan(r, "disk.theta", 10);
     if (!(fabs(x) < 1e-9) || !(fabs(th) < 1e-9 / d.R)) {
-      fail_msg("%s: the disk crept x = %g m, θ = %g rad in 10 s", mbd_formulation_name(forms[f]),
-               x, th);
+      fail_msg("%s: the disk crept x = %g m, θ = %g rad in 10 s", mbd_formulation_name(forms[f]), x,
+               th);
     }
     MBD_ASSERT_NEAR(chan(r, "c.friction", 10), -5, 1e-9);
     MBD_ASSERT_NEAR(chan(r, "c.sticking", 5), 1, 0);
@@ -296,12 +301,16 @@ static void test_disk_sine_energy(void **state) {
     double A = 0.05, lam = M_PI, R = 0.2;
     mbd_body_spec b = {.name = "disk", .mass = 3, .inertia = {0.06}, .pos = {-0.4, R}};
     int disk = mbd_model_add_body(m, &b, &err);
-    mbd_surface_spec s1 = {.name = "wave", .body = 0, .shape = MBD_SHAPE_SINE, .amplitude = A,
-                           .wavelength = lam};
+    mbd_surface_spec s1 = {
+        .name = "wave", .body = 0, .shape = MBD_SHAPE_SINE, .amplitude = A, .wavelength = lam};
     mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = R};
     int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
-    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                           .friction = MBD_FRICTION_COULOMB, .mu = 5, .mu_static = 5};
+    mbd_contact_spec cs = {.name = "c",
+                           .surface1 = a,
+                           .surface2 = c,
+                           .friction = MBD_FRICTION_COULOMB,
+                           .mu = 5,
+                           .mu_static = 5};
     assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
     mbd_run *r = run_model(m, forms[f], 2, 1e-10);
     assert_int_equal(mbd_run_nevent(r), 0);
@@ -387,12 +396,16 @@ static void test_disk_bounce(void **state) {
     mbd_model_set_gravity(m, g);
     mbd_body_spec b = {.name = "disk", .mass = mass, .inertia = {0.005}, .pos = {0, R + h}};
     int disk = mbd_model_add_body(m, &b, &err);
-    mbd_surface_spec s1 = {.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE,
-                           .direction = {1, 0}};
+    mbd_surface_spec s1 = {
+        .name = "floor", .body = 0, .shape = MBD_SHAPE_LINE, .direction = {1, 0}};
     mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = R};
     int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
-    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                           .friction = MBD_FRICTION_NONE, .has_restitution = 1, .restitution = e};
+    mbd_contact_spec cs = {.name = "c",
+                           .surface1 = a,
+                           .surface2 = c,
+                           .friction = MBD_FRICTION_NONE,
+                           .has_restitution = 1,
+                           .restitution = e};
     assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
     mbd_run *r = run_model(m, forms[f], 2, 1e-10);
     double tk = t1, vk = v1;
@@ -431,15 +444,23 @@ static void test_ball_plane(void **state) {
     mbd_model *m = mbd_model_new("ball", 3, &err);
     double g[3] = {0, 0, -G};
     mbd_model_set_gravity(m, g);
-    mbd_body_spec b = {.name = "ball", .mass = mass, .inertia = {J, J, J}, .pos = {0, 0, R},
-                       .rot = {1, 0, 0, 0}, .vel = {3, 1, 0}};
+    mbd_body_spec b = {.name = "ball",
+                       .mass = mass,
+                       .inertia = {J, J, J},
+                       .pos = {0, 0, R},
+                       .rot = {1, 0, 0, 0},
+                       .vel = {3, 1, 0}};
     int ball = mbd_model_add_body(m, &b, &err);
-    mbd_surface_spec s1 = {.name = "floor", .body = 0, .shape = MBD_SHAPE_PLANE,
-                           .normal = {0, 0, 1}};
+    mbd_surface_spec s1 = {
+        .name = "floor", .body = 0, .shape = MBD_SHAPE_PLANE, .normal = {0, 0, 1}};
     mbd_surface_spec s2 = {.name = "skin", .body = ball, .shape = MBD_SHAPE_SPHERE, .radius = R};
     int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
-    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                           .friction = MBD_FRICTION_COULOMB, .mu = mu, .mu_static = 0.3};
+    mbd_contact_spec cs = {.name = "c",
+                           .surface1 = a,
+                           .surface2 = c,
+                           .friction = MBD_FRICTION_COULOMB,
+                           .mu = mu,
+                           .mu_static = 0.3};
     assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
     mbd_run *r = run_model(m, forms[f], 1, 1e-12);
     MBD_ASSERT_NEAR(event_time(r, "stick", 0), tstar, 1e-9);
@@ -464,7 +485,8 @@ static void test_ball_incline(void **state) {
   (void)state;
   double R = 0.1, mass = 2, J = 0.4 * mass * R * R, mu = 0.3, al = 15 * M_PI / 180, v0 = 2;
   double ca = cos(al), sa = sin(al);
-  double a_slip = G * sa - mu * G * ca, tstar = v0 / (mu * G * ca * (1 + mass * R * R / J) - G * sa);
+  double a_slip = G * sa - mu * G * ca,
+         tstar = v0 / (mu * G * ca * (1 + mass * R * R / J) - G * sa);
   double a_roll = G * sa / (1 + J / (mass * R * R));
   for (int f = 0; f < NFORMS; f++) {
     mbd_error err;
@@ -479,12 +501,16 @@ static void test_ball_incline(void **state) {
       b.vel[k] = v0 * down[k];
     }
     int ball = mbd_model_add_body(m, &b, &err);
-    mbd_surface_spec s1 = {.name = "slope", .body = 0, .shape = MBD_SHAPE_PLANE,
-                           .normal = {0, sa, ca}};
+    mbd_surface_spec s1 = {
+        .name = "slope", .body = 0, .shape = MBD_SHAPE_PLANE, .normal = {0, sa, ca}};
     mbd_surface_spec s2 = {.name = "skin", .body = ball, .shape = MBD_SHAPE_SPHERE, .radius = R};
     int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
-    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                           .friction = MBD_FRICTION_COULOMB, .mu = mu, .mu_static = mu};
+    mbd_contact_spec cs = {.name = "c",
+                           .surface1 = a,
+                           .surface2 = c,
+                           .friction = MBD_FRICTION_COULOMB,
+                           .mu = mu,
+                           .mu_static = mu};
     assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
     mbd_run *r = run_model(m, forms[f], 2, 1e-12);
     MBD_ASSERT_NEAR(event_time(r, "stick", 0), tstar, 1e-9);
@@ -527,17 +553,25 @@ static void test_disk_regularized(void **state) {
     mbd_model *m = mbd_model_new("disk", 2, &err);
     double g[2] = {0, -G};
     mbd_model_set_gravity(m, g);
-    mbd_body_spec b = {.name = "disk", .mass = d.m, .inertia = {d.J}, .pos = {0, d.R},
-                       .vel = {10, 0}, .omega = {-60}};
+    mbd_body_spec b = {.name = "disk",
+                       .mass = d.m,
+                       .inertia = {d.J},
+                       .pos = {0, d.R},
+                       .vel = {10, 0},
+                       .omega = {-60}};
     int disk = mbd_model_add_body(m, &b, &err);
     mbd_force_spec fs = {.body = disk, .value = {F, 0}};
     mbd_model_add_force(m, &fs, &err);
-    mbd_surface_spec s1s = {.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE,
-                            .direction = {1, 0}};
+    mbd_surface_spec s1s = {
+        .name = "floor", .body = 0, .shape = MBD_SHAPE_LINE, .direction = {1, 0}};
     mbd_surface_spec s2s = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = d.R};
     int a = mbd_model_add_surface(m, &s1s, &err), cc = mbd_model_add_surface(m, &s2s, &err);
-    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = cc,
-                           .friction = MBD_FRICTION_REGULARIZED, .mu = mu, .slope = beta};
+    mbd_contact_spec cs = {.name = "c",
+                           .surface1 = a,
+                           .surface2 = cc,
+                           .friction = MBD_FRICTION_REGULARIZED,
+                           .mu = mu,
+                           .slope = beta};
     assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
     mbd_run *r = run_model(m, forms[f], 1, 1e-11);
     assert_int_equal(mbd_run_nevent(r), 0);
@@ -569,23 +603,40 @@ static void test_ball_turntable(void **state) {
     mbd_model *m = mbd_model_new("turntable", 3, &err);
     double g[3] = {0, 0, -G};
     mbd_model_set_gravity(m, g);
-    mbd_body_spec bp = {.name = "plate", .mass = 50, .inertia = {10, 10, 15},
-                        .rot = {1, 0, 0, 0}, .omega = {0, 0, Om}};
+    mbd_body_spec bp = {.name = "plate",
+                        .mass = 50,
+                        .inertia = {10, 10, 15},
+                        .rot = {1, 0, 0, 0},
+                        .omega = {0, 0, Om}};
     int plate = mbd_model_add_body(m, &bp, &err);
-    mbd_body_spec bb = {.name = "ball", .mass = mass, .inertia = {J, J, J}, .pos = {x0, 0, R},
-                        .rot = {1, 0, 0, 0}, .vel = {0, V, 0}, .omega = {(Om * x0 - V) / R, 0, 0}};
+    mbd_body_spec bb = {.name = "ball",
+                        .mass = mass,
+                        .inertia = {J, J, J},
+                        .pos = {x0, 0, R},
+                        .rot = {1, 0, 0, 0},
+                        .vel = {0, V, 0},
+                        .omega = {(Om * x0 - V) / R, 0, 0}};
     int ball = mbd_model_add_body(m, &bb, &err);
-    mbd_joint_spec rv = {.name = "axis", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = plate,
-                         .axis1 = {0, 0, 1}, .axis2 = {0, 0, 1}, .has_axis1 = 1,
+    mbd_joint_spec rv = {.name = "axis",
+                         .type = MBD_JOINT_REVOLUTE,
+                         .body1 = 0,
+                         .body2 = plate,
+                         .axis1 = {0, 0, 1},
+                         .axis2 = {0, 0, 1},
+                         .has_axis1 = 1,
                          .has_axis2 = 1};
     int j = mbd_model_add_joint(m, &rv, &err);
     assert_true(mbd_model_add_drive(m, j, spin_drive, &Om, &err) >= 0);
-    mbd_surface_spec s1 = {.name = "top", .body = plate, .shape = MBD_SHAPE_PLANE,
-                           .normal = {0, 0, 1}};
+    mbd_surface_spec s1 = {
+        .name = "top", .body = plate, .shape = MBD_SHAPE_PLANE, .normal = {0, 0, 1}};
     mbd_surface_spec s2 = {.name = "skin", .body = ball, .shape = MBD_SHAPE_SPHERE, .radius = R};
     int a = mbd_model_add_surface(m, &s1, &err), c = mbd_model_add_surface(m, &s2, &err);
-    mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                           .friction = MBD_FRICTION_COULOMB, .mu = 0.4, .mu_static = 0.5};
+    mbd_contact_spec cs = {.name = "c",
+                           .surface1 = a,
+                           .surface2 = c,
+                           .friction = MBD_FRICTION_COULOMB,
+                           .mu = 0.4,
+                           .mu_static = 0.5};
     assert_true(mbd_model_add_contact(m, &cs, &err) >= 0);
     mbd_run *r = run_model(m, forms[f], 2.5, 1e-11);
     assert_int_equal(mbd_run_nevent(r), 0);
@@ -621,12 +672,20 @@ static void test_ball_in_bowl_shapes(void **state) {
   mbd_model_set_gravity(mp, g2);
   mbd_body_spec bd = {.name = "ball", .mass = mass, .inertia = {J}, .pos = {cx, cz}};
   int disk = mbd_model_add_body(mp, &bd, &err);
-  mbd_surface_spec ring = {.name = "bowl", .body = 0, .shape = MBD_SHAPE_CIRCLE, .radius = rho,
-                           .at = {0, rho}, .inner = 1};
+  mbd_surface_spec ring = {.name = "bowl",
+                           .body = 0,
+                           .shape = MBD_SHAPE_CIRCLE,
+                           .radius = rho,
+                           .at = {0, rho},
+                           .inner = 1};
   mbd_surface_spec rim = {.name = "skin", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = r};
   int a = mbd_model_add_surface(mp, &ring, &err), c = mbd_model_add_surface(mp, &rim, &err);
-  mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                         .friction = MBD_FRICTION_COULOMB, .mu = 2, .mu_static = 2};
+  mbd_contact_spec cs = {.name = "c",
+                         .surface1 = a,
+                         .surface2 = c,
+                         .friction = MBD_FRICTION_COULOMB,
+                         .mu = 2,
+                         .mu_static = 2};
   assert_true(mbd_model_add_contact(mp, &cs, &err) >= 0);
   mbd_run *ref = run_model(mp, MBD_FORM_KANE, 2, 1e-11);
   assert_int_equal(mbd_run_nevent(ref), 0);
@@ -640,7 +699,10 @@ static void test_ball_in_bowl_shapes(void **state) {
     mbd_model *m = mbd_model_new("ball in a bowl", 3, &err);
     double g3[3] = {0, 0, -G};
     mbd_model_set_gravity(m, g3);
-    mbd_body_spec bb = {.name = "ball", .mass = mass, .inertia = {J, J, J}, .pos = {cx, 0, cz},
+    mbd_body_spec bb = {.name = "ball",
+                        .mass = mass,
+                        .inertia = {J, J, J},
+                        .pos = {cx, 0, cz},
                         .rot = {1, 0, 0, 0}};
     int ball = mbd_model_add_body(m, &bb, &err);
     mbd_surface_spec bowl = {.name = "bowl", .body = 0, .ctx = ctx};
@@ -653,8 +715,8 @@ static void test_ball_in_bowl_shapes(void **state) {
       bowl.var[0] = x, bowl.var[1] = y, bowl.var[2] = z;
     } else if (shape == 1) {
       bowl.shape = MBD_SHAPE_PARAMETRIC;
-      mbd_sym_id w = mbd_sym_sub(ctx, mbd_sym_sub(ctx, R2, mbd_sym_powc(ctx, u, 2)),
-                                 mbd_sym_powc(ctx, v, 2));
+      mbd_sym_id w =
+          mbd_sym_sub(ctx, mbd_sym_sub(ctx, R2, mbd_sym_powc(ctx, u, 2)), mbd_sym_powc(ctx, v, 2));
       bowl.expr[0] = u, bowl.expr[1] = v, bowl.expr[2] = mbd_sym_sub(ctx, R, mbd_sym_sqrt(ctx, w));
       bowl.var[0] = u, bowl.var[1] = v, bowl.var[2] = MBD_SYM_NONE;
       bowl.nrange = 2;
@@ -672,8 +734,12 @@ static void test_ball_in_bowl_shapes(void **state) {
       fail_msg("%s", err.msg);
     }
     int sb = mbd_model_add_surface(m, &skin, &err);
-    mbd_contact_spec c3 = {.name = "c", .surface1 = sa, .surface2 = sb,
-                           .friction = MBD_FRICTION_COULOMB, .mu = 2, .mu_static = 2};
+    mbd_contact_spec c3 = {.name = "c",
+                           .surface1 = sa,
+                           .surface2 = sb,
+                           .friction = MBD_FRICTION_COULOMB,
+                           .mu = 2,
+                           .mu_static = 2};
     assert_true(mbd_model_add_contact(m, &c3, &err) >= 0);
     mbd_run *r3 = run_model(m, MBD_FORM_KANE, 2, 1e-11);
     assert_int_equal(mbd_run_nevent(r3), 0);
@@ -710,11 +776,15 @@ static void test_joint_friction_translational(void **state) {
       mbd_model *m = mbd_model_new("slider", 2, &err);
       double g[2] = {0, -G};
       mbd_model_set_gravity(m, g);
-      mbd_body_spec b = {.name = "block", .mass = mass, .inertia = {0.1},
-                         .vel = {v0 * ca, -v0 * sa}};
+      mbd_body_spec b = {
+          .name = "block", .mass = mass, .inertia = {0.1}, .vel = {v0 * ca, -v0 * sa}};
       int blk = mbd_model_add_body(m, &b, &err);
-      mbd_joint_spec js = {.name = "s", .type = MBD_JOINT_TRANSLATIONAL, .body1 = 0, .body2 = blk,
-                           .axis1 = {ca, -sa}, .has_axis1 = 1};
+      mbd_joint_spec js = {.name = "s",
+                           .type = MBD_JOINT_TRANSLATIONAL,
+                           .body1 = 0,
+                           .body2 = blk,
+                           .axis1 = {ca, -sa},
+                           .has_axis1 = 1};
       int j = mbd_model_add_joint(m, &js, &err);
       assert_int_equal(mbd_model_set_joint_friction(m, j, mu, 0, &err), MBD_OK);
       mbd_run *r = run_model(m, forms[f], 2, 1e-10);
@@ -800,23 +870,30 @@ static void test_bad_building(void **state) {
   s = (mbd_surface_spec){.name = "w", .body = 0, .shape = MBD_SHAPE_SINE, .amplitude = 1};
   MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_POSITIVE, "w",
                    "wavelength", 0.0);
-  s = (mbd_surface_spec){.name = "l", .body = 0, .shape = MBD_SHAPE_LINE, .direction = {1, 0},
-                         .nrange = 1, .range = {{2, 1}}};
-  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_RANGE, "l",
-                   "u", 2.0, 1.0);
+  s = (mbd_surface_spec){.name = "l",
+                         .body = 0,
+                         .shape = MBD_SHAPE_LINE,
+                         .direction = {1, 0},
+                         .nrange = 1,
+                         .range = {{2, 1}}};
+  MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_RANGE, "l", "u",
+                   2.0, 1.0);
   s = (mbd_surface_spec){.name = "k", .body = 0, .shape = MBD_SHAPE_CURVE};
   MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_EXPR, "k",
                    "curve", "x");
   // a symbolic curve that depends on another variable than its parameter
   mbd_sym_ctx *ctx = mbd_sym_ctx_new();
   mbd_sym_id u = mbd_sym_var(ctx, "u", -1), w = mbd_sym_var(ctx, "w", -1);
-  s = (mbd_surface_spec){.name = "k", .body = 0, .shape = MBD_SHAPE_CURVE, .ctx = ctx,
-                         .expr = {u, w, MBD_SYM_NONE}, .var = {u, MBD_SYM_NONE, MBD_SYM_NONE}};
+  s = (mbd_surface_spec){.name = "k",
+                         .body = 0,
+                         .shape = MBD_SHAPE_CURVE,
+                         .ctx = ctx,
+                         .expr = {u, w, MBD_SYM_NONE},
+                         .var = {u, MBD_SYM_NONE, MBD_SYM_NONE}};
   MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_SURF_FOREIGN, "k",
                    "y", "w", "u");
   mbd_sym_ctx_free(ctx);
-  s = (mbd_surface_spec){.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE,
-                         .direction = {1, 0}};
+  s = (mbd_surface_spec){.name = "floor", .body = 0, .shape = MBD_SHAPE_LINE, .direction = {1, 0}};
   int fl = mbd_model_add_surface(m, &s, &err);
   s = (mbd_surface_spec){.name = "floor", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = 1};
   MBD_EXPECT_ERROR(mbd_model_add_surface(m, &s, &err), &err, MBD_E_INPUT, MSG_CONTACT_DUP,
@@ -830,18 +907,25 @@ static void test_bad_building(void **state) {
   MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SAME_BODY,
                    "c", "disk");
   c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = 7};
-  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SURFACE,
-                   "c", "surface2");
-  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = rim,
-                         .friction = MBD_FRICTION_COULOMB, .mu = 0.5, .mu_static = 0.3};
-  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_MU, "c",
-                   0.5, 0.3);
-  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = rim,
-                         .friction = MBD_FRICTION_REGULARIZED, .mu = 0.5};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SURFACE, "c",
+                   "surface2");
+  c = (mbd_contact_spec){.name = "c",
+                         .surface1 = fl,
+                         .surface2 = rim,
+                         .friction = MBD_FRICTION_COULOMB,
+                         .mu = 0.5,
+                         .mu_static = 0.3};
+  MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_MU, "c", 0.5,
+                   0.3);
+  c = (mbd_contact_spec){.name = "c",
+                         .surface1 = fl,
+                         .surface2 = rim,
+                         .friction = MBD_FRICTION_REGULARIZED,
+                         .mu = 0.5};
   MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_SLOPE, "c",
                    0.0);
-  c = (mbd_contact_spec){.name = "c", .surface1 = fl, .surface2 = rim, .has_restitution = 1,
-                         .restitution = 1.5};
+  c = (mbd_contact_spec){
+      .name = "c", .surface1 = fl, .surface2 = rim, .has_restitution = 1, .restitution = 1.5};
   MBD_EXPECT_ERROR(mbd_model_add_contact(m, &c, &err), &err, MBD_E_INPUT, MSG_CONTACT_RESTITUTION,
                    "c", 1.5);
   c = (mbd_contact_spec){.name = "disk", .surface1 = fl, .surface2 = rim};
@@ -859,17 +943,31 @@ static int curve_run(mbd_sym_ctx *ctx, mbd_sym_id x, mbd_sym_id y, mbd_sym_id u,
   double g[2] = {0, -G};
   mbd_model_set_gravity(m, g);
   double R = 0.2;
-  mbd_body_spec b = {.name = "disk", .mass = 1, .inertia = {0.02}, .pos = {x0, y0 + R},
-                     .vel = {v0, 0}, .omega = {-v0 / R}};
+  mbd_body_spec b = {.name = "disk",
+                     .mass = 1,
+                     .inertia = {0.02},
+                     .pos = {x0, y0 + R},
+                     .vel = {v0, 0},
+                     .omega = {-v0 / R}};
   int disk = mbd_model_add_body(m, &b, err);
-  mbd_surface_spec s1 = {.name = "track", .body = 0, .shape = MBD_SHAPE_CURVE, .ctx = ctx,
-                         .expr = {x, y, MBD_SYM_NONE}, .var = {u, MBD_SYM_NONE, MBD_SYM_NONE},
-                         .nrange = nrange, .range = {{lo, hi}}, .u0 = {x0}};
+  mbd_surface_spec s1 = {.name = "track",
+                         .body = 0,
+                         .shape = MBD_SHAPE_CURVE,
+                         .ctx = ctx,
+                         .expr = {x, y, MBD_SYM_NONE},
+                         .var = {u, MBD_SYM_NONE, MBD_SYM_NONE},
+                         .nrange = nrange,
+                         .range = {{lo, hi}},
+                         .u0 = {x0}};
   mbd_surface_spec s2 = {.name = "rim", .body = disk, .shape = MBD_SHAPE_CIRCLE, .radius = R};
   int a = mbd_model_add_surface(m, &s1, err), c = mbd_model_add_surface(m, &s2, err);
   assert_true(a >= 0 && c >= 0);
-  mbd_contact_spec cs = {.name = "c", .surface1 = a, .surface2 = c,
-                         .friction = MBD_FRICTION_COULOMB, .mu = 2, .mu_static = 2};
+  mbd_contact_spec cs = {.name = "c",
+                         .surface1 = a,
+                         .surface2 = c,
+                         .friction = MBD_FRICTION_COULOMB,
+                         .mu = 2,
+                         .mu_static = 2};
   assert_true(mbd_model_add_contact(m, &cs, err) >= 0);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
@@ -915,16 +1013,23 @@ static void test_bad_shapes(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_disk_line_example1),  cmocka_unit_test(test_disk_incline_slip_to_roll),
-      cmocka_unit_test(test_disk_incline_slips_at_once), cmocka_unit_test(test_disk_stick_to_slip),
-      cmocka_unit_test(test_disk_static_no_creep), cmocka_unit_test(test_disk_sine_energy),
-      cmocka_unit_test(test_disk_separation),     cmocka_unit_test(test_disk_bounce),
-      cmocka_unit_test(test_ball_plane),          cmocka_unit_test(test_ball_turntable),
-      cmocka_unit_test(test_ball_incline),        cmocka_unit_test(test_disk_regularized),
+      cmocka_unit_test(test_disk_line_example1),
+      cmocka_unit_test(test_disk_incline_slip_to_roll),
+      cmocka_unit_test(test_disk_incline_slips_at_once),
+      cmocka_unit_test(test_disk_stick_to_slip),
+      cmocka_unit_test(test_disk_static_no_creep),
+      cmocka_unit_test(test_disk_sine_energy),
+      cmocka_unit_test(test_disk_separation),
+      cmocka_unit_test(test_disk_bounce),
+      cmocka_unit_test(test_ball_plane),
+      cmocka_unit_test(test_ball_turntable),
+      cmocka_unit_test(test_ball_incline),
+      cmocka_unit_test(test_disk_regularized),
       cmocka_unit_test(test_ball_in_bowl_shapes),
       cmocka_unit_test(test_joint_friction_translational),
       cmocka_unit_test(test_joint_friction_revolute),
-      cmocka_unit_test(test_bad_building),        cmocka_unit_test(test_bad_shapes),
+      cmocka_unit_test(test_bad_building),
+      cmocka_unit_test(test_bad_shapes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

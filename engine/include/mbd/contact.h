@@ -46,21 +46,21 @@ int mbd_shape_from_name(const char *name);
 int mbd_shape_dim(int shape);
 
 typedef struct mbd_surface_spec {
-  const char *name;     /* for messages and channels; NULL → "surface<N>" */
-  int body;             /* body index (0 = ground) */
-  int shape;            /* mbd_shape */
-  double at[3];         /* line: a point; circle, sphere: centre; sine: origin; plane: a point;
-                           revolution: a point of the axis (body frame) */
-  double direction[3];  /* line: its direction (planar, not zero) */
-  double normal[3];     /* plane: its outward normal (not zero) */
-  double radius;        /* circle, sphere: > 0 */
-  double amplitude;     /* sine: m */
-  double wavelength;    /* sine: m, > 0 */
-  int inner;            /* 1: the normal turned over (the body lies on the other side) */
-  int nrange;           /* parameters with a range (0: every parameter unbounded) */
-  double range[2][2];   /* [k] = {lo, hi} of parameter k (u, v) */
-  double u0[2];         /* curve, parametric: the parameter values where the first search for the
-                           contact point starts when no range is given */
+  const char *name;    /* for messages and channels; NULL → "surface<N>" */
+  int body;            /* body index (0 = ground) */
+  int shape;           /* mbd_shape */
+  double at[3];        /* line: a point; circle, sphere: centre; sine: origin; plane: a point;
+                          revolution: a point of the axis (body frame) */
+  double direction[3]; /* line: its direction (planar, not zero) */
+  double normal[3];    /* plane: its outward normal (not zero) */
+  double radius;       /* circle, sphere: > 0 */
+  double amplitude;    /* sine: m */
+  double wavelength;   /* sine: m, > 0 */
+  int inner;           /* 1: the normal turned over (the body lies on the other side) */
+  int nrange;          /* parameters with a range (0: every parameter unbounded) */
+  double range[2][2];  /* [k] = {lo, hi} of parameter k (u, v) */
+  double u0[2];        /* curve, parametric: the parameter values where the first search for the
+                          contact point starts when no range is given */
   /* symbolic shapes: the context and expressions (curve: x, y of var[0]; parametric: x, y, z of
    * var[0], var[1]; implicit: f of var[0..2] = x, y, z; revolution: radius of var[0], the axial
    * coordinate, or a constant) */
@@ -79,14 +79,14 @@ typedef enum mbd_friction {
 } mbd_friction;
 
 typedef struct mbd_contact_spec {
-  const char *name;     /* unique among contacts; NULL → "contact<N>" */
+  const char *name;       /* unique among contacts; NULL → "contact<N>" */
   int surface1, surface2; /* surface indices, on different bodies */
-  int friction;         /* mbd_friction */
-  double mu;            /* kinetic coefficient, ≥ 0 */
-  double mu_static;     /* static coefficient (coulomb), ≥ mu */
-  double slope;         /* regularized: β, N·s/m, > 0 */
-  int has_restitution;  /* 1: the contact may open when N reaches 0 and closes by an impact */
-  double restitution;   /* Newton's coefficient e in [0, 1] */
+  int friction;           /* mbd_friction */
+  double mu;              /* kinetic coefficient, ≥ 0 */
+  double mu_static;       /* static coefficient (coulomb), ≥ mu */
+  double slope;           /* regularized: β, N·s/m, > 0 */
+  int has_restitution;    /* 1: the contact may open when N reaches 0 and closes by an impact */
+  double restitution;     /* Newton's coefficient e in [0, 1] */
 } mbd_contact_spec;
 
 /* add a contact; returns its index (≥ 0) or a negative status with err naming the contact */
@@ -103,7 +103,6 @@ int mbd_model_surface_body(const mbd_model *m, int s);
  * friction torque μ |F| r against the relative rotation (F the reaction force, r the pin radius);
  * translational, a friction force μ |F_n| against the sliding (F_n the reaction normal to the
  * axis).  The joint slides or turns all the time (no sticking).  mu ≥ 0, radius > 0 (revolute). */
-int mbd_model_set_joint_friction(mbd_model *m, int joint, double mu, double radius,
-                                 mbd_error *err);
+int mbd_model_set_joint_friction(mbd_model *m, int joint, double mu, double radius, mbd_error *err);
 
 #endif
