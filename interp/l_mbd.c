@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* dladdr */
 #include "l_mbd.h"
 
+#include "l_contact.h"
 #include "l_model.h"
 #include "l_objects.h"
 #include "l_parallel.h"
@@ -102,7 +103,8 @@ static const struct {
   const char *name; /* the field of a concern with its own table, else NULL */
   int (*open)(lua_State *L);
 } concerns[] = {
-    {NULL, mbd_open_model}, {NULL, mbd_open_objects}, {NULL, mbd_open_run},
+    {NULL, mbd_open_model}, {NULL, mbd_open_objects}, {NULL, mbd_open_contact},
+    {NULL, mbd_open_run},
     {"rot", mbd_open_rot},  {NULL, mbd_open_system},  {NULL, mbd_open_parallel},
     {"sym", mbd_open_sym},
 };

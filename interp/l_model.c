@@ -9,11 +9,11 @@
  * returned, so no longjmp crosses an engine frame.
  *
  * m.<key> looks up, in this order (the first found wins):
- *   1. a method: body, cylindrical, drive, explain, find, fixed, force, info, kinematics,
- *      revolute, rotational_spring, simulate, spherical, spring, torque, translational,
- *      universal (and contact, flexible_body, surface, which say they are not implemented yet);
+ *   1. a method: body, contact, cylindrical, drive, explain, find, fixed, force, info,
+ *      kinematics, revolute, rotational_spring, simulate, spherical, spring, surface, torque,
+ *      translational, universal (and flexible_body, which says it is not implemented yet);
  *   2. a field: ground, last_run, name, dim;
- *   3. a body by name, then a joint by name (m.crank).
+ *   3. a body by name, then a joint by name, then a contact by name (m.crank).
  * So a body or joint named like a method or a field ("info", "name") is not m.<name>: m:find(name)
  * reaches every body and joint by name (a body first), whatever its name. */
 #include "l_model.h"
@@ -24,6 +24,7 @@
 
 #include "l_callback.h"
 #include "l_explain.h"
+#include "l_contact.h"
 #include "l_objects.h"
 #include "l_simulate.h"
 #include "l_util.h"
@@ -208,8 +209,8 @@ static int add_joint(lua_State *L, int type) {
   lmodel *lm = check_model(L, 1);
   int dim = mbd_model_dim(lm->m);
   const char *ctor = mbd_joint_type_name(type);
-  static const char *const fields[] = {"name", "body1", "at1", "body2", "at2", "axis1", "axis2",
-                                       NULL};
+  static const char *const fields[] = {"name",  "body1", "at1",      "body2",
+                                       "at2",   "axis1", "axis2",    "friction", NULL};
   lx_check_fields(L, 2, ctor, fields);
   mbd_joint_spec s;
   memset(&s, 0, sizeof s);
@@ -237,6 +238,8 @@ static int add_joint(lua_State *L, int type) {
   if (j < 0) {
     return raise_err(L, &err);
   }
+  // friction = { mu, radius }: Coulomb friction from the joint's reaction (paper 001)
+  l_joint_friction(L, 2, lm->m, j, what);
   l_obj_push(L, 1, JOINT_MT, j);
   return 1;
 }
@@ -509,16 +512,8 @@ static int l_not_yet(lua_State *L) {
   return luaL_error(L, "%s", lua_tostring(L, lua_upvalueindex(1)));
 }
 
-static int l_model_contact(lua_State *L) {
-  return luaL_error(L, "m:contact: contact (paper 001) is not implemented yet");
-}
-
 static int l_model_flexible_body(lua_State *L) {
   return luaL_error(L, "m:flexible_body: flexible bodies (paper 003) are not implemented yet");
-}
-
-static int l_model_surface(lua_State *L) {
-  return luaL_error(L, "m:surface: contact surfaces (paper 001) are not implemented yet");
 }
 
 /* a body (first) or joint by name, or nil: m.<name> without the methods and fields first */
@@ -533,11 +528,14 @@ static int push_named(lua_State *L, int midx, const mbd_model *m, const char *na
     l_obj_push(L, midx, JOINT_MT, j);
     return 1;
   }
+  if (l_contact_push_named(L, midx, m, name)) {
+    return 1;
+  }
   lua_pushnil(L);
   return 1;
 }
 
-/* m:find(name): the body or joint called name, or nil — also one named like a method */
+/* m:find(name): the body, joint or contact called name, or nil — also one named like a method */
 static int l_model_find(lua_State *L) {
   lmodel *lm = check_model(L, 1);
   return push_named(L, 1, lm->m, luaL_checkstring(L, 2));

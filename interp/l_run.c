@@ -11,6 +11,7 @@
 
 #include "l_animate.h"
 #include "l_manifest.h"
+#include "l_plot_series.h"
 #include "l_util.h"
 #include "mbd/manifest.h"
 #include "mbd/output.h"
@@ -146,6 +147,11 @@ static void push_stats(lua_State *L, mbd_run *r) {
   NUM(max_velocity_violation);
   INT(repartitions);
   INT(lu_factorizations);
+  INT(contact_iterations);
+  INT(stick_events);
+  INT(slip_events);
+  INT(separations);
+  INT(impacts);
 #undef NUM
 #undef INT
 }
@@ -157,7 +163,7 @@ static const luaL_Reg run_methods[] = {{"animate", l_run_animate},
                                        {NULL, NULL}};
 
 /* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
- * formulation, integrator, t_end, stop_time, samples, E1, E2 */
+ * formulation, integrator, t_end, stop_time, samples, events, E1, E2 */
 static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
@@ -200,6 +206,24 @@ static int l_run_fields(lua_State *L) {
     l_run_push_owner(L, 1);
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));
+  } else if (strcmp(k, "events") == 0) {
+    // contact events in time order: {t = , contact = , kind = "stick" | "slip" | "separate" |
+    // "impact"}
+    int ne = mbd_run_nevent(r);
+    lua_createtable(L, ne, 0);
+    for (int i = 0; i < ne; i++) {
+      double t = 0;
+      const char *contact = NULL, *kind = NULL;
+      mbd_run_event(r, i, &t, &contact, &kind);
+      lua_createtable(L, 0, 3);
+      lua_pushnumber(L, t);
+      lua_setfield(L, -2, "t");
+      lua_pushstring(L, contact);
+      lua_setfield(L, -2, "contact");
+      lua_pushstring(L, kind);
+      lua_setfield(L, -2, "kind");
+      lua_rawseti(L, -2, i + 1);
+    }
   } else if (strcmp(k, "E1") == 0 || strcmp(k, "E2") == 0) {
     // paper 004's RMS errors per constraint (mbd.system runs; empty for models)
     int ne = mbd_run_nerrors(r);
@@ -364,6 +388,10 @@ static int annotate_plot(lua_State *L, const char *file, int runs_idx, int nruns
 }
 
 static int l_plot(lua_State *L) {
+  // series = {...}: curves of numbers computed in the script (l_plot_series.c)
+  if (lua_type(L, 1) == LUA_TTABLE && lx_has(L, 1, "series")) {
+    return l_plot_series(L);
+  }
   if (lua_type(L, 1) == LUA_TTABLE && lua_getfield(L, 1, "kind") == LUA_TSTRING &&
       strcmp(lua_tostring(L, -1), "heatmap") == 0) {
     lua_pop(L, 1);

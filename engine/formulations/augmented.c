@@ -109,8 +109,32 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
   return MBD_OK;
 }
 
+void mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star) {
+  int n = m->nv, N = n + d->ma;
+  memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
+  memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
+  mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
+  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  for (int k = 0; k < d->ma; k++) {
+    d->lambda[d->active[k]] = d->augrhs[n + k];
+  }
+  d->have_dynamics = 1;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* the formulation                                                                             */
+
+/* v̇ and λ at an evaluated state (contacts: again with new friction forces, reuse = 1) */
+static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
+                    mbd_error *err) {
+  (void)self, (void)want_lambda;
+  if (reuse) {
+    mbd_dynamics_augmented_again(m, d, d->gamma_a);
+    return MBD_OK;
+  }
+  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+}
 
 static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                   mbd_error *err) {
@@ -130,7 +154,12 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   if (!solve) {
     return rc;
   }
-  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 const int *found, mbd_error *err) {
+  return mbd_contact_event(&mbd_form_augmented, self, solve_fn, NULL, m, d, t, y, found, err);
 }
 
 const mbd_form_ops mbd_form_augmented = {.name = "augmented",
@@ -139,4 +168,7 @@ const mbd_form_ops mbd_form_augmented = {.name = "augmented",
                                          .pack = mbd_cart_pack,
                                          .eval = eval,
                                          .deriv = mbd_cart_deriv,
-                                         .ycoord = mbd_cart_ycoord};
+                                         .ycoord = mbd_cart_ycoord,
+                                         .nroot = mbd_contact_nroot,
+                                         .roots = mbd_contact_roots,
+                                         .event = event};

@@ -52,22 +52,38 @@ static void destroy(void *self) {
   }
 }
 
-static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
-                int flags, mbd_error *err) {
+/* v̇ and λ at an evaluated state (contacts: again with new friction forces, reuse = 1) */
+static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
+                    mbd_error *err) {
+  (void)want_lambda;
   baumgarte *b = self;
-  int solve = 0;
-  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
-  if (!solve) {
-    return rc;
+  if (reuse) {
+    mbd_dynamics_augmented_again(m, d, b->gstar);
+    return MBD_OK;
   }
   stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
-  rc = mbd_dynamics_augmented(m, d, b->gstar, err);
+  int rc = mbd_dynamics_augmented(m, d, b->gstar, err);
   if (rc == MBD_RESELECTED) {
     // the active rows were chosen again: the stabilized γ* follows the new rows
     stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
     rc = mbd_dynamics_augmented(m, d, b->gstar, err);
   }
   return rc;
+}
+
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                int flags, mbd_error *err) {
+  int solve = 0;
+  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
+  if (!solve) {
+    return rc;
+  }
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 const int *found, mbd_error *err) {
+  return mbd_contact_event(&mbd_form_baumgarte, self, solve_fn, NULL, m, d, t, y, found, err);
 }
 
 const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
@@ -77,4 +93,7 @@ const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
                                          .eval = eval,
                                          .deriv = mbd_cart_deriv,
                                          .ycoord = mbd_cart_ycoord,
+                                         .nroot = mbd_contact_nroot,
+                                         .roots = mbd_contact_roots,
+                                         .event = event,
                                          .destroy = destroy};

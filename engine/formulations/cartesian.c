@@ -1,39 +1,41 @@
 /* the state of the formulations that integrate every coordinate (augmented, baumgarte,
- * udwadia_kalaba): y = [q; v], y' = [q̇(q, v); v̇], and the lookup of the formulation tables */
+ * udwadia_kalaba): y = [q; v], y' = [q̇(q, v); v̇], and the lookup of the formulation tables.
+ * q here is the positions of the blocks with velocities (q[0..nqi)): the surface parameters of
+ * contacts after them are solved at every evaluation, not integrated. */
 #include <string.h>
 
 #include "formulations.h"
 
 int mbd_cart_ny(const void *self, const mbd_model *m) {
   (void)self;
-  return m->nq + m->nv;
+  return m->nqi + m->nv;
 }
 
 void mbd_cart_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y) {
   (void)self;
-  memcpy(y, d->q, (size_t)m->nq * sizeof(double));
-  memcpy(y + m->nq, d->v, (size_t)m->nv * sizeof(double));
+  memcpy(y, d->q, (size_t)m->nqi * sizeof(double));
+  memcpy(y + m->nqi, d->v, (size_t)m->nv * sizeof(double));
 }
 
 /* q, v from y; poses; every row evaluated and the active ones gathered */
 int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err) {
   d->t = t;
   d->have_dynamics = 0;
-  memcpy(d->q, y, (size_t)m->nq * sizeof(double));
-  memcpy(d->v, y + m->nq, (size_t)m->nv * sizeof(double));
+  memcpy(d->q, y, (size_t)m->nqi * sizeof(double));
+  memcpy(d->v, y + m->nqi, (size_t)m->nv * sizeof(double));
   return mbd_kin_update(m, d, 0, err);
 }
 
 void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
   (void)self;
   mbd_kin_qdot(m, d->q, d->v, ydot);
-  memcpy(ydot + m->nq, d->vdot, (size_t)m->nv * sizeof(double));
+  memcpy(ydot + m->nqi, d->vdot, (size_t)m->nv * sizeof(double));
 }
 
 int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel) {
   (void)self;
-  *accel = i >= m->nq;
-  return *accel ? i - m->nq : i;  // blocks with q̇ = v: q index = v index
+  *accel = i >= m->nqi;
+  return *accel ? i - m->nqi : i;  // blocks with q̇ = v: q index = v index
 }
 
 int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,

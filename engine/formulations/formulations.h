@@ -54,11 +54,12 @@ typedef struct mbd_form_ops {
   /* its own root functions (mode switches such as stick and slip), may be NULL: how many, their
    * values at the state of d (evaluated from y), and the switch when one crossed zero at t
    * (found[i] = ±1): 0 same size (y may change), MBD_FORM_RESIZED, or < 0 */
-  int (*nroot)(const void *self);
+  int (*nroot)(const void *self, const mbd_model *m);
   int (*roots)(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                mbd_error *err);
   int (*event)(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                const int *found, mbd_error *err);
+  /* (event with found == NULL: the modes at the start of the run, before the first step) */
   /* its counters into the run's statistics (re-partitions) */
   void (*stats)(const void *self, mbd_run_stats *st);
   void (*destroy)(void *self);
@@ -86,7 +87,10 @@ void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, dou
 int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel);
 int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err);
 
-/* partition.c: coordinate partitioning shared by gcp and kane (paper 000 eq 10–23) */
+/* partition.c: coordinate partitioning shared by gcp and kane (paper 000 eq 10–23).  With
+ * velocity-level rows active (rolling contacts) the positions have their own partition: the
+ * position rows fix mp dependent positions, all active rows ma dependent velocities, and
+ * y = [q_i (n − mp); v_i (n − ma)]. */
 typedef struct mbd_part {
   int n, ma, f;         /* coordinates, dependent (active rows), independent */
   int *perm;            /* n: dependent columns first (perm[0..ma)), then independent */
@@ -105,6 +109,15 @@ typedef struct mbd_part {
   long repartitions;
   double position_tol;  /* Newton tolerance of the position analysis */
   int max_newton;       /* its iterations */
+  int mp, fp;           /* active position rows, independent positions (mp = ma without
+                           velocity rows) */
+  int sep;              /* 1: velocity rows active, the position partition is its own */
+  int *pperm;           /* n: the position partition (= perm when sep is 0) */
+  int *pperm_old;       /* n: scratch */
+  int *prow;            /* mrow: the position rows' places among the active rows */
+  double *phiq_p;       /* mrow×n: the position rows of Φq (ld mp) */
+  double *jp;           /* mrow²: LU of Φ_p at the dependent positions (ld mp) */
+  int *jppiv;           /* mrow pivots */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err);
@@ -134,6 +147,31 @@ void mbd_partitioned_destroy(void *self);
  * when the caller goes on to the accelerations; otherwise the status is the eval's result. */
 int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
                      int flags, int *solve, mbd_error *err);
+
+/* augmented.c: the solve of mbd_dynamics_augmented again with a new right-hand side (d->Q and
+ * γ*), reusing its factorization of the leading matrix */
+void mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star);
+
+/* contact.c: contacts in every formulation (paper 001).  A formulation's solve: v̇ (and λ with
+ * want_lambda) at a state whose constraints and forces are evaluated; reuse = 1 when only d->Q
+ * changed since its last call (its factorization stands).  Its rebase: after the active rows
+ * changed, its own state follows (a new partition); may be NULL. */
+typedef int (*mbd_form_solve_fn)(void *self, const mbd_model *m, mbd_data *d, int want_lambda,
+                                 int reuse, mbd_error *err);
+typedef int (*mbd_form_rebase_fn)(void *self, const mbd_model *m, mbd_data *d, mbd_error *err);
+/* v̇ and λ with the sliding contacts' friction for their normal forces: the fixed-point iteration
+ * on N (forces evaluated; λ always computed when the model has contacts) */
+int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m, mbd_data *d,
+                         int want_lambda, mbd_error *err);
+/* the contacts' root functions (three per contact) and their switches (the ops nroot, roots,
+ * event of formulation ops; event re-solves with solve after rebase, and packs y itself when its
+ * size stands — no reallocation — else returns MBD_FORM_RESIZED) */
+int mbd_contact_nroot(const void *self, const mbd_model *m);
+int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
+                      mbd_error *err);
+int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn solve,
+                      mbd_form_rebase_fn rebase, const mbd_model *m, mbd_data *d, double t,
+                      double *y, const int *found, mbd_error *err);
 
 /* udwadia_kalaba.c: the core shared with coordinate-level systems (paper 004 eq 5, 10):
  *   v̇ = a + S (C S)⁺ (b* − C a)

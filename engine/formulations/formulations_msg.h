@@ -58,4 +58,22 @@
 /* udwadia_kalaba: the SVD for the multipliers did not converge: time */
 #define MSG_FORM_UK_MULT_SVD "udwadia_kalaba: multipliers: SVD did not converge at t = %g"
 
+/* ---- contacts (contact.c) ------------------------------------------------------------------- */
+
+/* the fixed-point iteration on the normal forces did not converge: contact, time, iterations,
+ * the last change of N */
+#define MSG_FORM_CONTACT_FIXED_POINT                                                            \
+  "contact '%s': the normal force did not converge at t = %g (%d fixed-point iterations, last " \
+  "change %.3g N): the friction changes the normal force more than it is itself"
+/* the normal force fell to zero where the contact may not open: contact, time, N */
+#define MSG_FORM_CONTACT_SEPARATE                                                               \
+  "contact '%s': the normal force fell to zero at t = %g (N = %.3g N): the bodies would "        \
+  "separate; give the contact a restitution to let them fly and meet again"
+/* the contact point reached the end of a surface's parameter range: contact, time, surface,
+ * parameter, its value, lo, hi (the same text as contact/'s MSG_CONTACT_RANGE) */
+#define MSG_FORM_CONTACT_RANGE \
+  "contact '%s': at t = %g the contact point left surface '%s': %s = %g is outside {%g, %g}"
+/* the impulse of an impact could not be found: contact, time */
+#define MSG_FORM_CONTACT_IMPACT "contact '%s': the impact at t = %g has no impulse (singular)"
+
 #endif

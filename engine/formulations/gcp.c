@@ -6,6 +6,27 @@
  * the solve is shared with kane (partition.c). */
 #include "formulations.h"
 
+/* v̇ and λ at an evaluated state (contacts: again with new friction forces, reuse = 1) */
+static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
+                    mbd_error *err) {
+  (void)self, (void)want_lambda;
+  if (reuse) {
+    mbd_dynamics_augmented_again(m, d, d->gamma_a);
+    return MBD_OK;
+  }
+  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+}
+
+/* after a contact event: the partition of the new active rows */
+static int rebase(void *self, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  return mbd_part_choose(self, m, d, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 const int *found, mbd_error *err) {
+  return mbd_contact_event(&mbd_form_gcp, self, solve_fn, rebase, m, d, t, y, found, err);
+}
+
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
   int solve = 0;
@@ -13,7 +34,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   if (!solve) {
     return rc;
   }
-  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
 }
 
 const mbd_form_ops mbd_form_gcp = {.name = "gcp",
@@ -25,5 +46,8 @@ const mbd_form_ops mbd_form_gcp = {.name = "gcp",
                                    .deriv = mbd_partitioned_deriv,
                                    .ycoord = mbd_partitioned_ycoord,
                                    .step = mbd_partitioned_step,
+                                   .nroot = mbd_contact_nroot,
+                                   .roots = mbd_contact_roots,
+                                   .event = event,
                                    .stats = mbd_partitioned_stats,
                                    .destroy = mbd_partitioned_destroy};

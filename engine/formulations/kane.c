@@ -10,11 +10,22 @@
 #include "formulations.h"
 #include "formulations_msg.h"
 
+static int lambdas(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda);
+
 /* paper 000 eq 46: [BᵀM; Φq] v̇ = [BᵀQ; γ] (n×n), forces and M evaluated.  With want_lambda the
  * multipliers follow by one back substitution with the LU of Φ_qd (the dependent rows of the
  * augmented system's first block row, M v̇ + Φqᵀλ = Q): Φ_qdᵀ λ = (Q − M v̇)_d. */
-static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err) {
+static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
+                 mbd_error *err) {
   int n = p->n, ma = p->ma, f = p->f;
+  if (reuse) {
+    // contacts: only Q changed (new friction forces): K is factored, B stands
+    mbd_gemv(1, n, f, 1.0, p->B, n, d->Q, 0.0, p->r);
+    memcpy(p->r + f, d->gamma_a, (size_t)ma * sizeof(double));
+    mbd_lu_solve(n, p->K, n, p->kpiv, p->r, 1);
+    memcpy(d->vdot, p->r, (size_t)n * sizeof(double));
+    return lambdas(p, m, d, want_lambda);
+  }
   mbd_part_partial_velocities(p, d);
   // top f rows: BᵀM (f×n) and BᵀQ (eq 33, 40); bottom ma rows: Φq and γ.
   // BᵀM by columns of M, skipping its zeros (M is block diagonal in body coordinates).  A plain
@@ -51,6 +62,12 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   }
   mbd_lu_solve(n, p->K, n, p->kpiv, p->r, 1);
   memcpy(d->vdot, p->r, (size_t)n * sizeof(double));
+  return lambdas(p, m, d, want_lambda);
+}
+
+/* the multipliers by one back substitution with the LU of Φ_qd (paper 001 eq 31–34) */
+static int lambdas(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda) {
+  int n = p->n, ma = p->ma;
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   if (want_lambda && ma > 0) {
     // (Q − M v̇) restricted to the dependent coordinates
@@ -68,6 +85,16 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   return MBD_OK;
 }
 
+static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
+                    mbd_error *err) {
+  return accel(self, m, d, want_lambda, reuse, err);
+}
+
+/* after a contact event: the partition of the new active rows */
+static int rebase(void *self, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  return mbd_part_choose(self, m, d, err);
+}
+
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
   int solve = 0;
@@ -75,7 +102,12 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   if (!solve) {
     return rc;
   }
-  return accel(self, m, d, flags & MBD_FORM_LAMBDA, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 const int *found, mbd_error *err) {
+  return mbd_contact_event(&mbd_form_kane, self, solve_fn, rebase, m, d, t, y, found, err);
 }
 
 const mbd_form_ops mbd_form_kane = {.name = "kane",
@@ -87,5 +119,8 @@ const mbd_form_ops mbd_form_kane = {.name = "kane",
                                     .deriv = mbd_partitioned_deriv,
                                     .ycoord = mbd_partitioned_ycoord,
                                     .step = mbd_partitioned_step,
+                                    .nroot = mbd_contact_nroot,
+                                    .roots = mbd_contact_roots,
+                                    .event = event,
                                     .stats = mbd_partitioned_stats,
                                     .destroy = mbd_partitioned_destroy};

@@ -8,7 +8,13 @@
  * with one LU of Φ_qd per Newton iteration.  The pivot ratio min|U_kk|/max|U_kk| of Φ_qd is
  * watched: once it has lost half its value at partition time, the columns QR would choose now
  * are tried after each accepted step, and a clearly better choice re-partitions and restarts the
- * integrator from the new independent coordinates.  Partitioning needs blocks with q̇ = v. */
+ * integrator from the new independent coordinates.  Partitioning needs blocks with q̇ = v.
+ *
+ * Velocity-level rows (a rolling contact, paper 001 eq 18–19) constrain velocities, not
+ * positions: then the position analysis runs on the position rows alone with their own
+ * partition (pperm, mp dependent positions), the velocity analysis on all active rows (perm, ma
+ * dependent velocities), and y = [q_i; v_i] has n − mp positions and n − ma velocities.  Without
+ * such rows the two partitions are one. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +27,9 @@ void mbd_part_free(mbd_part *p) {
   if (!p) {
     return;
   }
-  void *ps[] = {p->perm, p->perm_old, p->jd, p->jd_cand, p->jpiv, p->x, p->B, p->K, p->r, p->kpiv};
+  void *ps[] = {p->perm,  p->perm_old, p->jd,        p->jd_cand, p->jpiv,   p->x,    p->B,
+                p->K,     p->r,        p->kpiv,      p->pperm,   p->pperm_old, p->prow, p->phiq_p,
+                p->jp,    p->jppiv};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -31,8 +39,8 @@ void mbd_part_free(mbd_part *p) {
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err) {
   *out = NULL;
-  if (m->nq != m->nv) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_PART_COORDS, m->name, m->nq, m->nv);
+  if (m->nqi != m->nv) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_PART_COORDS, m->name, m->nqi, m->nv);
   }
   mbd_part *p = calloc(1, sizeof *p);
   if (!p) {
@@ -43,8 +51,8 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->f = m->nv - d->ma;
   p->position_tol = o->position_tol;
   p->max_newton = o->max_newton;
-  size_t n = (size_t)(p->n ? p->n : 1), ma = (size_t)(p->ma ? p->ma : 1),
-         f = (size_t)(p->f ? p->f : 1);
+  // sized for every active set a run may take (contacts change it at their events)
+  size_t n = (size_t)(p->n ? p->n : 1), ma = (size_t)(m->mrow ? m->mrow : 1), f = n;
   p->perm = calloc(n, sizeof(int));
   p->perm_old = calloc(n, sizeof(int));
   p->jd = calloc(ma * ma, sizeof(double));
@@ -55,8 +63,15 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->K = calloc(n * n, sizeof(double));
   p->r = calloc(n, sizeof(double));
   p->kpiv = calloc(n, sizeof(int));
+  p->pperm = calloc(n, sizeof(int));
+  p->pperm_old = calloc(n, sizeof(int));
+  p->prow = calloc(ma, sizeof(int));
+  p->phiq_p = calloc(ma * n, sizeof(double));
+  p->jp = calloc(ma * ma, sizeof(double));
+  p->jppiv = calloc(ma, sizeof(int));
   if (!p->perm || !p->perm_old || !p->jd || !p->jd_cand || !p->jpiv || !p->x || !p->B || !p->K ||
-      !p->r || !p->kpiv) {
+      !p->r || !p->kpiv || !p->pperm || !p->pperm_old || !p->prow || !p->phiq_p || !p->jp ||
+      !p->jppiv) {
     mbd_part_free(p);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "partitioning");
   }
@@ -78,6 +93,37 @@ static int factor_jd(mbd_part *p, mbd_data *d, int flags) {
   if (!(flags & MBD_FORM_SAMPLE)) {
     p->rcond = 0;
   }
+  return piv;
+}
+
+/* the position rows among the active ones (velocity rows active): their places and Jacobian
+ * rows gathered, Φ_p at the dependent positions copied into jp and factored; 0, the pivot, or
+ * MBD_E_LAPACK */
+static void gather_p(mbd_part *p, const mbd_model *m, const mbd_data *d) {
+  int mp = 0;
+  for (int k = 0; k < d->ma; k++) {
+    if (m->row[d->active[k]].level == MBD_ROW_POSITION) {
+      p->prow[mp++] = k;
+    }
+  }
+  p->mp = mp;
+  for (int c = 0; c < p->n; c++) {
+    for (int i = 0; i < mp; i++) {
+      MBD_AT(p->phiq_p, mp, i, c) = MBD_AT(d->phiq_a, d->ma, p->prow[i], c);
+    }
+  }
+}
+
+static int factor_jp(mbd_part *p, const mbd_model *m, mbd_data *d) {
+  gather_p(p, m, d);
+  int mp = p->mp;
+  for (int c = 0; c < mp; c++) {
+    for (int r = 0; r < mp; r++) {
+      MBD_AT(p->jp, mp, r, c) = MBD_AT(p->phiq_p, mp, r, p->pperm[c]);
+    }
+  }
+  int piv = mbd_lu_factor(mp, p->jp, mp, p->jppiv);
+  d->lu_factorizations++;
   return piv;
 }
 
@@ -107,8 +153,13 @@ static void sort_ints(int *a, int lo, int hi) {
 
 /* choose the partition from Φq at the current state (constraints evaluated and gathered) */
 int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err) {
-  (void)m;
   int rank = 0;
+  // the active set may have changed since the last choice (contact events)
+  p->ma = d->ma;
+  p->f = p->n - d->ma;
+  gather_p(p, m, d);
+  p->sep = p->mp < p->ma;
+  p->fp = p->n - p->mp;
   // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones
   int rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
   if (rc < 0) {
@@ -124,6 +175,24 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   if (piv != 0) {
     return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_PART_DEPENDENT, d->t);
   }
+  // the positions' own partition: QR with column pivoting of the position rows
+  if (p->sep) {
+    rc = mbd_qrcp_rank(&d->lsq, p->mp, p->n, p->phiq_p, p->mp, 1e-10, p->pperm, &rank, NULL);
+    if (rc < 0) {
+      return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
+    }
+    if (rank < p->mp) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_RANK, d->t, rank, p->mp);
+    }
+    sort_ints(p->pperm, 0, p->mp);
+    sort_ints(p->pperm, p->mp, p->n);
+    piv = factor_jp(p, m, d);
+    if (piv != 0) {
+      return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_PART_DEPENDENT, d->t);
+    }
+  } else {
+    memcpy(p->pperm, p->perm, (size_t)p->n * sizeof(int));
+  }
   p->rcond = pivot_ratio(p->jd, p->ma);
   p->rcond0 = p->rcond;
   p->degraded = 0;
@@ -132,9 +201,11 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
 
 /* y = [q_i; v_i] from the full state */
 void mbd_part_pack(const mbd_part *p, const mbd_data *d, double *y) {
+  for (int k = 0; k < p->fp; k++) {
+    y[k] = d->q[p->pperm[p->mp + k]];
+  }
   for (int k = 0; k < p->f; k++) {
-    y[k] = d->q[p->perm[p->ma + k]];
-    y[p->f + k] = d->v[p->perm[p->ma + k]];
+    y[p->fp + k] = d->v[p->perm[p->ma + k]];
   }
 }
 
@@ -144,17 +215,19 @@ void mbd_part_pack(const mbd_part *p, const mbd_data *d, double *y) {
  * < 0 on a hard error. */
 int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const double *y,
                    int flags, mbd_error *err) {
-  int ma = p->ma, f = p->f;
+  int ma = p->ma, f = p->f, mp = p->mp, fp = p->fp;
   // predictor: a second-order Taylor step of the dependent coordinates to the new time
   double dt = t - d->t;
-  for (int k = 0; k < ma; k++) {
-    d->q[p->perm[k]] += dt * d->v[p->perm[k]] + 0.5 * dt * dt * d->vdot[p->perm[k]];
+  for (int k = 0; k < mp; k++) {
+    d->q[p->pperm[k]] += dt * d->v[p->pperm[k]] + 0.5 * dt * dt * d->vdot[p->pperm[k]];
   }
   d->t = t;
   d->have_dynamics = 0;
+  for (int k = 0; k < fp; k++) {
+    d->q[p->pperm[mp + k]] = y[k];
+  }
   for (int k = 0; k < f; k++) {
-    d->q[p->perm[ma + k]] = y[k];
-    d->v[p->perm[ma + k]] = y[f + k];
+    d->v[p->perm[ma + k]] = y[fp + k];
   }
   double res = 0;
   for (int it = 0;; it++) {
@@ -163,13 +236,13 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       return rc;
     }
     res = mbd_active_residual(m, d);
-    int piv = factor_jd(p, d, flags);
+    int piv = p->sep ? factor_jp(p, m, d) : factor_jd(p, d, flags);
     if (piv < 0) {
       return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
     }
     if (piv != 0) {
       char what[96];
-      mbd_model_coord_name(m, p->perm[piv - 1], what, sizeof what);
+      mbd_model_coord_name(m, p->pperm[piv - 1], what, sizeof what);
       MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_POS_SINGULAR, t, what);
       return 1;
     }
@@ -184,15 +257,35 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_PART_NEWTON, t, p->max_newton, res, p->position_tol);
       return 1;
     }
-    // Newton step on the dependent coordinates
-    for (int k = 0; k < ma; k++) {
-      d->tmp_m[k] = -d->phi_a[k];
+    // Newton step on the dependent coordinates (the position rows' with velocity rows active)
+    if (p->sep) {
+      for (int k = 0; k < mp; k++) {
+        d->tmp_m[k] = -d->phi_a[p->prow[k]];
+      }
+      mbd_lu_solve(mp, p->jp, mp, p->jppiv, d->tmp_m, 1);
+    } else {
+      for (int k = 0; k < ma; k++) {
+        d->tmp_m[k] = -d->phi_a[k];
+      }
+      mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
     }
-    mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
-    for (int k = 0; k < ma; k++) {
-      d->q[p->perm[k]] += d->tmp_m[k];
+    for (int k = 0; k < mp; k++) {
+      d->q[p->pperm[k]] += d->tmp_m[k];
     }
     d->newton_iterations++;
+  }
+  // with velocity rows: the dependent velocities' block of every active row, factored once
+  if (p->sep) {
+    int piv = factor_jd(p, d, flags);
+    if (piv < 0) {
+      return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
+    }
+    if (piv != 0) {
+      char what[96];
+      mbd_model_coord_name(m, p->perm[piv - 1], what, sizeof what);
+      MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_POS_SINGULAR, t, what);
+      return 1;
+    }
   }
   // watch the conditioning of the dependent block (once per evaluation, at the converged state;
   // not from samples, so recording never steers the integration)
@@ -206,7 +299,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   for (int r = 0; r < ma; r++) {
     double s = -d->phit_a[r];
     for (int k = 0; k < f; k++) {
-      s -= MBD_AT(d->phiq_a, ma, r, p->perm[ma + k]) * y[f + k];
+      s -= MBD_AT(d->phiq_a, ma, r, p->perm[ma + k]) * y[fp + k];
     }
     d->tmp_m[r] = s;
   }
@@ -297,6 +390,7 @@ int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double
     return rc < 0 ? rc : 0;  // keep the partition; the next evaluation will tell
   }
   memcpy(p->perm_old, p->perm, (size_t)p->n * sizeof(int));
+  memcpy(p->pperm_old, p->pperm, (size_t)p->n * sizeof(int));
   // rows set aside by the rank test may be needed now
   int rs = mbd_reselect_rows(m, d, err);
   if (rs < 0) {
@@ -306,7 +400,8 @@ int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double
   if (rc < 0) {
     return rc;
   }
-  if (rs == 0 && memcmp(p->perm_old, p->perm, (size_t)p->n * sizeof(int)) == 0) {
+  if (rs == 0 && memcmp(p->perm_old, p->perm, (size_t)p->n * sizeof(int)) == 0 &&
+      memcmp(p->pperm_old, p->pperm, (size_t)p->n * sizeof(int)) == 0) {
     return 0;  // the best choice is still this one: keep going with the new baseline
   }
   p->repartitions++;
@@ -343,7 +438,8 @@ int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const m
 
 int mbd_partitioned_ny(const void *self, const mbd_model *m) {
   (void)m;
-  return 2 * ((const mbd_part *)self)->f;
+  const mbd_part *p = self;
+  return p->fp + p->f;
 }
 
 void mbd_partitioned_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y) {
@@ -356,17 +452,19 @@ void mbd_partitioned_deriv(const void *self, const mbd_model *m, const mbd_data 
                            double *ydot) {
   (void)m;
   const mbd_part *p = self;
+  for (int k = 0; k < p->fp; k++) {
+    ydot[k] = d->v[p->pperm[p->mp + k]];
+  }
   for (int k = 0; k < p->f; k++) {
-    ydot[k] = d->v[p->perm[p->ma + k]];
-    ydot[p->f + k] = d->vdot[p->perm[p->ma + k]];
+    ydot[p->fp + k] = d->vdot[p->perm[p->ma + k]];
   }
 }
 
 int mbd_partitioned_ycoord(const void *self, const mbd_model *m, int i, int *accel) {
   (void)m;
   const mbd_part *p = self;
-  *accel = i >= p->f;
-  return p->perm[p->ma + (*accel ? i - p->f : i)];
+  *accel = i >= p->fp;
+  return *accel ? p->perm[p->ma + i - p->fp] : p->pperm[p->mp + i];
 }
 
 int mbd_partitioned_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,

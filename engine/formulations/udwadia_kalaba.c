@@ -241,6 +241,14 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
   return MBD_OK;
 }
 
+/* v̇ and λ at an evaluated state (contacts: again with new friction forces; the SVD is taken
+ * again, reuse is not used) */
+static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
+                    mbd_error *err) {
+  (void)reuse;
+  return accel(self, m, d, want_lambda, err);
+}
+
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
   int solve = 0;
@@ -248,7 +256,12 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   if (!solve) {
     return rc;
   }
-  return accel(self, m, d, flags & MBD_FORM_LAMBDA, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 const int *found, mbd_error *err) {
+  return mbd_contact_event(&mbd_form_udwadia_kalaba, self, solve_fn, NULL, m, d, t, y, found, err);
 }
 
 const mbd_form_ops mbd_form_udwadia_kalaba = {.name = "udwadia_kalaba",
@@ -258,4 +271,7 @@ const mbd_form_ops mbd_form_udwadia_kalaba = {.name = "udwadia_kalaba",
                                               .eval = eval,
                                               .deriv = mbd_cart_deriv,
                                               .ycoord = mbd_cart_ycoord,
+                                              .nroot = mbd_contact_nroot,
+                                              .roots = mbd_contact_roots,
+                                              .event = event,
                                               .destroy = destroy};

@@ -18,6 +18,16 @@ static int worst_row(const mbd_data *d) {
   return w;
 }
 
+/* whether a velocity-level row is active */
+static int has_velocity_rows(const mbd_model *m, const mbd_data *d) {
+  for (int k = 0; k < d->ma; k++) {
+    if (m->row[d->active[k]].level == MBD_ROW_VELOCITY) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* paper 000 eq 10–11 in its minimum-norm form: Δv = −Φq⁺ Φ on the active rows, q ← q ⊕ Δv;
  * with all coordinates free this keeps the poses as close to the given ones as the constraints
  * allow */
@@ -43,7 +53,18 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
     for (int k = 0; k < d->ma; k++) {
       d->tmp_m[k] = -d->phi_a[k];
     }
-    rc = mbd_lsq_solve(&d->lsq, d->ma, n, d->phiq_a, d->ma, d->tmp_m, d->tmp_n, 1e-12, NULL);
+    // a velocity-level row (rolling) carries no position equation: left out of the step
+    const double *J = d->phiq_a;
+    if (has_velocity_rows(m, d)) {
+      memcpy(d->aug, d->phiq_a, (size_t)d->ma * n * sizeof(double));
+      for (int k = 0; k < d->ma; k++) {
+        for (int c = 0; c < n && m->row[d->active[k]].level == MBD_ROW_VELOCITY; c++) {
+          MBD_AT(d->aug, d->ma, k, c) = 0;
+        }
+      }
+      J = d->aug;
+    }
+    rc = mbd_lsq_solve(&d->lsq, d->ma, n, J, d->ma, d->tmp_m, d->tmp_n, 1e-12, NULL);
     if (rc) {
       return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD,
                       "position analysis", d->t);

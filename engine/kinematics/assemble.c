@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../contact/contact_impl.h"
 #include "kinematics.h"
 #include "kinematics_msg.h"
 
@@ -43,6 +44,9 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
       n1 += v[c] * v[c];
     }
     n1 = sqrt(n1);
+    if (n0 == 0 && (m->row[i].owner == MBD_ROW_CONTACT || m->row[i].owner == MBD_ROW_JFRIC)) {
+      continue;  // a contact row its mode disables (a zero row): not a constraint now
+    }
     if (n0 > 0 && n1 > 1e-9 * n0) {
       for (int c = 0; c < n; c++) {
         v[c] /= n1;
@@ -60,11 +64,11 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
   return MBD_OK;
 }
 
-/* blocks: one per moving body, in body order; rows: joints, drives, then the blocks'
- * normalization rows */
+/* blocks: one per moving body, in body order, then the contacts' surface parameters; rows:
+ * joints, drives, contacts, then the blocks' normalization rows */
 static int number(mbd_model *m, mbd_error *err) {
   m->nblock = m->nbody - 1;
-  m->block = calloc((size_t)m->nblock, sizeof *m->block);
+  m->block = calloc((size_t)(m->nblock + m->ncontact), sizeof *m->block);
   if (!m->block) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "assembly");
   }
@@ -84,13 +88,15 @@ static int number(mbd_model *m, mbd_error *err) {
     m->body[b].block = b - 1;
     nnorm += k->nnorm;
   }
+  m->nqi = m->nq;
+  mbd_contact_blocks(m);
   int rows = 0, dx = MBD_DIMX(m);
   for (int j = 0; j < m->njoint; j++) {
     m->joint[j].row0 = rows;
     m->joint[j].nrow = mbd_joint_type_get(m->joint[j].type)->nrow[dx];
     rows += m->joint[j].nrow;
   }
-  m->mrow = rows + m->ndrive + nnorm;
+  m->mrow = rows + m->ndrive + mbd_contact_nrows(m) + nnorm;
   m->row = calloc((size_t)(m->mrow ? m->mrow : 1), sizeof *m->row);
   m->active0 = calloc((size_t)(m->mrow ? m->mrow : 1), sizeof(int));
   m->q_asm = calloc((size_t)(m->nq ? m->nq : 1), sizeof(double));
@@ -108,6 +114,7 @@ static int number(mbd_model *m, mbd_error *err) {
     m->drive[k].row = rows;
     m->row[rows++] = (mbd_rowinfo){MBD_ROW_DRIVE, k, 0, MBD_ROW_POSITION};
   }
+  rows = mbd_contact_number_rows(m, rows);
   for (int b = 1; b < m->nbody; b++) {
     for (int k = 0; k < mbd_body_kind_get(m->body[b].kind)->nnorm; k++) {
       m->row[rows++] = (mbd_rowinfo){MBD_ROW_BODY, b, k, MBD_ROW_POSITION};
@@ -126,6 +133,21 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   d->ma = m->mrow;
   for (int i = 0; i < m->mrow; i++) {
     d->active[i] = i;
+  }
+  // contacts: their points guessed; closed and sliding while the poses are assembled, but for
+  // those with a restitution that start apart
+  if (m->ncontact > 0) {
+    mbd_kin_poses(m, d);
+    mbd_contact_guess(m, d);
+    mbd_contact_activate(m, d);
+    int rc = mbd_kin_update(m, d, 0, err);
+    if (rc < 0) {
+      char msg[sizeof err->msg];
+      snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+      return MBD_FAIL(err, MBD_E_ASSEMBLY, MSG_KIN_ASSEMBLY, m->name, msg);
+    }
+    mbd_contact_open0(m, d);
+    mbd_contact_activate(m, d);
   }
   // position analysis with every row (redundant but consistent rows do no harm to min-norm)
   int rc = mbd_position_analysis(m, d, tol, max_iter, err);
@@ -152,6 +174,21 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];
     mbd_body_kind_get(m->body[b].kind)->velocity0(&m->body[b], d->q + bl->qadr, d->v + bl->vadr);
+  }
+  // contacts: each one's first mode from its slip speed (rolling rows enabled when it sticks)
+  if (m->ncontact > 0 || m->njfric > 0) {
+    rc = mbd_kin_update(m, d, 0, err);
+    if (rc == MBD_OK) {
+      rc = mbd_contact_check_ranges(m, d, err);
+    }
+    if (rc < 0) {
+      return rc;
+    }
+    mbd_contact_modes0(m, d);
+    rc = mbd_kin_update(m, d, 0, err);
+    if (rc < 0) {
+      return rc;
+    }
   }
   // the rank test on Φq at the assembled pose (the last Newton evaluation)
   rc = rank_test(m, d, err);

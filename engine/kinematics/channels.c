@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../contact/contact_impl.h"
 #include "kinematics.h"
 #include "kinematics_msg.h"
 
@@ -72,6 +73,8 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
       bad |= add(m, &cap, jt->name, "effort", CH_JEFFORT, j, 0, 1);
     }
   }
+  // contacts: forces, slip, the contact point, the surface parameters
+  bad |= mbd_contact_channels(m, add, &cap);
   bad |= add(m, &cap, NULL, "energy", CH_ENERGY, 0, 0, 0);
   bad |= add(m, &cap, NULL, "violation", CH_VIOLATION, 0, 0, 1);
   if (bad) {
@@ -185,6 +188,10 @@ double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok)
       return mbd_energy(m, d);
     case CH_VIOLATION:
       return mbd_position_violation(m, d);
+    case CH_CONTACT:
+      return mbd_contact_channel_value(m, d, c->index, c->comp);
+    case CH_JFRIC:
+      return mbd_jfric_channel_value(m, d, c->index, c->comp);
   }
   return NAN;
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../contact/contact_impl.h"
 #include "kinematics.h"
 #include "kinematics_msg.h"
 
@@ -115,6 +116,42 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
     d->phi[dr->row] =
         (dx == 1 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI) : coord - f[0];
     d->phit[dr->row] = -f[1];
+  }
+  // contacts (paper 001): the gap row and the rolling rows over the two surfaces' bodies; a row
+  // the contact's mode disables is a zero row (no equation, no force, no violation)
+  for (int c = 0; c < m->ncontact; c++) {
+    const mbd_contact *ct = &m->contact[c];
+    mbd_row rows[3];
+    int rc = mbd_contact_rows(m, d, c, rows, err);
+    if (rc < 0) {
+      return rc;
+    }
+    for (int k = 0; k <= ct->nroll; k++) {
+      int r = ct->row0 + k;
+      if (mbd_contact_row_enabled(m, d, r)) {
+        put_row(m, d, r, ct->b1, ct->b2, &rows[k], -rows[k].h, all);
+      } else {
+        d->phi[r] = d->gamma[r] = 0;
+        if (all) {
+          memset(d->rowJ + (size_t)r * MBD_NLOC, 0, MBD_NLOC * sizeof(double));
+        }
+      }
+    }
+  }
+  // frictional joints: the lock of the joint coordinate's rate (velocity level, while sticking)
+  for (int k = 0; k < m->njfric; k++) {
+    const mbd_joint *j = &m->joint[m->jfric[k].joint];
+    int r = m->jfric[k].row;
+    mbd_row o;
+    mbd_jfric_row(m, d, k, &o);
+    if (mbd_contact_row_enabled(m, d, r)) {
+      put_row(m, d, r, j->body1, j->body2, &o, -o.h, all);
+    } else {
+      d->phi[r] = d->gamma[r] = 0;
+      if (all) {
+        memset(d->rowJ + (size_t)r * MBD_NLOC, 0, MBD_NLOC * sizeof(double));
+      }
+    }
   }
   // normalization rows of the blocks: spatial Euler parameters pᵀp − 1 = 0, Φq = 2pᵀ, γ = −2ṗᵀṗ
   for (int r = 0; r < m->mrow; r++) {

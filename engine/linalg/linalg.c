@@ -10,16 +10,25 @@
 #include "linalg_msg.h"
 
 int mbd_lu_factor(int n, double *a, int lda, int *ipiv) {
+  if (n == 0) {
+    return 0;  // an empty matrix (a constraint set without rows): nothing to factor
+  }
   lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
   // info < 0 is our bug (an illegal argument): an internal error, never "singular"
   return info < 0 ? MBD_E_LAPACK : (int)info;
 }
 
 void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
+  if (n == 0 || nrhs == 0) {
+    return;
+  }
   LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, lu, lda, ipiv, b, n);
 }
 
 void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
+  if (n == 0 || nrhs == 0) {
+    return;
+  }
   LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, nrhs, lu, lda, ipiv, b, n);
 }
 

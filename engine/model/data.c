@@ -1,6 +1,7 @@
 /* the data of a run: state, pose cache, constraint and force arrays, workspaces — all sized
  * once from the model's numbering (the integration loop never allocates) — and the names of
  * coordinates and rows for messages */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ void mbd_data_free(mbd_data *d) {
                 d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
-                d->tmp_m};
+                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -57,10 +58,16 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->iwork = calloc(N, sizeof(int));
   d->tmp_n = calloc(nn, sizeof(double));
   d->tmp_m = calloc(N, sizeof(double));
+  // contacts: their state, Q without friction
+  d->cstate = calloc((size_t)(m->ncontact ? m->ncontact : 1), sizeof *d->cstate);
+  d->Q0 = calloc(nn, sizeof(double));
+  d->evlog = calloc(m->ncontact + m->njfric ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
+  d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
   int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
+  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate;
   // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
   int big = (int)(nn > mm ? nn : mm);
   if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
@@ -84,6 +91,22 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   d->lu_factorizations = 0;
   d->row_reselections = 0;
   d->aug_ratio0 = 0;
+  // contacts: the assembled modes, no forces known yet
+  memset(d->cstate, 0, (size_t)m->ncontact * sizeof *d->cstate);
+  for (int c = 0; c < m->ncontact; c++) {
+    d->cstate[c].mode = m->contact[c].mode0;
+    d->cstate[c].sgn = m->contact[c].sgn0;
+    memcpy(d->cstate[c].dir, m->contact[c].dir0, sizeof d->cstate[c].dir);
+    d->cstate[c].t_eval = NAN;
+  }
+  memset(d->jfstate, 0, (size_t)m->njfric * sizeof *d->jfstate);
+  for (int k = 0; k < m->njfric; k++) {
+    d->jfstate[k].mode = m->jfric[k].mode0;
+    d->jfstate[k].sgn = m->jfric[k].sgn0;
+  }
+  d->contact_iterations = 0;
+  memset(d->events, 0, sizeof d->events);
+  d->nevlog = 0;
 }
 
 void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src) {
@@ -96,6 +119,8 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   memcpy(dst->active, src->active, (size_t)src->ma * sizeof(int));
   dst->aug_ratio0 = src->aug_ratio0;
   dst->have_dynamics = 0;
+  memcpy(dst->cstate, src->cstate, (size_t)m->ncontact * sizeof *dst->cstate);
+  memcpy(dst->jfstate, src->jfstate, (size_t)m->njfric * sizeof *dst->jfstate);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -128,6 +153,13 @@ void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len) {
     }
     case MBD_ROW_DRIVE:
       snprintf(buf, len, "drive on joint '%s'", m->joint[m->drive[r->index].joint].name);
+      return;
+    case MBD_ROW_JFRIC:
+      snprintf(buf, len, "friction lock of joint '%s'", m->joint[m->jfric[r->index].joint].name);
+      return;
+    case MBD_ROW_CONTACT:
+      snprintf(buf, len, "contact '%s' (%s%.0d)", m->contact[r->index].name,
+               r->local ? "rolling " : "normal", r->local);
       return;
     default:
       snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[r->index].name);

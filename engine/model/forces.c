@@ -193,3 +193,18 @@ double mbd_energy(const mbd_model *m, const mbd_data *d) {
   }
   return e;
 }
+
+void mbd_forces_add_point(const mbd_model *m, mbd_data *d, int b, const double *s,
+                          const double *F) {
+  if (d->pose[b].vadr < 0) {
+    return;  // the ground does no work
+  }
+  double QY[MBD_NY_MAX] = {0};
+  mbd_body_kind_get(m->body[b].kind)->point_force(&d->pose[b], s, F, QY);
+  scatter_force(m, d, b, QY);
+}
+
+void mbd_forces_add_row(const mbd_model *m, mbd_data *d, int b1, int b2, const double *J,
+                        double T) {
+  scatter_row_force(m, d, b1, b2, J, T);
+}

@@ -83,7 +83,15 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   info->nconstraint = m->mrow;
   info->rank = m->rank;
   info->dof = m->nv - m->rank;
-  info->nredundant = m->mrow - m->ma0;
+  // a sliding contact's rolling rows are off at the start, not redundant
+  int off = 0;
+  for (int c = 0; c < m->ncontact; c++) {
+    off += m->contact[c].mode0 == MBD_CMODE_STICK ? 0 : m->dim - 1;
+  }
+  for (int k = 0; k < m->njfric; k++) {
+    off += m->jfric[k].mode0 != MBD_CMODE_STICK;  // a slipping joint's lock is off
+  }
+  info->nredundant = m->mrow - m->ma0 - off;
   info->moved = m->moved;
   info->moved_body = m->moved_body;
   return MBD_OK;
@@ -129,6 +137,12 @@ void mbd_model_free(mbd_model *m) {
   free(m->force);
   free(m->spring);
   free(m->rspring);
+  for (int i = 0; i < m->nsurface; i++) {
+    mbd_sym_tape_free(m->surface[i].tape);
+  }
+  free(m->surface);
+  free(m->contact);
+  free(m->jfric);
   free(m);
 }
 

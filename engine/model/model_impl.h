@@ -22,6 +22,7 @@
 #include "mbd/linalg.h"
 #include "mbd/model.h"
 #include "mbd/rot.h"
+#include "../contact/contact_types.h"
 
 #define MBD_NAME_MAX 64
 #define MBD_MAX_WARNINGS 32
@@ -115,11 +116,13 @@ const mbd_body_kind_desc *mbd_body_kind_get(int kind);
 
 typedef enum mbd_block_kind {
   MBD_BLOCK_BODY = 0,      /* a rigid body's own coordinates (its kind gives the layout) */
+  MBD_BLOCK_SURFACE,       /* a contact's surface parameters: positions only (nv = 0), solved
+                              from the bodies' poses at every evaluation (paper 001 eq 1–8) */
 } mbd_block_kind;
 
 typedef struct mbd_block {
   int kind;                /* mbd_block_kind */
-  int owner;               /* body index (MBD_BLOCK_BODY) */
+  int owner;               /* body index (MBD_BLOCK_BODY), contact index (MBD_BLOCK_SURFACE) */
   int qadr, nq;            /* positions q[qadr .. qadr + nq) */
   int vadr, nv;            /* velocities v[vadr .. vadr + nv) */
 } mbd_block;
@@ -193,7 +196,13 @@ typedef struct mbd_rspring {
 /* ------------------------------------------------------------------------------------------ */
 /* constraint rows                                                                             */
 
-typedef enum mbd_row_owner { MBD_ROW_JOINT = 0, MBD_ROW_DRIVE, MBD_ROW_BODY } mbd_row_owner;
+typedef enum mbd_row_owner {
+  MBD_ROW_JOINT = 0,
+  MBD_ROW_DRIVE,
+  MBD_ROW_BODY,
+  MBD_ROW_CONTACT,         /* a contact's gap row (local 0) and rolling rows (1, 2) */
+  MBD_ROW_JFRIC            /* a frictional joint's lock (velocity level, while it sticks) */
+} mbd_row_owner;
 typedef enum mbd_row_level {
   MBD_ROW_POSITION = 0,    /* holonomic Φ(q, t) = 0: position analysis, Φ̇, Φ̈ */
   MBD_ROW_VELOCITY         /* nonholonomic J v + Φt = 0 (rolling): no Φ, no position analysis */
@@ -218,7 +227,9 @@ typedef enum {
   CH_JEFFORT,  /* drive effort (torque or force) on body2 */
   CH_JTORQUE,  /* spatial joint reaction torque on body2 about its joint point, global */
   CH_ENERGY,
-  CH_VIOLATION
+  CH_VIOLATION,
+  CH_CONTACT,  /* contact quantity: index = contact, comp = mbd_contact_channel (contact_impl.h) */
+  CH_JFRIC     /* joint friction: index = its record, comp 0 the friction, 1 sticking */
 } channel_kind;
 
 typedef struct mbd_channel {
@@ -249,12 +260,20 @@ struct mbd_model {
   mbd_spring *spring;
   int nrspring, crspring;
   mbd_rspring *rspring;
+  int nsurface, csurface;  /* surfaces and contacts (paper 001, engine/contact) */
+  mbd_surface *surface;
+  int ncontact, ccontact;
+  mbd_contact *contact;
+  int njfric, cjfric;      /* joints with friction */
+  mbd_joint_friction *jfric;
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
   int nblock;              /* coordinate blocks */
   mbd_block *block;        /* nblock */
   int nq, nv;              /* positions, velocities */
+  int nqi;                 /* positions of the blocks with velocities (integrated); the surface
+                              parameters of contacts follow them at q[nqi .. nq) */
   int mrow;                /* constraint rows, all */
   mbd_rowinfo *row;        /* mrow: owner and level of each row */
   int rank;                /* rank of the Jacobian at the assembled pose */
@@ -308,6 +327,14 @@ struct mbd_data {
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
+  /* contacts (engine/contact): their state, the applied forces without friction, counters */
+  mbd_contact_state *cstate; /* ncontact */
+  mbd_jfric_state *jfstate; /* njfric: the frictional joints' regimes */
+  double *Q0;              /* nv: Q before the friction forces (the normal-force iteration) */
+  long contact_iterations; /* fixed-point iterations on the normal forces */
+  long events[4];          /* contact events: stick, slip, separate, impact */
+  mbd_contact_event_rec *evlog; /* MBD_EVLOG_MAX: the first contact events of the run */
+  int nevlog;              /* events logged */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
@@ -352,5 +379,11 @@ void mbd_point_state(const mbd_model *m, const mbd_data *d, int b, const double 
 /* model/forces.c: M, Q at the current poses (mass, gravity, forces, springs); energy */
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err);
 double mbd_energy(const mbd_model *m, const mbd_data *d);
+/* Q += the generalized force of a global force F at body point s' of body b (the ground: none) */
+void mbd_forces_add_point(const mbd_model *m, mbd_data *d, int b, const double *s,
+                          const double *F);
+/* Q += T ∂c/∂Y of a scalar c given as a local row J over (Y1 | Y2) of bodies b1, b2 (a torque or
+ * force along a joint coordinate) */
+void mbd_forces_add_row(const mbd_model *m, mbd_data *d, int b1, int b2, const double *J, double T);
 
 #endif

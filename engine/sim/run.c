@@ -125,12 +125,48 @@ int mbd_run_nerrors(const mbd_run *r) { return r->nerr; }
 double mbd_run_E1(const mbd_run *r, int i) { return (i >= 0 && i < r->nerr) ? r->E1[i] : NAN; }
 double mbd_run_E2(const mbd_run *r, int i) { return (i >= 0 && i < r->nerr) ? r->E2[i] : NAN; }
 
+int mbd_run_set_events(mbd_run *r, const mbd_model *m, const mbd_data *d) {
+  static const char *const kinds[] = {"stick", "slip", "separate", "impact"};
+  if (d->nevlog == 0) {
+    return MBD_OK;
+  }
+  r->event = calloc((size_t)d->nevlog, sizeof *r->event);
+  if (!r->event) {
+    return MBD_E_NOMEM;
+  }
+  r->nevent = d->nevlog;
+  for (int i = 0; i < d->nevlog; i++) {
+    const mbd_contact_event_rec *e = &d->evlog[i];
+    r->event[i].t = e->t;
+    // a contact, or a frictional joint after the contacts
+    const char *who = e->contact < m->ncontact
+                          ? m->contact[e->contact].name
+                          : m->joint[m->jfric[e->contact - m->ncontact].joint].name;
+    snprintf(r->event[i].contact, sizeof r->event[i].contact, "%s", who);
+    snprintf(r->event[i].kind, sizeof r->event[i].kind, "%s", kinds[e->kind & 3]);
+  }
+  return MBD_OK;
+}
+
+int mbd_run_nevent(const mbd_run *r) { return r->nevent; }
+
+int mbd_run_event(const mbd_run *r, int i, double *t, const char **contact, const char **kind) {
+  if (i < 0 || i >= r->nevent) {
+    return MBD_E_INPUT;
+  }
+  *t = r->event[i].t;
+  *contact = r->event[i].contact;
+  *kind = r->event[i].kind;
+  return MBD_OK;
+}
+
 void mbd_run_free(mbd_run *r) {
   if (!r) {
     return;
   }
   free(r->E1);
   free(r->E2);
+  free(r->event);
   free(r->names);
   free(r->t);
   free(r->val);

@@ -23,7 +23,18 @@ struct mbd_run {
     char key[32];          /* MBD_MANIFEST_KEY */
     char value[160];       /* MBD_MANIFEST_VALUE */
   } *mf;                   /* MBD_MANIFEST_MAX entries once the first is set, else NULL */
+  int nevent;              /* contact events: time, contact, kind */
+  struct mbd_run_event *event;
 };
+
+/* a contact event of a run */
+struct mbd_run_event {
+  double t;
+  char contact[64];
+  char kind[12];
+};
+/* the contact events logged in d (model m) copied into r; MBD_E_NOMEM */
+int mbd_run_set_events(mbd_run *r, const mbd_model *m, const mbd_data *d);
 
 /* a run sized for cap samples of m's channels; NULL without memory */
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap);

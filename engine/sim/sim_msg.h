@@ -61,4 +61,7 @@
 /* write_csv asked for a channel the run does not have: channel */
 #define MSG_SIM_NO_CHANNEL "write_csv: no channel '%s'"
 
+/* contacts with a formulation that does not handle them: formulation, model */
+#define MSG_SIM_CONTACTS "simulate: formulation '%s' does not handle contacts (model '%s')"
+
 #endif

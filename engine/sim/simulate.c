@@ -155,6 +155,9 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
   if (o->output_every < 0 || !isfinite(o->output_every)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_OUTPUT_EVERY, o->output_every);
   }
+  if ((m->ncontact > 0 || m->njfric > 0) && !(*ops)->event) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_CONTACTS, (*ops)->name, m->name);
+  }
   if ((*ops)->check) {
     int rc = (*ops)->check(m, o, err);
     if (rc < 0) {
@@ -271,7 +274,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
     s.d->newton_iterations = 0;
     s.d->lu_factorizations = 0;
     s.ny = ops->ny(s.self, m);
-    s.nroot_form = ops->nroot ? ops->nroot(s.self) : 0;
+    s.nroot_form = ops->nroot ? ops->nroot(s.self, m) : 0;
     y = calloc((size_t)(s.ny ? s.ny : 1), sizeof(double));
     if (!y) {
       rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
@@ -279,6 +282,24 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_NO_DOF, m->name);
     } else if (s.nroot_form + 1 > 64) {
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_ROOTS);
+    }
+  }
+  if (rc == MBD_OK && s.nroot_form > 0) {
+    // the formulation's modes checked at the start, before the first step (contacts: whether a
+    // contact can stick, the sign of its normal force): the state size may change
+    ops->pack(s.self, m, s.d, y);
+    rc = ops->eval(s.self, m, s.d, 0, y, MBD_FORM_LAMBDA, err);
+    if (rc == MBD_OK) {
+      rc = ops->event(s.self, m, s.d, 0, y, NULL, err);
+    }
+    if (rc == MBD_FORM_RESIZED) {
+      int ny = ops->ny(s.self, m);
+      double *ny_buf = realloc(y, (size_t)(ny ? ny : 1) * sizeof(double));
+      rc = ny_buf ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
+      y = ny_buf ? ny_buf : y;
+      s.ny = ny;
+    } else if (rc > 0) {
+      rc = err->code < 0 ? err->code : MBD_E_NEWTON;
     }
   }
   if (rc == MBD_OK) {
@@ -316,6 +337,14 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   run->stats.max_velocity_violation = s.max_vel;
   run->stats.lu_factorizations = s.d->lu_factorizations;
   run->stats.repartitions = s.d->row_reselections;
+  run->stats.contact_iterations = s.d->contact_iterations;
+  run->stats.stick_events = s.d->events[0];
+  run->stats.slip_events = s.d->events[1];
+  run->stats.separations = s.d->events[2];
+  run->stats.impacts = s.d->events[3];
+  if (mbd_run_set_events(run, m, s.d) != MBD_OK && rc == MBD_OK) {
+    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
+  }
   if (s.self && ops->stats) {
     ops->stats(s.self, &run->stats);
   }

@@ -110,8 +110,14 @@ topics.revolute = {
 A pin joint: the point at1 of body1 and the point at2 of body2 (each in its body's frame)
 coincide. Planar: relative rotation is free. Spatial: also axis1 (body1 frame) and axis2 (body2
 frame) stay aligned, leaving rotation about them.
-Channels: <joint>.angle (relative angle), <joint>.fx .fy .fz (reaction force on body2, global).]],
-  example = [[m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }]],
+Channels: <joint>.angle (relative angle), <joint>.fx .fy .fz (reaction force on body2, global).
+Planar: friction = { mu, radius } adds Coulomb friction from the joint's reaction F (paper 001): a
+torque mu |F| radius against the relative rotation, and a lock while it holds (stick and slip are
+events, as for contacts); channels <joint>.friction (torque on body2) and <joint>.sticking.]],
+  example = [[m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }
+-- planar, with Coulomb friction in the pin:
+-- m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0},
+--              friction = { mu = 0.2, radius = 0.01 } }]],
   see = { "Joint", "drive", "rotational_spring", "channels" },
 }
 
@@ -121,7 +127,10 @@ topics.translational = {
 A prismatic (sliding) joint: at2 of body2 moves along the line through at1 of body1 with direction
 axis1 (body1 frame); relative rotation is locked. Spatial: axis1 and axis2 (body2 frame) give the
 sliding direction on each body.
-Channels: <joint>.displacement, <joint>.fx .fy .fz.]],
+Channels: <joint>.displacement, <joint>.fx .fy .fz.
+Planar: friction = { mu } adds Coulomb friction mu |F_n| against the sliding, F_n the reaction's
+part normal to the axis (its moment is not counted), with a lock while it holds (stick and slip
+are events); channels <joint>.friction (force on body2 along the axis) and <joint>.sticking.]],
   example = [[m:translational { name = "s", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
                  axis1 = {1, 0} }]],
   see = { "Joint", "drive", "revolute" },
@@ -217,28 +226,66 @@ A torsional spring-damper on a revolute joint's relative angle: stiffness k (N m
 -- contact (paper 001) ----------------------------------------------------------------------------
 
 topics.surface = {
-  title = "m:surface { body, shape, ... }  -> Surface",
+  title = "m:surface { name, body, shape, ... }  -> Surface",
   text = [[
-A surface (planar: a curve) fixed in a body, for contacts.
-  planar:  shape = "line" {at, direction}, "circle" {radius}, "sine" {amplitude, wavelength, at},
-           "curve" {x = <sym of u>, y = <sym of u>}
-  spatial: shape = "plane" {at, normal}, "sphere" {radius},
-           "revolution" {profile = <sym radius of the axial coordinate>}, "implicit" {f = <sym of x, y, z>}]],
+A surface (planar: a curve) fixed in a body, for contacts (paper 001). Its normal points out of
+the body's material; inner = true turns it over (the body lies on the other side: a ring, a bowl).
+  planar:  "line" {at, direction, range}: at + u direction, normal to the left of direction
+           "circle" {radius, at}: centre at (default the body's origin), u the angle
+           "sine" {amplitude, wavelength, at, range}: at + (u, A sin(2 pi u / wavelength))
+           "curve" {x, y, param, range, u0}: x(u), y(u) symbolic in the variable param (default u);
+                   normal to the left of increasing u
+  spatial: "plane" {at, normal}
+           "sphere" {radius, at}
+           "revolution" {profile, at}: about the body's z axis, radius profile(z) (symbolic in z)
+           "implicit" {f}: f(x, y, z) = 0 symbolic, normal along grad f
+           "parametric" {x, y, z, params, range, u0}: symbolic in params (default u, v)
+range = {lo, hi} (spatial {{lo, hi}, {lo, hi}}) bounds the parameters: the run stops exactly where
+the contact point leaves it.  Symbolic shapes get exact first and second derivatives.]],
   example = [[local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
-local rim   = m:surface { body = disk, shape = "circle", radius = 0.2 }]],
+local rim   = m:surface { body = disk, shape = "circle", radius = 0.2 }
+local u = mbd.sym.var("u")
+local track = m:surface { body = m.ground, shape = "curve", x = u, y = 0.1 * u^2, range = {-2, 2} }
+-- spatial: a bowl of revolution, its profile a symbolic function of z
+-- local bowl = m:surface { body = dish, shape = "revolution", profile = mbd.sym.sqrt(z / 0.5), inner = true }]],
   see = { "Surface", "contact", "sym" },
 }
 
 topics.contact = {
-  title = "m:contact { name, surface1, surface2, mu, mu_static, friction [, slope] }  -> Contact",
+  title = "m:contact { name, surface1, surface2, friction, mu, mu_static, slope, restitution }  -> Contact",
   text = [[
-Keeps two surfaces touching (paper 001) with friction: friction = "coulomb" (kinetic mu, static
-mu_static: the contact sticks while the friction force stays below mu_static N) or "regularized"
-(force grows with slip speed at `slope` N s/m up to mu N).
-Channels: <contact>.normal .friction .slip .sticking, contact point <contact>.px .py .pz.]],
+Keeps two surfaces touching at one point (paper 001): the contact point's surface parameters are
+solved at every step (points coincide, normals opposite), no penetration is a constraint, and
+friction acts at the contact point:
+  friction = "coulomb" (the default when mu is given): sticks (rolls without slip) while the
+             friction force stays within mu_static N, slips with mu N against the slip otherwise;
+             each switch is found exactly by the integrator's root finding (run.events)
+  friction = "regularized": force min(slope * slip speed, mu N) against the slip (slope in N s/m)
+  friction = "none" (the default without mu)
+The normal force N comes from the contact's multiplier; a sliding contact's friction depends on
+it, which the formulations solve by a fixed-point iteration (run.stats.contact_iterations).
+restitution = e lets the contact open where N falls to zero (without it the run stops there) and
+close again by Newton's impact law; a contact with a restitution whose surfaces start apart flies.
+Channels: <contact>.normal (N), .nx .ny .nz (normal force on surface2's body), .friction,
+.fx .fy .fz (friction force on surface2's body), .slip, .sticking (1 or 0), .gap, the contact
+point .px .py .pz, and the surface parameters .u1 (.v1) / .x1 .y1 .z1 and .u2 ... of each surface.]],
   example = [[m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
-            friction = "coulomb" }]],
-  see = { "Contact", "surface", "channels" },
+            friction = "coulomb" }
+local run = m:simulate { t_end = 1, formulation = "kane" }
+print(run:value("c.normal", 0.5), run.events[1].kind, run.events[1].t)]],
+  see = { "Contact", "surface", "channels", "events" },
+}
+
+topics.events = {
+  title = "run.events  -> list of {t, contact, kind}",
+  text = [[
+The contact events of a run (and of joints with friction: contact = the joint's name) in time
+order: kind = "stick" (a slip stopped: rolling without slip from then on), "slip" (static friction gave way, or a stopped slip turned back), "separate" (the
+normal force reached zero and the contact opened) or "impact" (an open contact closed again).
+Each is located by the integrator's root finding, then the integrator restarts with the new
+constraints.  run.stats counts them: stick_events, slip_events, separations, impacts.]],
+  example = [[for _, e in ipairs(run.events) do print(e.t, e.contact, e.kind) end]],
+  see = { "contact", "Run", "stats" },
 }
 
 -- flexible bodies (paper 003) --------------------------------------------------------------------
@@ -435,7 +482,8 @@ The names of the recorded channels:
   joints     <joint>.angle | .displacement, <joint>.fx .fy .fz (reaction force on body2, global);
              spatial: <joint>.tx .ty .tz (reaction torque on body2 about its joint point, global),
              a cylindrical joint has both .angle and .displacement
-  contacts   <contact>.normal .friction .slip .sticking, point <contact>.px .py .pz
+  contacts   <contact>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap, point
+             <contact>.px .py .pz, surface parameters <contact>.u1 .v1 .x1 .. and .u2 ..
   flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z
   model      energy (kinetic + gravitational + spring), violation
   systems    each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot
@@ -450,7 +498,9 @@ topics.stats = {
   text = [[
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
-repartitions.  Counts are the integration's work (the samples' evaluations are not counted).]],
+repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
+forces), stick_events, slip_events, separations, impacts.  Counts are the integration's work (the
+samples' evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -471,7 +521,9 @@ Plots channels of a run against time into a PNG or SVG file (by the file's exten
 {r1, r2} and labels = {..} overlay several runs, x = "<channel>" plots against a channel.
 kind = "heatmap" draws z over a grid: x and y increasing lists, z a matrix z[j][i] at (x[i], y[j])
 (as res:grid(key) of mbd.sweep gives it) or a flat list with x fastest; contours = n draws n
-contour lines, log = true colours by log10(z); zlabel names the colour bar.]],
+contour lines, log = true colours by log10(z); zlabel names the colour bar.
+series = { {x = {..}, y = {..}, label = ".."}, ... } in place of run/runs plots numbers computed in
+the script (an acceleration from recorded forces, a locus in a moving frame).]],
   example = [[mbd.plot { run = run, y = {"link2.theta"}, file = "theta2.png", title = "double pendulum" }
 mbd.plot { run = run, y = "energy", file = "energy.svg", width = 600, height = 400, log_y = true }
 mbd.plot { run = run, x = "link2.x", y = "link2.y", file = "locus.png", equal_axes = true,
@@ -601,7 +653,8 @@ topics.Run = {
   text = [[
 The result of a run: channels sampled on a time grid.
   run:value(ch, t)   run:series(ch)   run.channels   run.stats   run:write_csv(file [, list])
-  run.stop_time (where stop_when ended it, else nil)   run.manifest   run.model
+  run.stop_time (where stop_when ended it, else nil)   run.events (contact switches)
+  run.manifest   run.model
   run.ok, run.error (the message of a failed run), run.formulation, run.integrator, run.t_end,
   run.samples (the number of samples)
   run:animate { file = "x.html" }   mbd.plot { run = run, ... }
@@ -632,19 +685,21 @@ s:nonholonomic, s:initial, s:simulate.]],
 topics.Surface = {
   title = "Surface  (m:surface)",
   text = [[
-A surface or curve fixed in a body, used by m:contact.]],
-  example = [[local rim = m:surface { body = disk, shape = "circle", radius = 0.2 }]],
+A surface or curve fixed in a body, used by m:contact: surface.name, surface.body, surface.index.]],
+  example = [[local rim = m:surface { body = disk, shape = "circle", radius = 0.2 }
+print(rim.name, rim.body.name)]],
   see = { "surface", "contact" },
 }
 
 topics.Contact = {
   title = "Contact  (m:contact)",
   text = [[
-A contact between two surfaces with friction. Channels: <name>.normal .friction .slip .sticking
-.px .py .pz.]],
-  example = [[m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
-            friction = "coulomb" }]],
-  see = { "contact", "surface", "channels" },
+A contact between two surfaces: contact.name, contact.index; m.<name> and m:find(name) reach it.
+Channels: <name>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap .px .py .pz and
+the surface parameters.]],
+  example = [[local c = m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3 }
+print(c.name, m.c.index)]],
+  see = { "contact", "surface", "channels", "events" },
 }
 
 -- the program --------------------------------------------------------------------------------------
@@ -1035,7 +1090,7 @@ topics.system.fields = {
 
 help.contexts = {}
 help.context_order = { "none", "planar_empty", "planar_bodies", "slider_crank", "planar", "spatial",
-                       "system" }
+                       "system", "contact" }
 help.contexts.none = { text = "nothing: the example makes what it uses", code = "" }
 help.contexts.planar_empty = { text = "an empty planar model m with gravity", code = [[
 m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }]] }
@@ -1083,6 +1138,12 @@ link1 = m:body { name = "link1", mass = 2, inertia = {4, 2, 2}, pos = {0, 1, 0} 
 link2 = m:body { name = "link2", mass = 1, inertia = {0.01, 12.4, 12.4}, pos = {3, 2, 0} }
 link3 = m:body { name = "link3", mass = 1, inertia = {4.54, 0.01, 4.54}, pos = {6, 1, 0} }
 rod = m:body { name = "rod", mass = 1, inertia = {1, 1, 1}, pos = {0, 0, 0} }]] }
+help.contexts.contact = { text = "a planar model m with gravity, a disk (radius 0.2 m) resting " ..
+  "on the ground, and the surfaces floor (the ground's x axis) and rim (the disk's edge)", code = [[
+m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }
+disk = m:body { name = "disk", mass = 3, inertia = 0.06, pos = {0, 0.2}, vel = {1, 0} }
+floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+rim = m:surface { name = "rim", body = disk, shape = "circle", radius = 0.2 }]] }
 help.contexts.system = { text = "a coordinate-level system s (a particle on a circle of radius 1)",
   code = [[
 s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }]] }
@@ -1098,12 +1159,11 @@ help.example_context = {
   parallel_map = "none", cli = "none", repl = "none", help = "none", module = "none",
   pretty = "planar", ["fem.beam"] = "none", ["fem.load"] = "none", flexible_body = "spatial",
   tree = "planar", export_c = "planar", macro = "spatial",
-  surface = "planar_empty", contact = "planar_empty", Surface = "planar_empty",
-  Contact = "planar_empty",
+  surface = "contact", contact = "contact", Surface = "contact", Contact = "contact",
 }
 -- the papers not implemented yet: their examples must stop with an error (the implemented part of
 -- the DSL says "not implemented yet"; names it does not have yet fail as Lua does)
-help.planned = { surface = "001", contact = "001", Surface = "001", Contact = "001",
+help.planned = {
   ["fem.beam"] = "003", ["fem.load"] = "003", flexible_body = "003", tree = "002",
   export_c = "002", macro = "002" }
 -- examples that are not Lua (a REPL session, a shell line) are shown but not run
@@ -1115,7 +1175,7 @@ groups[#groups + 1] = { "models", { "model", "ground", "body", "info", "find", "
 groups[#groups + 1] = { "joints", { "revolute", "translational", "fixed", "spherical", "universal",
                                     "cylindrical", "drive" } }
 groups[#groups + 1] = { "forces", { "force", "torque", "spring", "rotational_spring" } }
-groups[#groups + 1] = { "contact", { "surface", "contact" } }
+groups[#groups + 1] = { "contact", { "surface", "contact", "events" } }
 groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } }
 groups[#groups + 1] = { "relative", { "tree", "export_c", "macro" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }

@@ -70,8 +70,8 @@ local cases = {
      local a, b = mbd.model {}, mbd.model { dim = 3 }
      return {a.body == b.body, a.simulate == b.simulate, a.surface == b.surface}
    end, {}, true, {true, true, true}},
-  {"not implemented yet: a method that says so", function() mbd.model {}:surface {} end, {},
-   false, "m:surface: contact surfaces (paper 001) are not implemented yet"},
+  {"a constructor method checks its table", function() mbd.model {}:surface {} end, {},
+   false, "surface: missing field 'body'"},
 
   -- runs and systems: methods, then fields
   {"run methods and fields", function()

@@ -101,6 +101,36 @@ local cases = {
       local m, O, crank = slider_crank(); m:revolute { body1 = m.ground, body2 = crank, at1 = {0, 0, 0} }
     end, {}, false, "revolute: field 'at1' expects 2 numbers, got 3", line = 1 },
 
+  -- contact (paper 001), as written in DSL.md
+  { "contact: surfaces, contact, channels", function()
+      local m = mbd.model { name = "disk", dim = 2, gravity = {0, -9.81} }
+      local disk = m:body { name = "disk", mass = 3, inertia = 2, pos = {0, 0.2}, vel = {10, 0}, omega = -60 }
+      local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }   -- planar
+      local rim   = m:surface { body = disk, shape = "circle", radius = 0.2 }
+      m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
+                  friction = "coulomb" }
+      local run = m:simulate { t_end = 0.1 }
+      local have = {}
+      for _, c in ipairs(run.channels) do have[c] = true end
+      local n = 0
+      for _, c in ipairs { "c.normal", "c.friction", "c.slip", "c.sticking", "c.px", "c.py" } do
+        if have[c] then n = n + 1 end
+      end
+      return n
+    end, {}, true, 6 },
+  { "contact: regularized friction, restitution, joint friction", function()
+      local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+      local disk = m:body { name = "disk", mass = 1, inertia = 0.02, pos = {0, 0.2} }
+      local wheel = m:body { name = "wheel", mass = 1, inertia = 0.02, pos = {2, 0.2} }
+      local slider = m:body { name = "slider", mass = 1, inertia = 0.02, pos = {4, 0.2} }
+      local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+      m:contact { surface1 = floor, surface2 = m:surface { body = disk, shape = "circle", radius = 0.2 },
+                  mu = 0.3, friction = "regularized", slope = 1000, restitution = 0.5 }
+      m:revolute { body1 = m.ground, at1 = {2, 0.2}, body2 = wheel, friction = { mu = 0.1, radius = 0.01 } }
+      m:translational { body1 = m.ground, at1 = {4, 0.2}, body2 = slider, axis1 = {1, 0}, friction = { mu = 0.1 } }
+      return m:simulate { t_end = 0.1 }.ok
+    end, {}, true, true },
+
   -- spatial, as written in DSL.md
   { "spatial bodies, joints, channels", function()
       local m = mbd.model { name = "spatial", dim = 3, gravity = {0, -9.81, 0} }

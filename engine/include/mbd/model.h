@@ -256,6 +256,11 @@ typedef struct mbd_run_stats {
   double max_velocity_violation; /* max |Φq q̇ + Φt| over the samples */
   long repartitions;
   long lu_factorizations;
+  long contact_iterations; /* fixed-point iterations on contacts' normal forces (paper 001) */
+  long stick_events;    /* contacts that stopped slipping (rolling without slip from then) */
+  long slip_events;     /* contacts whose static friction gave way (or that turned back) */
+  long separations;     /* contacts that opened (normal force reaching zero) */
+  long impacts;         /* contacts closed again by an impact */
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);
@@ -278,6 +283,11 @@ const char *mbd_run_integrator(const mbd_run *r);
 double mbd_run_t_end(const mbd_run *r);
 /* where stop_when ended the run, NaN when it did not */
 double mbd_run_stop_time(const mbd_run *r);
+/* the contact events of the run in time order (the first 4096; run.stats counts them all):
+ * event i's time, contact name and kind ("stick", "slip", "separate", "impact"); 0, or
+ * MBD_E_INPUT for i out of range */
+int mbd_run_nevent(const mbd_run *r);
+int mbd_run_event(const mbd_run *r, int i, double *t, const char **contact, const char **kind);
 /* paper 004's error measures of an mbd_system run, per constraint i (0-based): E1 = RMS of the
  * constraint's value over [0, t_f], E2 = RMS of its time derivative (eq 17–18, 34–35).  nerrors is 0
  * for model runs; E1/E2 give NaN outside 0..nerrors−1. */

@@ -1,0 +1,200 @@
+-- Lua-level tests of contacts (paper 001): m:surface, m:contact, their objects, channels, events
+-- and statistics, and bad input that must raise a clear message naming the object and the script
+-- line.  Run with the mbd program:
+--   mbd tests/lua/test_contact.lua          (cases: see harness.lua)
+local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
+
+-- paper 001's disk on a line (example 1), or a variant: the model, the disk, the contact
+local function disk(opts)
+  opts = opts or {}
+  local m = mbd.model { name = "disk", dim = 2, gravity = {0, -9.81} }
+  local d = m:body { name = "disk", mass = 3, inertia = 2, pos = {0, 0.2}, vel = opts.vel or {10, 0},
+                     omega = opts.omega or -60 }
+  if opts.push ~= false then m:force { body = d, value = {10, 0} } end
+  local floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+  local rim = m:surface { name = "rim", body = d, shape = "circle", radius = 0.2 }
+  local c = m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
+                        restitution = opts.restitution }
+  return m, d, c, floor, rim
+end
+
+local function spatial()
+  local m = mbd.model { name = "ball", dim = 3, gravity = {0, 0, -9.81} }
+  local b = m:body { name = "ball", mass = 2, inertia = {0.008, 0.008, 0.008}, pos = {0, 0, 0.1} }
+  return m, b
+end
+
+-- slip to roll at t* = 2 / ((F + mu N)/m + mu N R²/J) (paper 001 example 1's closed form)
+local tstar = 2 / ((10 + 0.3 * 29.43) / 3 + 0.3 * 29.43 * 0.04 / 2)
+
+local cases = {
+  -- a working contact: its objects, channels, events and statistics
+  {"surface and contact objects", function()
+     local m, d, c, floor, rim = disk()
+     return {tostring(floor), rim.name, rim.body.name, c.name, tostring(c), m.c.name, m:find("c").index}
+   end, {}, true, {"mbd.Surface 'floor' on body 'ground' of model 'disk'", "rim", "disk", "c",
+                   "mbd.Contact 'c' of model 'disk'", "c", 0}},
+  {"contact channels", function()
+     local m = disk()
+     local run = m:simulate { t_end = 0.1 }
+     local have = {}
+     for _, ch in ipairs(run.channels) do have[ch] = true end
+     local want = {"c.normal", "c.nx", "c.ny", "c.friction", "c.fx", "c.fy", "c.slip", "c.sticking",
+                   "c.gap", "c.px", "c.py", "c.u1", "c.u2"}
+     for _, ch in ipairs(want) do if not have[ch] then return "missing " .. ch end end
+     return have["c.nz"] == nil and have["c.pz"] == nil
+   end, {}, true, true},
+  -- the event located to 1e-9 s of the closed form (rtol 1e-10: between switches the motion is
+  -- a polynomial of degree two, integrated to round-off)
+  {"slip to roll: run.events and run.stats", function()
+     local m = disk()
+     local run = m:simulate { t_end = 1, formulation = "kane", rtol = 1e-10, atol = 1e-10 }
+     local e = run.events[1]
+     return {#run.events, e.contact, e.kind, e.t, run.stats.stick_events, run.stats.slip_events,
+             run.stats.separations, run.stats.impacts, run.stats.contact_iterations > 0}
+   end, {}, true, {1, "c", "stick", tstar, 1, 0, 0, 0, true}, tol = 1e-9},
+  {"normal force 29.43 N, friction mu N then the rolling closed form", function()
+     local m = disk()
+     local run = m:simulate { t_end = 1, formulation = "gcp", rtol = 1e-10, atol = 1e-10 }
+     return {run:value("c.normal", 0.5), run:value("c.friction", 0.1), run:value("c.friction", 0.8),
+             run:value("c.sticking", 0.1), run:value("c.sticking", 0.8)}
+   end, {}, true, {29.43, 0.3 * 29.43, -10 * 50 / 53, 0, 1}, tol = 1e-9},
+  {"m:info counts the contact's rows", function()
+     local m = disk()
+     local i = m:info()
+     return {i.constraints, i.rank, i.redundant, i.dof}
+   end, {}, true, {2, 1, 0, 2}},
+  {"a spatial contact: sphere on a plane", function()
+     local m, b = spatial()
+     m:contact { name = "c", surface1 = m:surface { body = m.ground, shape = "plane", normal = {0, 0, 1} },
+                 surface2 = m:surface { body = b, shape = "sphere", radius = 0.1 } }
+     local run = m:simulate { t_end = 0.2 }
+     return {run:value("c.normal", 0.1), run:value("c.pz", 0.1), run:value("c.z2", 0.1)}
+   end, {}, true, {2 * 9.81, 0, -0.1}, tol = 1e-8},
+  {"symbolic shapes build: curve, parametric, implicit, revolution", function()
+     local u, v, z = mbd.sym.var("u"), mbd.sym.var("v"), mbd.sym.var("z")
+     local x, y = mbd.sym.var("x"), mbd.sym.var("y")
+     local m2 = mbd.model { dim = 2 }
+     local s1 = m2:surface { body = m2.ground, shape = "curve", x = u, y = 0.1 * u ^ 2, range = {-1, 1} }
+     local m3, b = spatial()
+     local s2 = m3:surface { body = m3.ground, shape = "parametric", x = u, y = v, z = 0.1 * u * v }
+     local s3 = m3:surface { body = b, shape = "implicit", f = x ^ 2 + y ^ 2 + z ^ 2 - 0.01 }
+     local s4 = m3:surface { body = m3.ground, shape = "revolution", profile = mbd.sym.sqrt(z / 0.5), inner = true }
+     return {s1.index, s2.index, s3.index, s4.index}
+   end, {}, true, {0, 0, 1, 2}},
+
+  -- bad input: each names what is wrong, at the user's line
+  {"unknown field", function() local m = disk(); m:surface { body = m.ground, shape = "circle", radiuss = 1 } end,
+   {}, false, "surface: unknown field 'radiuss'"},
+  {"a field the shape does not take", function()
+     local m = disk()
+     m:surface { name = "s", body = m.ground, shape = "circle", radius = 1, direction = {1, 0} }
+   end, {}, false, "surface: field 'direction' is not used by shape 'circle' (surface 's')", line = 2},
+  {"unknown shape", function() local m = disk(); m:surface { body = m.ground, shape = "blob" } end, {}, false,
+   "surface: unknown shape 'blob' (planar: line, circle, sine, curve; spatial: plane, sphere"},
+  {"a spatial shape in a planar model", function()
+     local m = disk()
+     m:surface { name = "p", body = m.ground, shape = "plane", normal = {0, 0, 1} }
+   end, {}, false, "surface 'p': shape 'plane' is spatial, the model is planar (dim = 2)", line = 2},
+  {"missing direction", function() local m = disk(); m:surface { body = m.ground, shape = "line" } end, {},
+   false, "surface: missing field 'direction'"},
+  {"zero radius", function() local m = disk(); m:surface { name = "r0", body = m.ground, shape = "circle", radius = 0 } end,
+   {}, false, "surface 'r0': radius must be positive, got 0"},
+  {"a curve of two variables", function()
+     local m = disk()
+     m:surface { body = m.ground, shape = "curve", x = mbd.sym.var("a"), y = mbd.sym.var("b") }
+   end, {}, false, "the expressions use several variables: name the parameter with 'param'", line = 2},
+  {"param must be a variable", function()
+     local m = disk()
+     m:surface { body = m.ground, shape = "curve", x = mbd.sym.var("u"), y = 0, param = 2 * mbd.sym.var("u") }
+   end, {}, false, "field 'param' expects a symbolic variable (mbd.sym.var)", line = 2},
+  {"an implicit surface of another variable", function()
+     local m = spatial()
+     m:surface { name = "f", body = m.ground, shape = "implicit", f = mbd.sym.var("w") ^ 2 - 1 }
+   end, {}, false, "surface 'f': f depends on 'w', which is not a parameter (x, y, z)", line = 2},
+  {"contact without surface2", function() local m, _, _, floor = disk(); m:contact { surface1 = floor } end, {},
+   false, "contact: missing field 'surface2'"},
+  {"contact with a body for a surface", function()
+     local m, d, _, floor = disk()
+     m:contact { surface1 = floor, surface2 = d }
+   end, {}, false, "contact: field 'surface2' expects an mbd.Surface, got mbd.Body", line = 2},
+  {"surfaces of one body", function()
+     local m, d, _, _, rim = disk()
+     local rim2 = m:surface { body = d, shape = "circle", radius = 0.1 }
+     m:contact { name = "k", surface1 = rim, surface2 = rim2 }
+   end, {}, false, "contact 'k': both surfaces are on body 'disk'", line = 3},
+  {"a surface of another model", function()
+     local _, _, _, floor = disk()
+     local m2, _, _, _, rim2 = disk()
+     m2:contact { surface1 = floor, surface2 = rim2 }
+   end, {}, false, "contact: field 'surface1' is a surface of another model", line = 3},
+  {"unknown friction", function()
+     local m, _, _, floor, rim = disk()
+     m:contact { surface1 = floor, surface2 = rim, friction = "sticky", mu = 1 }
+   end, {}, false, "contact: unknown friction 'sticky' (coulomb, regularized, none)", line = 2},
+  {"regularized without slope", function()
+     local m, _, _, floor, rim = disk()
+     m:contact { surface1 = floor, surface2 = rim, friction = "regularized", mu = 1 }
+   end, {}, false, "contact: friction 'regularized' needs field 'slope' (N·s/m)", line = 2},
+  {"mu_static below mu", function()
+     local m, _, _, floor, rim = disk()
+     m:contact { name = "k", surface1 = floor, surface2 = rim, mu = 0.5, mu_static = 0.2 }
+   end, {}, false, "contact 'k': mu must be finite and not negative and mu_static at least mu", line = 2},
+  {"restitution above 1", function()
+     local m, _, _, floor, rim = disk()
+     m:contact { name = "k", surface1 = floor, surface2 = rim, restitution = 2 }
+   end, {}, false, "contact 'k': restitution must be in [0, 1], got 2", line = 2},
+
+  -- run-time stops name the contact and the time, at the line of m:simulate
+  {"the normal force falls to zero", function()
+     local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+     local d = m:body { name = "d", mass = 1, inertia = 0.1, pos = {0, 0.2} }
+     m:force { body = d, value = function(t) return {0, 20 * t} end }
+     m:contact { name = "c", surface1 = m:surface { body = m.ground, shape = "line", direction = {1, 0} },
+                 surface2 = m:surface { body = d, shape = "circle", radius = 0.2 } }
+     m:simulate { t_end = 1 }
+   end, {}, false, "contact 'c': the normal force fell to zero at t = 0.4905", line = 6},
+  {"the contact point leaves a ranged surface", function()
+     local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+     local d = m:body { name = "d", mass = 1, inertia = 0.02, pos = {0, 0.2}, vel = {1, 0}, omega = -5 }
+     m:contact { name = "c", surface1 = m:surface { name = "short", body = m.ground, shape = "line",
+                                                    direction = {1, 0}, range = {-1, 0.5} },
+                 surface2 = m:surface { body = d, shape = "circle", radius = 0.2 } }
+     m:simulate { t_end = 1 }
+   end, {}, false, "contact 'c': at t = 0.5 the contact point left surface 'short': u = 0.5 is outside {-1, 0.5}",
+   line = 6},
+
+  -- joint friction: a block thrown down a 10° incline on a translational joint stops at
+  -- t* = v0 / (g (mu cos a - sin a)) (tolerance: the event on the interpolant, 1e-9 s)
+  {"joint friction: the slider stops", function()
+     local a, mu = math.rad(10), 0.3
+     local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+     local b = m:body { name = "block", mass = 2, inertia = 0.1, vel = {2 * math.cos(a), -2 * math.sin(a)} }
+     m:translational { name = "s", body1 = m.ground, body2 = b, axis1 = {math.cos(a), -math.sin(a)},
+                       friction = { mu = mu } }
+     local run = m:simulate { t_end = 2, rtol = 1e-10, atol = 1e-10 }
+     return {run.events[1].contact, run.events[1].kind, run.events[1].t, run:value("s.sticking", 1.9)}
+   end, {}, true, {"s", "stick", 2 / (9.81 * (0.3 * math.cos(math.rad(10)) - math.sin(math.rad(10)))), 1},
+   tol = 1e-9},
+  {"joint friction on a fixed joint", function()
+     local m = mbd.model { dim = 2 }
+     local b = m:body { name = "b", mass = 1, inertia = 1 }
+     m:fixed { name = "F", body1 = m.ground, body2 = b, friction = { mu = 0.1 } }
+   end, {}, false, "fixed 'F': friction is for revolute and translational joints", line = 3},
+  {"revolute friction without its radius", function()
+     local m = mbd.model { dim = 2 }
+     local b = m:body { name = "b", mass = 1, inertia = 1 }
+     m:revolute { name = "R", body1 = m.ground, body2 = b, friction = { mu = 0.1 } }
+   end, {}, false, "friction: missing field 'radius'", line = 3},
+  {"translational friction with a radius", function()
+     local m = mbd.model { dim = 2 }
+     local b = m:body { name = "b", mass = 1, inertia = 1 }
+     m:translational { name = "T", body1 = m.ground, body2 = b, axis1 = {1, 0}, friction = { mu = 0.1, radius = 1 } }
+   end, {}, false, "translational 'T': friction field 'radius' is for revolute joints", line = 3},
+
+  -- mbd.plot of numbers computed in a script
+  {"plot series: bad series", function() mbd.plot { series = {{x = {1, 2}, y = {1}}}, file = "x.png" } end, {},
+   false, "plot: series[1] needs lists x and y of the same length"},
+}
+
+H.run(cases, "contact")
