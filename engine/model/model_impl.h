@@ -37,6 +37,10 @@ typedef enum mbd_body_kind {
   MBD_BODY_GROUND3,    /* the ground of a spatial model: fixed, p = (1, 0, 0, 0), no block */
   MBD_BODY_RIGID2,     /* planar rigid body, block (x, y, θ | ẋ, ẏ, θ̇) */
   MBD_BODY_RIGID3,     /* spatial rigid body, block (r, p | ṙ, ṗ), pᵀp = 1 in the constraints */
+  MBD_BODY_FLEX2,      /* planar flexible body (flex_impl.h), block (x, y, θ, a | ẋ, ẏ, θ̇, ȧ) */
+  MBD_BODY_FLEX3,      /* spatial flexible body, block (r, p, a | ṙ, ṗ, ȧ) */
+  MBD_BODY_NODE2,      /* a node of a planar flexible body: pose from its owner's block */
+  MBD_BODY_NODE3,      /* a node of a spatial flexible body */
   MBD_BODY_NKINDS
 } mbd_body_kind;
 
@@ -48,6 +52,9 @@ typedef struct mbd_body {
   double q0[7];            /* initial pose as given: planar x y θ; spatial x y z e0..e3 */
   double v0[6];            /* initial velocity as given: vx vy vz wx wy wz (planar: vx vy ω) */
   int block;               /* its coordinate block, −1 for ground (set by assembly) */
+  int nmode;               /* block coordinates after the kind's: a flexible body's modes */
+  struct mbd_flex *flex;   /* a flexible body's or a node's data (flex_impl.h), else NULL */
+  int node;                /* a node body's node number (from 1), else 0 */
 } mbd_body;
 
 /* the pose of one body, filled from its block by the kinematics stage (kinematics/poses.c) */
@@ -106,6 +113,14 @@ typedef struct mbd_body_kind_desc {
   void (*velocity0)(const mbd_body *b, const double *q, double *v);
   /* moment about the CM (global) of a generalized force Q_rot on the orientation coordinates */
   void (*moment)(const mbd_pose *ps, const double *Qrot, double *n);
+  /* kinds whose pose needs more than their own block (a flexible body's node), may be NULL:
+   * the whole pose with its Jacobian J and quadratic term h (replaces `pose`) */
+  void (*pose_model)(const mbd_model *m, mbd_data *d, int b, mbd_pose *ps);
+  /* kinds with a mass matrix over their whole block (flexible bodies), may be NULL: M and Q of
+   * the block written into d (replaces `inertia`); 0 or < 0 with err */
+  int (*block_inertia)(const mbd_model *m, mbd_data *d, int b, mbd_error *err);
+  /* kinetic and potential energy of such a kind (replaces `energy`), may be NULL */
+  double (*block_energy)(const mbd_model *m, const mbd_data *d, int b);
 } mbd_body_kind_desc;
 
 const mbd_body_kind_desc *mbd_body_kind_get(int kind);
@@ -218,7 +233,9 @@ typedef enum {
   CH_JEFFORT,  /* drive effort (torque or force) on body2 */
   CH_JTORQUE,  /* spatial joint reaction torque on body2 about its joint point, global */
   CH_ENERGY,
-  CH_VIOLATION
+  CH_VIOLATION,
+  CH_MODAL,    /* a flexible body's modal coordinate: index = body, comp = mode */
+  CH_NODEROT   /* a node's small rotation Θ = Ψ a (body axes): index = node body, comp 0..2 */
 } channel_kind;
 
 typedef struct mbd_channel {
@@ -249,6 +266,9 @@ struct mbd_model {
   mbd_spring *spring;
   int nrspring, crspring;
   mbd_rspring *rspring;
+  int nflex, cflex;        /* flexible bodies (flex_body.c) and capacity */
+  struct mbd_flex **flex;
+  size_t flexws;           /* doubles of their workspace in each data */
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
@@ -285,6 +305,7 @@ struct mbd_data {
   double *angle_memo;      /* njoint: spatial relative angles, continuous (unwrapping memo, rad) */
   int ma;                  /* active rows */
   int *active;             /* mrow capacity: active row indices, increasing */
+  double *flexws;          /* flexible bodies' node Jacobians and scratch (model->flexws) */
   double *phi;             /* mrow, all rows (0 for velocity-level rows) */
   double *phiq;            /* mrow × nv Jacobian ∂Φ̇/∂v, column-major, ld = mrow */
   double *phit;            /* mrow */
@@ -348,6 +369,8 @@ void mbd_row_angle(const mbd_row *c, const mbd_row *s, double memo, mbd_row *o);
 /* global position and velocity of a point s' (body frame) of body b */
 void mbd_point_state(const mbd_model *m, const mbd_data *d, int b, const double *s, double *P,
                      double *V);
+
+#include "flex_impl.h"
 
 /* model/forces.c: M, Q at the current poses (mass, gravity, forces, springs); energy */
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err);
