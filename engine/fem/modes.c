@@ -76,6 +76,71 @@ static int dof_kind(int k) {
   return g[k];
 }
 
+/* modes of equal frequency (a square section's two bendings, a free model's rigid modes) come
+ * out of the eigensolver as any orthonormal basis of their space: turn each such cluster to the
+ * basis that diagonalizes Σ_g c_g X ᵀ P_g M X (P_g the DOF group g, weights c_g distinct), so a mode
+ * is a pure bending in y or z, torsion or axial motion where the model allows it.  X (the
+ * eigenvectors on the free DOF, nf × nf) is turned in place; an orthogonal turn keeps XᵀMX = I. */
+static int separate(const mbd_fe *fe, const int *freedof, int nf, double *X, const double *w,
+                    int count, double lref, mbd_error *err) {
+  int n = fe->ndof;
+  for (int k = 0; k < count;) {
+    int c = 1;
+    while (k + c < nf && fabs(w[k + c] - w[k]) <= 1e-7 * fabs(w[k]) + 1e-11 * lref) {
+      c++;
+    }
+    if (c == 1) {
+      k++;
+      continue;
+    }
+    double *full = calloc((size_t)n * c, sizeof(double)), *Mx = malloc((size_t)n * c * sizeof(double));
+    double *S = calloc((size_t)c * c, sizeof(double)), *ev = malloc((size_t)c * sizeof(double));
+    double *Y = malloc((size_t)nf * c * sizeof(double));
+    if (!full || !Mx || !S || !ev || !Y) {
+      free(full), free(Mx), free(S), free(ev), free(Y);
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_FEM_NOMEM, "modes");
+    }
+    for (int a = 0; a < c; a++) {
+      for (int i = 0; i < nf; i++) {
+        full[(size_t)a * n + freedof[i]] = MBD_AT(X, nf, i, k + a);
+      }
+      mbd_gemv(0, n, n, 1.0, fe->M, n, full + (size_t)a * n, 0.0, Mx + (size_t)a * n);
+    }
+    for (int a = 0; a < c; a++) {
+      for (int b = 0; b < c; b++) {
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+          s += (1 + dof_kind(i % 6)) * full[(size_t)a * n + i] * Mx[(size_t)b * n + i];
+        }
+        MBD_AT(S, c, a, b) += 0.5 * s;
+        MBD_AT(S, c, b, a) += 0.5 * s;
+      }
+    }
+    int rc = mbd_eig_sym(c, S, c, ev);
+    if (rc == MBD_OK) {
+      // Y = X_cluster V
+      for (int b = 0; b < c; b++) {
+        for (int i = 0; i < nf; i++) {
+          double s = 0;
+          for (int a = 0; a < c; a++) {
+            s += MBD_AT(X, nf, i, k + a) * MBD_AT(S, c, a, b);
+          }
+          Y[(size_t)b * nf + i] = s;
+        }
+      }
+      for (int b = 0; b < c; b++) {
+        memcpy(X + (size_t)(k + b) * nf, Y + (size_t)b * nf, (size_t)nf * sizeof(double));
+      }
+    }
+    free(full), free(Mx), free(S), free(ev), free(Y);
+    if (rc != MBD_OK) {
+      return MBD_FAIL(err, rc == MBD_E_NOMEM ? rc : MBD_E_SINGULAR, MSG_FEM_MODES_CONVERGE, c);
+    }
+    k += c;
+  }
+  return MBD_OK;
+}
+
 int mbd_fe_modes(const mbd_fe *fe, const int *fixed, int nfixed, int count, mbd_modes **out,
                  mbd_error *err) {
   *out = NULL;
@@ -147,6 +212,9 @@ int mbd_fe_modes(const mbd_fe *fe, const int *fixed, int nfixed, int count, mbd_
       rc = MBD_FAIL(err, MBD_E_SINGULAR, MSG_FEM_MODES_MASS, dof / 6 + 1, mbd_fe_dof_name(dof % 6));
     } else if (info > 0) {
       rc = MBD_FAIL(err, MBD_E_SINGULAR, MSG_FEM_MODES_CONVERGE, info);
+    }
+    if (rc == MBD_OK) {
+      rc = separate(fe, freedof, nf, Kf, w, count, lref, err);
     }
     for (int k = 0; rc == MBD_OK && k < count; k++) {
       double *phi = mo->shape + (size_t)k * n;

@@ -18,6 +18,7 @@ void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
     }
     mbd_body_kind_get(m->body[b].kind)->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
     ps->vadr = bl->vadr;
+    ps->nv = bl->nv;
     ps->ny = mbd_body_kind_get(m->body[b].kind)->ny;
     ps->J = NULL;
   }

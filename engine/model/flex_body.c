@@ -12,11 +12,16 @@
  *       [ sym                      Σ m Φ_iᵀΦ_i + Ψ_iᵀJ_iΨ_i ]
  * with ρ̄ = Σ m_i ρ_i.  Every sum is a polynomial in a whose coefficients — the invariants m, Σ m s,
  * Σ m Φ, Σ m s sᵀ, Σ m s Φ, Σ m Φ Φ, Σ J, Σ JΨ, Σ ΨᵀJΨ — are computed once when the body is made.
- * The quadratic velocity vector S (eq 17) is exact for the lumped translational masses; for the
- * rotary inertias it is the node's Euler equation linearized at Θ = 0 with every rate term kept:
- * the node turns at ω' + Ψ_iȧ, its angular acceleration in its own axes is ω̇' + Ψ_iä + ω̃'Ψ_iȧ
- * (eq 14), so S gains g_i = J_i ω̃'Ψ_iȧ + (ω' + Ψ_iȧ)~ J_i (ω' + Ψ_iȧ) on the rotation and Ψ_iᵀg_i
- * on the modes (the paper prints the terms J ω̃'Ψȧ and ω̃'Jω'; the others are of the same order).
+ * The quadratic velocity vector S (eq 17) is exact for the lumped translational masses.  A rotary
+ * inertia J_i is a small rigid body turned by Θ_i from the frame (its pose is the node's:
+ * R_i = A(q(Θ_i)), below), so its angular velocity in its own axes is ω_n = R_iᵀω' + W_i Ψ_i ȧ
+ * (W_i = 2G(q) ∂q/∂Θ, the identity at Θ = 0) and Kane's equations for it add R_i J R_iᵀ, R_i J W_iΨ_i
+ * and (W_iΨ_i)ᵀJ(W_iΨ_i) to M and −[R_i; (W_iΨ_i)ᵀ](J α_q + ω_n × J ω_n) to the forces, with
+ * α_q = (R_iᵀω') × W_iΨ_iȧ − 2 q̈0 q_v the rate part of its angular acceleration.  At Θ = 0 these
+ * are eq 17's J_i, J_iΨ_i, Ψ_iᵀJ_iΨ_i and the paper's S terms J ω̃'Ψȧ and ω̃'Jω' (with the other rate
+ * terms of the same order, as eq 14's angular acceleration gives them); kept at the current Θ they
+ * make the energy an exact invariant (the tests check it) and give a spinning node its gyroscopic
+ * coupling.  They are summed node by node; the translational part uses the invariants.
  * Elastic force U = K a with K = ΨᵀKΨ (eq 21–23), modal damping D ȧ, and with geometric
  * stiffening (ω'y² + ω'z²) G a, the stiffness of the centrifugal tension of a beam along x.
  *
@@ -75,7 +80,8 @@ static void flex_free(struct mbd_flex *fx) {
     return;
   }
   void *ps[] = {fx->s,  fx->mass, fx->J,     fx->Phi,  fx->Psi, fx->K,  fx->D,  fx->G,
-                fx->a0, fx->adot0, fx->label, fx->C1, fx->T4, fx->T5, fx->JPsi, fx->Mff};
+                fx->a0, fx->adot0, fx->label, fx->C1, fx->T4, fx->T5, fx->JPsi, fx->Mff,
+                fx->Mft};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -146,6 +152,7 @@ static void invariants(struct mbd_flex *fx) {
           }
           fx->Mff[lp + (size_t)nm * l] += mi * P[k * nm + lp] * P[k * nm + l] +
                                           R[k * nm + lp] * J[k] * R[k * nm + l];
+          fx->Mft[lp + (size_t)nm * l] += mi * P[k * nm + lp] * P[k * nm + l];
         }
       }
     }
@@ -338,10 +345,11 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
     fx->T5 = calloc(9 * nmm * nmm, sizeof(double));
     fx->JPsi = calloc(3 * nmm, sizeof(double));
     fx->Mff = calloc(nmm * nmm, sizeof(double));
+    fx->Mft = calloc(nmm * nmm, sizeof(double));
   }
   if (!fx || !fx->s || !fx->mass || !fx->J || !fx->Phi || !fx->Psi || !fx->K ||
       (s->dmodal && !fx->D) || (s->gmodal && !fx->G) || !fx->a0 || !fx->adot0 || !fx->label ||
-      !fx->C1 || !fx->T4 || !fx->T5 || !fx->JPsi || !fx->Mff) {
+      !fx->C1 || !fx->T4 || !fx->T5 || !fx->JPsi || !fx->Mff || !fx->Mft) {
     flex_free(fx);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FLEX_NOMEM, name);
   }
@@ -646,6 +654,7 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
                     E[4 * r + 3] * ps->pd[3]);
   }
   ps->vadr = vadr;
+  ps->nv = nvb;
   ps->ny = 7;
   ps->J = J;
 }
@@ -699,6 +708,7 @@ static void node2_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
   ps->A[8] = 1;
   ps->w[2] = ps->pd[0];
   ps->vadr = vadr;
+  ps->nv = nvb;
   ps->ny = 3;
   ps->J = J;
 }
@@ -727,6 +737,45 @@ double mbd_flex_node_rotation(const mbd_model *m, const mbd_data *d, int b, int 
 
 /* ------------------------------------------------------------------------------------------ */
 /* the equations of motion (paper 003 eq 17–24)                                                */
+
+/* node i's rotary inertia as a rigid body turned by Θ = Ψ_i a from the frame: its turn R = A(q)
+ * (row-major, node axes → body axes), Y = W Ψ_i (3 × nm, the modal part of its angular velocity in
+ * its own axes: W = 2 G(q) ∂q/∂Θ), its angular velocity ω_n = Rᵀω' + Y ȧ (own axes), and the rate
+ * part of its angular acceleration α_q = (Rᵀω') × Y ȧ − 2 q̈0 q_v, q̈0 = −Θ̇ᵀΘ̇/(4q0) −
+ * (ΘᵀΘ̇)²/(16 q0³) (the same q(Θ) as the node's pose) */
+static void node_rotation(const struct mbd_flex *fx, int i, const double *a, const double *ad,
+                          const double *w, double *Rn, double *Y, double *wn, double *alpha) {
+  int nm = fx->nm;
+  const double *Ps = fx->Psi + (size_t)3 * i * nm;
+  double th[3], thd[3];
+  mul3n(Ps, nm, a, th);
+  mul3n(Ps, nm, ad, thd);
+  double q0 = sqrt(fmax(1 - dot3(th, th) / 4, 0.25)), tt = dot3(th, thd);
+  double q[4] = {q0, th[0] / 2, th[1] / 2, th[2] / 2};
+  mbd_ep_A(q, Rn);
+  // W = 2 G(q) Q, Q = [−Θᵀ/(4 q0); ½ I]: G(q) = [−q_v, −q̃_v + q0 I]
+  double G[12], Wm[9];
+  mbd_ep_G(q, G);
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      Wm[3 * r + c] = 2 * (G[4 * r] * (-th[c] / (4 * q0)) + 0.5 * G[4 * r + 1 + c]);
+    }
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int l = 0; l < nm; l++) {
+      Y[r * nm + l] = Wm[3 * r] * Ps[l] + Wm[3 * r + 1] * Ps[nm + l] + Wm[3 * r + 2] * Ps[2 * nm + l];
+    }
+  }
+  double Rw[3], Yad[3], c[3];
+  mul3t(Rn, w, Rw);
+  mul3n(Y, nm, ad, Yad);
+  cross3(Rw, Yad, c);
+  double q0dd = -dot3(thd, thd) / (4 * q0) - tt * tt / (16 * q0 * q0 * q0);
+  for (int k = 0; k < 3; k++) {
+    wn[k] = Rw[k] + Yad[k];
+    alpha[k] = c[k] - 2 * q0dd * q[1 + k];
+  }
+}
 
 /* M_ω (nw × nw, column-major) and Q_ω (nw) over (r, π', a) at A, ω', a, ȧ and gravity g; W is a
  * 9 nm scratch */
@@ -778,7 +827,7 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
         s += A[3 * r + k] * rt[3 * k + c];
       }
       MBD_AT(Mw, nw, r, 3 + c) = MBD_AT(Mw, nw, 3 + c, r) = -s;
-      MBD_AT(Mw, nw, 3 + r, 3 + c) = Irho[3 * r + c] + fx->Jsum[3 * r + c];
+      MBD_AT(Mw, nw, 3 + r, 3 + c) = Irho[3 * r + c];
     }
     for (int l = 0; l < nm; l++) {
       double s = A[3 * r] * fx->C1[l] + A[3 * r + 1] * fx->C1[nm + l] +
@@ -794,11 +843,11 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
     double mz = W[(3 * 0 + 1) * nm + l] - W[(3 * 1 + 0) * nm + l];
     double row[3] = {mx, my, mz};
     for (int r = 0; r < 3; r++) {
-      double v = row[r] + fx->JPsi[r * nm + l];
+      double v = row[r];
       MBD_AT(Mw, nw, 3 + r, 6 + l) = MBD_AT(Mw, nw, 6 + l, 3 + r) = v;
     }
     for (int lp = 0; lp < nm; lp++) {
-      MBD_AT(Mw, nw, 6 + lp, 6 + l) = fx->Mff[lp + (size_t)nm * l];
+      MBD_AT(Mw, nw, 6 + lp, 6 + l) = fx->Mft[lp + (size_t)nm * l];
     }
   }
   // forces: gravity (g' = Aᵀg), the quadratic velocity vector −S, elastic and damping forces
@@ -867,26 +916,47 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
     }
     Qw[6 + lp] -= s;
   }
-  // rotary inertias, node by node: g_i = J_i (ω' × u_i) + (ω' + u_i) × J_i (ω' + u_i), u_i = Ψ_iȧ
+  // the rotary inertias, node by node (small rigid bodies turned by Θ_i: see the header)
+  double *Y = W;  // 3 × nm, W is no longer needed
   for (int i = 0; i < fx->nnode; i++) {
-    const double *J = fx->J + 3 * i, *R = fx->Psi + (size_t)3 * i * nm;
+    const double *J = fx->J + 3 * i;
     if (J[0] == 0 && J[1] == 0 && J[2] == 0) {
       continue;
     }
-    double u[3], wu[3], om[3], Jom[3], gy[3], gi[3];
-    mul3n(R, nm, ad, u);
-    cross3(w, u, wu);
-    for (int k = 0; k < 3; k++) {
-      om[k] = w[k] + u[k];
-      Jom[k] = J[k] * om[k];
-    }
-    cross3(om, Jom, gy);
-    for (int k = 0; k < 3; k++) {
-      gi[k] = J[k] * wu[k] + gy[k];
-      Qw[3 + k] -= gi[k];
+    double Rn[9], wn[3], alpha[3];
+    node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
+    // M_θθ += R J Rᵀ, M_θf += R J Y, M_ff += Yᵀ J Y
+    for (int r = 0; r < 3; r++) {
+      for (int c = 0; c < 3; c++) {
+        MBD_AT(Mw, nw, 3 + r, 3 + c) += Rn[3 * r] * J[0] * Rn[3 * c] +
+                                        Rn[3 * r + 1] * J[1] * Rn[3 * c + 1] +
+                                        Rn[3 * r + 2] * J[2] * Rn[3 * c + 2];
+      }
+      for (int l = 0; l < nm; l++) {
+        double v = Rn[3 * r] * J[0] * Y[l] + Rn[3 * r + 1] * J[1] * Y[nm + l] +
+                   Rn[3 * r + 2] * J[2] * Y[2 * nm + l];
+        MBD_AT(Mw, nw, 3 + r, 6 + l) += v;
+        MBD_AT(Mw, nw, 6 + l, 3 + r) += v;
+      }
     }
     for (int l = 0; l < nm; l++) {
-      Qw[6 + l] -= R[l] * gi[0] + R[nm + l] * gi[1] + R[2 * nm + l] * gi[2];
+      for (int lp = 0; lp < nm; lp++) {
+        MBD_AT(Mw, nw, 6 + lp, 6 + l) += Y[lp] * J[0] * Y[l] + Y[nm + lp] * J[1] * Y[nm + l] +
+                                         Y[2 * nm + lp] * J[2] * Y[2 * nm + l];
+      }
+    }
+    // τ = J α_q + ω_n × J ω_n;  Q_θ −= R τ,  Q_f −= Yᵀ τ
+    double Jw[3] = {J[0] * wn[0], J[1] * wn[1], J[2] * wn[2]}, gy[3], tau[3], Rt[3];
+    cross3(wn, Jw, gy);
+    for (int k = 0; k < 3; k++) {
+      tau[k] = J[k] * alpha[k] + gy[k];
+    }
+    mul3(Rn, tau, Rt);
+    for (int k = 0; k < 3; k++) {
+      Qw[3 + k] -= Rt[k];
+    }
+    for (int l = 0; l < nm; l++) {
+      Qw[6 + l] -= Y[l] * tau[0] + Y[nm + l] * tau[1] + Y[2 * nm + l] * tau[2];
     }
   }
 }
@@ -984,22 +1054,29 @@ double mbd_flex_energy(const mbd_model *m, const mbd_data *d, int b) {
   }
   double vb[3], T = 0, V = 0;
   mul3t(A, ps->rd, vb);
+  // scratch for the nodes' Y: the energy reads a const data, so a small stack buffer (≤ 500 modes)
+  double Y[3 * 500];
   for (int i = 0; i < fx->nnode; i++) {
-    const double *P = fx->Phi + (size_t)3 * i * nm, *R = fx->Psi + (size_t)3 * i * nm,
-                 *J = fx->J + 3 * i;
-    double rho[3], rd[3], u[3], wr[3], Ar[3];
+    const double *P = fx->Phi + (size_t)3 * i * nm, *J = fx->J + 3 * i;
+    double rho[3], rd[3], wr[3], Ar[3];
     mul3n(P, nm, a, rho);
     mul3n(P, nm, ad, rd);
-    mul3n(R, nm, ad, u);
     for (int k = 0; k < 3; k++) {
       rho[k] += fx->s[3 * i + k];
     }
     cross3(w, rho, wr);
     double v2 = 0, rot = 0;
     for (int k = 0; k < 3; k++) {
-      double vk = vb[k] + wr[k] + rd[k], om = w[k] + u[k];
+      double vk = vb[k] + wr[k] + rd[k];
       v2 += vk * vk;
-      rot += J[k] * om * om;
+    }
+    if (J[0] != 0 || J[1] != 0 || J[2] != 0) {
+      // ½ ω_nᵀ J ω_n, ω_n = Rᵀω' + W Ψ ȧ the node's own angular velocity
+      double Rn[9], wn[3], alpha[3];
+      node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
+      for (int k = 0; k < 3; k++) {
+        rot += J[k] * wn[k] * wn[k];
+      }
     }
     T += 0.5 * fx->mass[i] * v2 + 0.5 * rot;
     mul3(A, rho, Ar);

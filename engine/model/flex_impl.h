@@ -43,7 +43,8 @@ struct mbd_flex {
   double *T4;          /* 9 × nm: T4[(3k + m) nm + l] = Σ m_i s_ik Φ_i[m, l] */
   double *T5;          /* 9 × nm × nm: T5[(3k + m) nm² + l' + nm l] = Σ m_i Φ_i[k, l'] Φ_i[m, l] */
   double *JPsi;        /* 3 × nm: Σ J_i Ψ_i */
-  double *Mff;         /* nm × nm: Σ m_i Φ_iᵀΦ_i + Ψ_iᵀ J_i Ψ_i (column-major) */
+  double *Mff;         /* nm × nm: Σ m_i Φ_iᵀΦ_i + Ψ_iᵀ J_i Ψ_i (column-major), at Θ = 0 */
+  double *Mft;         /* nm × nm: Σ m_i Φ_iᵀΦ_i, the translational part */
   size_t ws;           /* its workspace in the data: d->flexws + ws */
   size_t wsize;        /* doubles: node Jacobians (nnode × ny × nvb), M_ω, Q_ω and scratch */
 };

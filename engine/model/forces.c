@@ -24,7 +24,7 @@ static void scatter_force(const mbd_model *m, mbd_data *d, int b, const double *
     }
     return;
   }
-  int nvb = m->block[m->body[b].block].nv;
+  int nvb = ps->nv;  // the owning block (a node's is its flexible body's)
   for (int c = 0; c < nvb; c++) {
     double s = 0;
     for (int r = 0; r < k->ny; r++) {
@@ -49,7 +49,7 @@ static void scatter_inertia(const mbd_model *m, mbd_data *d, int b, const double
     scatter_force(m, d, b, QY);
     return;
   }
-  int nvb = m->block[m->body[b].block].nv;
+  int nvb = ps->nv;  // the owning block (a node's is its flexible body's)
   for (int r = 0; r < ny; r++) {
     for (int c = 0; c < ny; c++) {
       QY[r] -= MBD_AT(MY, MBD_NY_MAX, r, c) * ps->h[c];

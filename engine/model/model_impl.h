@@ -66,6 +66,7 @@ typedef struct mbd_pose {
   int vadr;                /* first velocity column of the owning block, −1 for the ground */
   int ny;                  /* pose coordinates of its kind (0 for the ground) */
   const double *J;         /* ny × nv_block ∂Ẏ/∂v (column-major), NULL: Y is the block (J = I) */
+  int nv;                  /* nv_block: the columns of J (a node's: its flexible body's block) */
   double h[MBD_NY_MAX];    /* quadratic term Ÿ = J v̇ + h (zero when J is NULL) */
 } mbd_pose;
 

@@ -123,4 +123,29 @@ int mbd_modes_load(const char *file, mbd_modes **out, mbd_error *err);
 int mbd_modes_geometric(const mbd_modes *mo, const double *shape, int n, double *G,
                         mbd_error *err);
 
+/* the modes a flexible body uses: a selection of modes scaled so that each mode's largest nodal
+ * translation is 1 m (a mode with no translation, pure torsion: its largest rotation 1 rad), so a
+ * modal coordinate reads as the largest deflection it causes; with the nodes' lumped masses and
+ * (when rotary) rotary inertias, and the modal matrices in those coordinates. */
+typedef struct mbd_modal_set {
+  int nnode, nmode;
+  const double *xyz;    /* 3 × nnode (the modes' own arrays) */
+  const double *mass;   /* nnode */
+  double *rot;          /* 3 × nnode rotary inertias, zero when dropped */
+  double *shape;        /* 6nnode × nmode scaled shapes */
+  double *scale;        /* nmode factors applied to the mass-normalized shapes */
+  double *kmodal;       /* nmode × nmode: diag (2π f)² · generalized mass · scale² */
+  double *dmodal;       /* nmode × nmode: diag 2 ζ ω · generalized mass · scale², or NULL */
+  double *gmodal;       /* nmode × nmode geometric stiffness (mbd_modes_geometric), or NULL */
+  char (*label)[64];    /* "mode 3 (torsion, 738 Hz)" */
+} mbd_modal_set;
+
+/* the modes sel[0..nsel) (from 1) of mo; zeta: nsel modal damping ratios (NULL: none); rotary = 0
+ * drops the nodal rotary inertias (paper 003's lumped-mass model); geometric = 1 computes the
+ * geometric stiffness.  MBD_OK, MBD_E_INPUT (a mode out of range, a negative damping ratio, or
+ * mbd_modes_geometric's) or MBD_E_NOMEM. */
+int mbd_modes_select(const mbd_modes *mo, const int *sel, int nsel, const double *zeta,
+                     int rotary, int geometric, mbd_modal_set **out, mbd_error *err);
+void mbd_modal_set_free(mbd_modal_set *set);
+
 #endif
