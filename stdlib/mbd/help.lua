@@ -244,43 +244,78 @@ Channels: <contact>.normal .friction .slip .sticking, contact point <contact>.px
 -- flexible bodies (paper 003) --------------------------------------------------------------------
 
 topics["fem.beam"] = {
-  title = "mbd.fem.beam { length, elements, E, G, rho, A, Iy, Iz, J }  -> beam FE model",
+  title = "mbd.fem.beam { length, elements, E, G, rho, A, Iy, Iz, J [, rotary, x0] }  -> FE",
   text = [[
-A 3D beam finite-element model along the body's x axis: `elements` beam elements (nodes numbered
-1 .. elements+1), Young's modulus E, shear modulus G, density rho, section area A, second moments
-Iy, Iz and torsion constant J (SI).
+A 3D Euler-Bernoulli beam finite-element model along the body's x axis (paper 003): `elements`
+12-DOF elements (axial, torsion, two bendings; nodes 1 .. elements+1 from x0 along +x), Young's
+modulus E, shear modulus G, density rho, section area A, second moments Iy, Iz, torsion constant J
+(SI). Consistent mass; rotary = true adds the section's rotary inertia (Rayleigh beam).
   fe:add_mass { node, mass, inertia = {Ixx, Iyy, Izz} }   a lumped mass (tip disk, sphere)
-  fe:modes { fixed = {nodes}, count = n }                 modal analysis: modes.frequency[i] (Hz),
+  fe:modes { fixed = {nodes}, count = n }                 modal analysis (dsygvd): an mbd.Modes
+                                                          with modes.frequency[i] (Hz) and
                                                           modes.kind[i] ("bending-y", "bending-z",
-                                                          "torsion", "axial")]],
+                                                          "torsion", "axial", "rigid")
+  fe:write_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }
+  fe.nodes, fe.mass (the lumped total)
+Add masses before computing the modes: the modes carry the lumped nodal masses of that moment.]],
   example = [[local fe = mbd.fem.beam { length = 1, elements = 8, E = 210e9, G = 80.8e9, rho = 7850,
                           A = 4e-4, Iy = 1.333e-8, Iz = 1.333e-8, J = 2.25e-8 }
 fe:add_mass { node = 9, mass = 5, inertia = {0.1, 0.05, 0.05} }
 local modes = fe:modes { fixed = {1}, count = 6 }
 print(modes.frequency[1], modes.kind[1])]],
-  see = { "flexible_body", "fem.load" },
+  see = { "Modes", "flexible_body", "fem.load", "fem.from_matrices" },
 }
 
 topics["fem.load"] = {
-  title = "mbd.fem.load(file)  -> modes",
+  title = "mbd.fem.load(file)  -> Modes",
   text = [[
-Reads modes computed by another FE program (the file format is described in the docs), for the
-modes = key of m:flexible_body.]],
-  example = [[local modes = mbd.fem.load("arm.modes")]],
-  see = { "fem.beam", "flexible_body" },
+Reads a mode file: the nodes with their lumped masses and rotary inertias, the clamped nodes, beam
+elements, and each mode's frequency, kind and shape (the format is in docs/paper003.md; modes:save
+writes it). Modes from another FE program (CalculiX, Code_Aster, ANSYS) converted to this format
+serve m:flexible_body { modes = ... } without an fe.]],
+  example = [[local modes = mbd.fem.load("arm.modes")
+local arm = m:flexible_body { name = "arm", modes = modes, select = {1, 2} }]],
+  see = { "Modes", "fem.from_matrices", "flexible_body" },
+}
+
+topics["fem.from_matrices"] = {
+  title = "mbd.fem.from_matrices { mass, stiffness, nodes }  -> FE",
+  text = [[
+An FE model from the consistent mass and stiffness matrices of another FE program (Matrix Market
+files, coordinate or array, general or symmetric; 6 DOF per node in the order ux uy uz rx ry rz)
+and its node table (CSV lines "node,x,y,z"). fe:modes and m:flexible_body then work as for a
+beam; the lumped masses come from the mass matrix (row sums; rotational diagonal x HRZ factor).
+Dense: up to a few thousand DOF.]],
+  example = [[local fe = mbd.fem.from_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }
+local modes = fe:modes { fixed = {1}, count = 6 }]],
+  see = { "fem.beam", "fem.load", "FE" },
 }
 
 topics.flexible_body = {
-  title = "m:flexible_body { name, fe, modes, select, rotary_inertia, damping, pos }  -> Body",
+  title = "m:flexible_body { name, fe, modes, select, rotary_inertia, damping, pos, ... }  -> Body",
   text = [[
-A flexible body in a floating frame (paper 003): lumped nodal masses and rotary inertias from the
-FE model `fe`, deformation from the selected modes (indices into `modes`). rotary_inertia = false
-drops the nodal rotary inertias (then torsion modes cannot be simulated); damping is modal.
-arm:node(N) is a point usable as body/at in joints and forces.
-Channels: <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions).]],
+A flexible body in a floating frame with modal coordinates (paper 003): the FE nodes as lumped
+masses with rotary inertias, deformed by the selected modes (numbers into `modes`; default: every
+elastic mode). Its frame is the FE model's (node positions are in it), placed by pos and rot
+(spatial) or angle (planar), with vel and omega as for m:body.
+  fe                     the FE model the modes came from (optional; leave out for mbd.fem.load)
+  rotary_inertia = true  false drops the nodal rotary inertias: a torsion mode then has a singular
+                         modal mass and is refused, naming the mode (the paper's point)
+  damping = 0            modal damping ratio: a number for all selected modes or one per mode
+  geometric_stiffening = false   adds the stiffness of the centrifugal axial load of a beam
+                         clamped at one node (no spurious softening of a spinning beam)
+  a, adot                initial modal coordinates and rates, one per selected mode
+A modal coordinate a<k> is in metres: mode k scaled to a largest nodal translation of 1 (a pure
+torsion mode: its largest rotation, 1 rad). arm:node(k) is a body usable in joints, forces and
+springs (the joint or force acts at the deformed node); arm.nodes, arm.modes count them. In a
+planar model only in-plane modes (bending-y, axial) can be selected. Stiff modes: use bdf.
+Channels: <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions),
+.e0 .. .e3, .vx .. , .wx .., .rx .ry .rz (nodal small rotations, body axes; planar .rz).]],
   example = [[local arm = m:flexible_body { name = "arm", fe = fe, modes = modes, select = {1, 2, 3},
-                              rotary_inertia = true, damping = 0.0, pos = {0, 0, 0} }]],
-  see = { "fem.beam", "fem.load", "channels" },
+                              rotary_inertia = true, damping = 0.0, pos = {0, 0, 0} }
+m:fixed { body1 = hub, at1 = {0, 0, 0}, body2 = arm:node(1) }
+m:force { body = arm:node(9), value = {0, 0, -10} }]],
+  see = { "fem.beam", "fem.load", "Modes", "channels" },
 }
 
 -- coordinate-level systems (paper 004) -----------------------------------------------------------
@@ -435,7 +470,8 @@ The names of the recorded channels:
              spatial: <joint>.tx .ty .tz (reaction torque on body2 about its joint point, global),
              a cylindrical joint has both .angle and .displacement
   contacts   <contact>.normal .friction .slip .sticking, point <contact>.px .py .pz
-  flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z
+  flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions;
+             a node has every channel of a body, and .rx .ry .rz, its small rotation)
   model      energy (kinetic + gravitational + spring), violation
   systems    each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot
 Planar angles are absolute and continuous (never wrapped to +-pi).  A spatial joint's angle is
@@ -554,8 +590,9 @@ m:info()]],
 topics.Body = {
   title = "Body  (m:body, m.ground)",
   text = [[
-A rigid body of a model: used as body/body1/body2 in joints, forces and surfaces. Its recorded
-channels are <name>.x .y .theta ... (see help("channels")).]],
+A body of a model: used as body/body1/body2 in joints, forces and surfaces. Its recorded
+channels are <name>.x .y .theta ... (see help("channels")). Fields: name, index, model; a
+flexible body also has arm:node(k) (the body of node k), arm.nodes and arm.modes.]],
   example = [[local b = m:body { name = "b", mass = 1, inertia = 0.1, pos = {0, 0} }
 m:torque { body = b, value = 1 }]],
   see = { "body", "ground", "flexible_body" },
@@ -615,6 +652,28 @@ A coordinate-level system (paper 004). Fields: s.q.<name>, s.qd.<name>. Methods:
 s:nonholonomic, s:initial, s:simulate.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }]],
   see = { "system", "holonomic", "nonholonomic", "initial", "simulate" },
+}
+
+topics.FE = {
+  title = "FE  (mbd.fem.beam, mbd.fem.from_matrices)",
+  text = [[
+A finite-element model of a flexible body: nodes with 6 DOF, consistent mass and stiffness.
+Methods: fe:add_mass, fe:modes, fe:write_matrices. Fields: fe.nodes, fe.mass.]],
+  example = [[local modes = fe:modes { fixed = {1}, count = 6 }]],
+  see = { "fem.beam", "fem.from_matrices", "Modes" },
+}
+
+topics.Modes = {
+  title = "Modes  (fe:modes, mbd.fem.load)",
+  text = [[
+The modes of an FE model with its nodes' lumped masses and rotary inertias. Fields:
+modes.count, modes.frequency[i] (Hz), modes.kind[i], modes.nodes, modes.fixed. Methods:
+modes:save(file) (the mode file mbd.fem.load reads), modes:shape(i) (per node {ux, uy, uz, rx, ry,
+rz}, mass-normalized). tostring lists the frequencies.]],
+  example = [[local modes = fe:modes { fixed = {1}, count = 6 }
+print(modes)
+modes:save("arm.modes")]],
+  see = { "fem.beam", "fem.load", "flexible_body" },
 }
 
 topics.Surface = {
@@ -687,13 +746,14 @@ groups[#groups + 1] = { "joints", { "revolute", "translational", "fixed", "spher
                                     "cylindrical", "drive" } }
 groups[#groups + 1] = { "forces", { "force", "torque", "spring", "rotational_spring" } }
 groups[#groups + 1] = { "contact", { "surface", "contact" } }
-groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } }
+groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "fem.from_matrices",
+                                       "flexible_body" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot" } }
 groups[#groups + 1] = { "analysis", { "stability", "sym", "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
-                                     "Surface", "Contact" } }
+                                     "Surface", "Contact", "FE", "Modes" } }
 groups[#groups + 1] = { "program", { "cli", "repl", "help" } }
 
 -- object types and other spellings ---------------------------------------------------------------
@@ -704,16 +764,21 @@ for _, t in ipairs { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "
 end
 types["mbd.FlexibleBody"] = "flexible_body"
 types["mbd.Beam"] = "fem.beam"
-types["mbd.Modes"] = "fem.beam"
+types["mbd.FE"] = "FE"
+types["mbd.Modes"] = "Modes"
 
 aliases["joint"] = "Joint"
 aliases["joints"] = "Joint"
 aliases["run"] = "Run"
 aliases["add_mass"] = "fem.beam"
-aliases["modes"] = "fem.beam"
+aliases["modes"] = "Modes"
 aliases["beam"] = "fem.beam"
 aliases["fem"] = "fem.beam"
 aliases["load"] = "fem.load"
+aliases["from_matrices"] = "fem.from_matrices"
+aliases["write_matrices"] = "FE"
+aliases["geometric_stiffening"] = "flexible_body"
+aliases["rotary_inertia"] = "flexible_body"
 aliases["node"] = "flexible_body"
 aliases["axis_angle"] = "rot"
 aliases["formulation"] = "formulations"

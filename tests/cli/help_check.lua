@@ -27,7 +27,8 @@ local dsl = {
   "nonholonomic", "initial", "simulate", "kinematics", "value", "series", "channels", "stats",
   "write_csv", "plot", "stability", "info", "sym", "formulations", "integrators", "mbd.model",
   "m:revolute", "run:value", "run.channels", "s:simulate", "mbd.sym.diff", "kane", "rk45",
-  "mbd.rot.axis_angle", "ground", "m.ground", "energy",
+  "mbd.rot.axis_angle", "ground", "m.ground", "energy", "fem.from_matrices", "from_matrices",
+  "write_matrices", "node", "geometric_stiffening", "rotary_inertia", "Modes", "FE",
 }
 
 local cases = {
