@@ -777,14 +777,13 @@ static void node_rotation(const struct mbd_flex *fx, int i, const double *a, con
   }
 }
 
-/* M_ω (nw × nw, column-major) and Q_ω (nw) over (r, π', a) at A, ω', a, ȧ and gravity g; W is a
- * 9 nm scratch */
-static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w, const double *a,
-                    const double *ad, const double *g, double *Mw, double *Qw, double *W) {
-  int nm = fx->nm, nw = 6 + nm;
+/* the sums of the lumped masses at a and ȧ from the invariants: ρ̄ = Σ m ρ = c0 + C1 a,
+ * W[k][m] = Σ m_i ρ_ik Φ_i[m, :] = T4[k][m] + T5[k][m]ᵀ a (9 × nm), P = Σ m ρ ρᵀ (P_km = Iss_km +
+ * T4[m][k]·a + W[k][m]·a) and V = Σ m (Φȧ) ρᵀ (V_mk = W[k][m]·ȧ) */
+static void flex_sums(const struct mbd_flex *fx, const double *a, const double *ad, double *rb,
+                      double *W, double *P, double *V) {
+  int nm = fx->nm;
   size_t nn = (size_t)nm * nm;
-  // ρ̄ = Σ m ρ = c0 + C1 a;  W[k][m] = Σ m_i ρ_ik Φ_i[m, :] = T4[k][m] + T5[k][m]ᵀ a
-  double rb[3];
   mul3n(fx->C1, nm, a, rb);
   for (int k = 0; k < 3; k++) {
     rb[k] += fx->c0[k];
@@ -799,8 +798,6 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
       W[km * nm + l] = s;
     }
   }
-  // P = Σ m ρ ρᵀ: P_km = Iss_km + T4[m][k]·a + W[k][m]·a;  V = Σ m (Φȧ) ρᵀ: V_mk = W[k][m]·ȧ
-  double P[9], V[9];
   for (int k = 0; k < 3; k++) {
     for (int mm = 0; mm < 3; mm++) {
       double s = fx->Iss[3 * k + mm], v = 0;
@@ -812,12 +809,15 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
       V[3 * mm + k] = v;
     }
   }
-  double trP = P[0] + P[4] + P[8], Irho[9];
-  for (int k = 0; k < 9; k++) {
-    Irho[k] = (k % 4 == 0 ? trP : 0) - P[k];
-  }
+}
+
+void mbd_flex_mass_matrix(const struct mbd_flex *fx, const double *A, const double *w,
+                          const double *a, const double *ad, const double *rb, const double *W,
+                          const double *P, double *Mw, double *Y) {
+  int nm = fx->nm, nw = 6 + nm;
+  double trP = P[0] + P[4] + P[8];
   memset(Mw, 0, (size_t)nw * nw * sizeof(double));
-  // M_rr = m I;  M_rθ = −A ρ̄~;  M_rf = A C1;  M_θθ = Σ m ρ̃ᵀρ̃ + ΣJ
+  // M_rr = m I;  M_rθ = −A ρ̄~;  M_rf = A C1;  M_θθ = Σ m ρ̃ᵀρ̃ = tr(P) I − P
   double rt[9] = {0, -rb[2], rb[1], rb[2], 0, -rb[0], -rb[1], rb[0], 0};
   for (int r = 0; r < 3; r++) {
     MBD_AT(Mw, nw, r, r) = fx->mt;
@@ -827,7 +827,7 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
         s += A[3 * r + k] * rt[3 * k + c];
       }
       MBD_AT(Mw, nw, r, 3 + c) = MBD_AT(Mw, nw, 3 + c, r) = -s;
-      MBD_AT(Mw, nw, 3 + r, 3 + c) = Irho[3 * r + c];
+      MBD_AT(Mw, nw, 3 + r, 3 + c) = (r == c ? trP : 0) - P[3 * r + c];
     }
     for (int l = 0; l < nm; l++) {
       double s = A[3 * r] * fx->C1[l] + A[3 * r + 1] * fx->C1[nm + l] +
@@ -835,23 +835,58 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
       MBD_AT(Mw, nw, r, 6 + l) = MBD_AT(Mw, nw, 6 + l, r) = s;
     }
   }
-  // M_θf = Σ m ρ̃_i Φ_i + Σ J_iΨ_i: row x = W[y][z] − W[z][y], y = W[z][x] − W[x][z], z = W[x][y] −
-  // W[y][x];  M_ff constant
+  // M_θf = Σ m ρ̃_i Φ_i: row x = W[y][z] − W[z][y], y = W[z][x] − W[x][z], z = W[x][y] − W[y][x];
+  // M_ff = Σ m Φ_iᵀΦ_i, constant
   for (int l = 0; l < nm; l++) {
-    double mx = W[(3 * 1 + 2) * nm + l] - W[(3 * 2 + 1) * nm + l];
-    double my = W[(3 * 2 + 0) * nm + l] - W[(3 * 0 + 2) * nm + l];
-    double mz = W[(3 * 0 + 1) * nm + l] - W[(3 * 1 + 0) * nm + l];
-    double row[3] = {mx, my, mz};
+    double row[3] = {W[(3 * 1 + 2) * nm + l] - W[(3 * 2 + 1) * nm + l],
+                     W[(3 * 2 + 0) * nm + l] - W[(3 * 0 + 2) * nm + l],
+                     W[(3 * 0 + 1) * nm + l] - W[(3 * 1 + 0) * nm + l]};
     for (int r = 0; r < 3; r++) {
-      double v = row[r];
-      MBD_AT(Mw, nw, 3 + r, 6 + l) = MBD_AT(Mw, nw, 6 + l, 3 + r) = v;
+      MBD_AT(Mw, nw, 3 + r, 6 + l) = MBD_AT(Mw, nw, 6 + l, 3 + r) = row[r];
     }
     for (int lp = 0; lp < nm; lp++) {
       MBD_AT(Mw, nw, 6 + lp, 6 + l) = fx->Mft[lp + (size_t)nm * l];
     }
   }
-  // forces: gravity (g' = Aᵀg), the quadratic velocity vector −S, elastic and damping forces
-  double gp[3], C1ad[3], t[3], wr[3], wwr[3], wc[3];
+  // the rotary inertias, node by node (small rigid bodies turned by Θ_i: see the header):
+  // M_θθ += R J Rᵀ, M_θf += R J Y, M_ff += Yᵀ J Y
+  for (int i = 0; i < fx->nnode; i++) {
+    const double *J = fx->J + 3 * i;
+    if (J[0] == 0 && J[1] == 0 && J[2] == 0) {
+      continue;
+    }
+    double Rn[9], wn[3], alpha[3];
+    node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
+    for (int r = 0; r < 3; r++) {
+      for (int c = 0; c < 3; c++) {
+        MBD_AT(Mw, nw, 3 + r, 3 + c) += Rn[3 * r] * J[0] * Rn[3 * c] +
+                                        Rn[3 * r + 1] * J[1] * Rn[3 * c + 1] +
+                                        Rn[3 * r + 2] * J[2] * Rn[3 * c + 2];
+      }
+      for (int l = 0; l < nm; l++) {
+        double v = Rn[3 * r] * J[0] * Y[l] + Rn[3 * r + 1] * J[1] * Y[nm + l] +
+                   Rn[3 * r + 2] * J[2] * Y[2 * nm + l];
+        MBD_AT(Mw, nw, 3 + r, 6 + l) += v;
+        MBD_AT(Mw, nw, 6 + l, 3 + r) += v;
+      }
+    }
+    for (int l = 0; l < nm; l++) {
+      for (int lp = 0; lp < nm; lp++) {
+        MBD_AT(Mw, nw, 6 + lp, 6 + l) += Y[lp] * J[0] * Y[l] + Y[nm + lp] * J[1] * Y[nm + l] +
+                                         Y[2 * nm + lp] * J[2] * Y[2 * nm + l];
+      }
+    }
+  }
+}
+
+void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w,
+                     const double *a, const double *ad, const double *g, const double *rb,
+                     const double *W, const double *P, const double *V, double *Qw, double *Y) {
+  int nm = fx->nm;
+  size_t nn = (size_t)nm * nm;
+  // gravity (g' = Aᵀg) and the quadratic velocity vector −S, translational part:
+  // Q_r = m g − A (ω̃ω̃ρ̄ + 2 ω̃ C1 ȧ)
+  double gp[3], C1ad[3], t[3], wr[3], wwr[3], wc[3], At[3];
   mul3t(A, g, gp);
   mul3n(fx->C1, nm, ad, C1ad);
   cross3(w, rb, wr);
@@ -860,13 +895,16 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
   for (int k = 0; k < 3; k++) {
     t[k] = wwr[k] + 2 * wc[k];
   }
-  double At[3];
   mul3(A, t, At);
   for (int k = 0; k < 3; k++) {
     Qw[k] = fx->mt * g[k] - At[k];
   }
-  // Q_θ = ρ̄ × g' − ω' × (I_ρ ω') − 2 (tr V ω' − V ω')
-  double rg[3], Iw[3], wIw[3], Vw[3], trV = V[0] + V[4] + V[8];
+  // Q_θ = ρ̄ × g' − ω' × (I_ρ ω') − 2 (tr V ω' − V ω'),  I_ρ = tr(P) I − P
+  double trP = P[0] + P[4] + P[8], Irho[9], rg[3], Iw[3], wIw[3], Vw[3];
+  double trV = V[0] + V[4] + V[8];
+  for (int k = 0; k < 9; k++) {
+    Irho[k] = (k % 4 == 0 ? trP : 0) - P[k];
+  }
   cross3(rb, gp, rg);
   mul3(Irho, w, Iw);
   cross3(w, Iw, wIw);
@@ -916,8 +954,7 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
     }
     Qw[6 + lp] -= s;
   }
-  // the rotary inertias, node by node (small rigid bodies turned by Θ_i: see the header)
-  double *Y = W;  // 3 × nm, W is no longer needed
+  // the rotary inertias: τ = J α_q + ω_n × J ω_n;  Q_θ −= R τ,  Q_f −= Yᵀ τ
   for (int i = 0; i < fx->nnode; i++) {
     const double *J = fx->J + 3 * i;
     if (J[0] == 0 && J[1] == 0 && J[2] == 0) {
@@ -925,27 +962,6 @@ static void flex_mq(const struct mbd_flex *fx, const double *A, const double *w,
     }
     double Rn[9], wn[3], alpha[3];
     node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
-    // M_θθ += R J Rᵀ, M_θf += R J Y, M_ff += Yᵀ J Y
-    for (int r = 0; r < 3; r++) {
-      for (int c = 0; c < 3; c++) {
-        MBD_AT(Mw, nw, 3 + r, 3 + c) += Rn[3 * r] * J[0] * Rn[3 * c] +
-                                        Rn[3 * r + 1] * J[1] * Rn[3 * c + 1] +
-                                        Rn[3 * r + 2] * J[2] * Rn[3 * c + 2];
-      }
-      for (int l = 0; l < nm; l++) {
-        double v = Rn[3 * r] * J[0] * Y[l] + Rn[3 * r + 1] * J[1] * Y[nm + l] +
-                   Rn[3 * r + 2] * J[2] * Y[2 * nm + l];
-        MBD_AT(Mw, nw, 3 + r, 6 + l) += v;
-        MBD_AT(Mw, nw, 6 + l, 3 + r) += v;
-      }
-    }
-    for (int l = 0; l < nm; l++) {
-      for (int lp = 0; lp < nm; lp++) {
-        MBD_AT(Mw, nw, 6 + lp, 6 + l) += Y[lp] * J[0] * Y[l] + Y[nm + lp] * J[1] * Y[nm + l] +
-                                         Y[2 * nm + lp] * J[2] * Y[2 * nm + l];
-      }
-    }
-    // τ = J α_q + ω_n × J ω_n;  Q_θ −= R τ,  Q_f −= Yᵀ τ
     double Jw[3] = {J[0] * wn[0], J[1] * wn[1], J[2] * wn[2]}, gy[3], tau[3], Rt[3];
     cross3(wn, Jw, gy);
     for (int k = 0; k < 3; k++) {
@@ -969,7 +985,7 @@ int mbd_flex_inertia(const mbd_model *m, mbd_data *d, int b, mbd_error *err) {
   int nm = fx->nm, nw = 6 + nm, n = m->nv, va = bl->vadr, ny = fx->ny;
   const double *a = d->q + bl->qadr + ny, *ad = d->v + va + ny;
   double *Mw = d->flexws + fx->ws + (size_t)fx->nnode * ny * fx->nvb;
-  double *Qw = Mw + (size_t)nw * nw, *W = Qw + nw;
+  double *Qw = Mw + (size_t)nw * nw, *W = Qw + nw, *Y = W + 9 * (size_t)nm;
   double w[3] = {0, 0, 0}, G[12];
   if (fx->dim == 3) {
     mbd_ep_G(ps->p, G);
@@ -980,7 +996,10 @@ int mbd_flex_inertia(const mbd_model *m, mbd_data *d, int b, mbd_error *err) {
   } else {
     w[2] = ps->pd[0];
   }
-  flex_mq(fx, ps->A, w, a, ad, m->gravity, Mw, Qw, W);
+  double rb[3], P[9], V[9];
+  flex_sums(fx, a, ad, rb, W, P, V);
+  mbd_flex_mass_matrix(fx, ps->A, w, a, ad, rb, W, P, Mw, Y);
+  mbd_flex_forces(fx, ps->A, w, a, ad, m->gravity, rb, W, P, V, Qw, Y);
   if (fx->dim == 2) {
     // the rows and columns (x, y, θz, a) of the spatial equations
     int map[3] = {0, 1, 5};

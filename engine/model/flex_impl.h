@@ -56,6 +56,18 @@ double mbd_flex_energy(const mbd_model *m, const mbd_data *d, int b);
 void mbd_flex_velocity0(const mbd_body *b, const double *q, double *v);
 void mbd_flex_node_velocity0(const mbd_body *b, const double *q, double *v);
 
+/* a flexible body's equations in the frame's velocities (ṙ, ω', ȧ), nw = 6 + nm (flex_body.c;
+ * separate functions so that profiles show their costs apart): the mass matrix M_ω (nw × nw,
+ * column-major) and the forces Q_ω (nw: gravity g, the quadratic velocity vector, elastic,
+ * damping, geometric stiffness), from the sums ρ̄, W (9 × nm), P, V of the lumped masses at a, ȧ
+ * (A the frame's rotation, ω' its angular velocity in its axes, Y a 3 × nm scratch) */
+void mbd_flex_mass_matrix(const struct mbd_flex *fx, const double *A, const double *w,
+                          const double *a, const double *ad, const double *rb, const double *W,
+                          const double *P, double *Mw, double *Y);
+void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w,
+                     const double *a, const double *ad, const double *g, const double *rb,
+                     const double *W, const double *P, const double *V, double *Qw, double *Y);
+
 /* the initial modal coordinates of flexible body b into its block's q (after the frame's pose) */
 void mbd_flex_q0(const mbd_body *b, double *q);
 /* component comp (0..2) of node body b's small rotation Θ = Ψ a (body axes), rad */
