@@ -5,7 +5,7 @@
  *   fe = mbd.fem.beam { length, elements, E, G, rho, A, Iy, Iz, J [, rotary, x0] }
  *   fe:add_mass { node, mass [, inertia = {Ixx, Iyy, Izz}] }
  *   modes = fe:modes { fixed = {1}, count = 6 }      modes.frequency[i], modes.kind[i], modes.count
- *   modes:save("arm.modes"); mbd.fem.load("arm.modes")
+ *   modes:save("arm.modes"); mbd.fem.load("arm.modes"); modes:shape(i); modes:node(k)
  *   fe:write_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }
  *   mbd.fem.from_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }
  *   arm = m:flexible_body { name, fe, modes, select, rotary_inertia, damping,
@@ -282,6 +282,31 @@ static int l_modes_shape(lua_State *L) {
   return 1;
 }
 
+/* modes:node(k): {pos = {x, y, z}, mass = m, inertia = {Jxx, Jyy, Jzz}}, the lumped node */
+static int l_modes_node(lua_State *L) {
+  lmodes *lm = check_modes(L, 1);
+  lua_Integer k = luaL_checkinteger(L, 2);
+  const mbd_modes *mo = lm->mo;
+  if (k < 1 || k > mo->nnode) {
+    return luaL_error(L, "modes:node: node %d is not one of the nodes (1 .. %d)", (int)k,
+                      mo->nnode);
+  }
+  lua_createtable(L, 0, 3);
+  const double *v[2] = {mo->xyz + 3 * (k - 1), mo->rot + 3 * (k - 1)};
+  const char *key[2] = {"pos", "inertia"};
+  for (int t = 0; t < 2; t++) {
+    lua_createtable(L, 3, 0);
+    for (int d = 0; d < 3; d++) {
+      lua_pushnumber(L, v[t][d]);
+      lua_rawseti(L, -2, d + 1);
+    }
+    lua_setfield(L, -2, key[t]);
+  }
+  lua_pushnumber(L, mo->mass[k - 1]);
+  lua_setfield(L, -2, "mass");
+  return 1;
+}
+
 /* modes.count, .frequency, .kind, .nodes, .fixed */
 static int l_modes_fields(lua_State *L) {
   lmodes *lm = check_modes(L, 1);
@@ -549,7 +574,9 @@ static const luaL_Reg fe_methods[] = {{"add_mass", l_fe_add_mass},
                                       {"write_matrices", l_fe_write_matrices},
                                       {NULL, NULL}};
 
-static const luaL_Reg modes_methods[] = {{"save", l_modes_save}, {"shape", l_modes_shape},
+static const luaL_Reg modes_methods[] = {{"node", l_modes_node},
+                                         {"save", l_modes_save},
+                                         {"shape", l_modes_shape},
                                          {NULL, NULL}};
 
 static const luaL_Reg fem_functions[] = {{"beam", l_fem_beam},

@@ -669,7 +669,8 @@ topics.Modes = {
 The modes of an FE model with its nodes' lumped masses and rotary inertias. Fields:
 modes.count, modes.frequency[i] (Hz), modes.kind[i], modes.nodes, modes.fixed. Methods:
 modes:save(file) (the mode file mbd.fem.load reads), modes:shape(i) (per node {ux, uy, uz, rx, ry,
-rz}, mass-normalized). tostring lists the frequencies.]],
+rz}, mass-normalized), modes:node(k) ({pos, mass, inertia}: the lumped node). tostring lists the
+frequencies.]],
   example = [[local modes = fe:modes { fixed = {1}, count = 6 }
 print(modes)
 modes:save("arm.modes")]],
