@@ -91,9 +91,10 @@ end
 local Y_DOWN = { math.cos(-math.pi / 4), 0, math.sin(-math.pi / 4), 0 }  -- x' up: −90° about y
 
 -- the robot: arms = "rigid" (Table 1's bodies), "lumped" (flexible, lumped masses only) or
--- "rotary" (flexible with rotary inertias, the paper's method); modes = n for the n lowest modes
+-- "rotary" (flexible with rotary inertias, the paper's method); modes = n for the n lowest modes;
+-- damping = ζ, a modal damping ratio (none by default: the paper mentions none)
 function models.robot(opts)
-  local arms, n = opts.arms or "rotary", opts.modes
+  local arms, n, zeta = opts.arms or "rotary", opts.modes, opts.damping or 0
   local m = mbd.model { name = "flexible space robot (paper 003)", dim = 3 }
   local T = models.table1
   local base = m:body { name = "base", mass = T[1][1], inertia = { T[1][2], T[1][3], T[1][4] } }
@@ -117,9 +118,9 @@ function models.robot(opts)
     local s2, s3 = selection(modes2, 2, n, rotary), selection(modes3, 3, n, rotary)
     info.selected = { s2, s3 }
     info.modes = { modes2, modes3 }
-    arm2 = m:flexible_body { name = "arm2", fe = fe2, modes = modes2, select = s2,
+    arm2 = m:flexible_body { name = "arm2", fe = fe2, modes = modes2, select = s2, damping = zeta,
                              rotary_inertia = rotary, pos = { x0, 0, 0 } }
-    arm3 = m:flexible_body { name = "arm3", fe = fe3, modes = modes3, select = s3,
+    arm3 = m:flexible_body { name = "arm3", fe = fe3, modes = modes3, select = s3, damping = zeta,
                              rotary_inertia = rotary, pos = { x0 + L2, 0, 0 }, rot = Y_DOWN }
   end
   local payload = m:body { name = "payload", mass = T[4][1], inertia = { T[4][2], T[4][3], T[4][4] },
