@@ -52,8 +52,8 @@ static void push_fe(lua_State *L, mbd_fe *fe) {
 
 /* mbd.fem.beam { length, elements, E, G, rho, A, Iy, Iz, J, rotary, x0 } */
 static int l_fem_beam(lua_State *L) {
-  static const char *const fields[] = {"length", "elements", "E",  "G",      "rho", "A", "Iy",
-                                       "Iz",     "J",        "rotary", "x0", NULL};
+  static const char *const fields[] = {"length", "elements", "E", "G",      "rho", "A",
+                                       "Iy",     "Iz",       "J", "rotary", "x0",  NULL};
   const char *ctor = "fem.beam";
   lx_check_fields(L, 1, ctor, fields);
   mbd_beam_spec s;
@@ -393,20 +393,19 @@ static int opt_list(lua_State *L, int idx, const char *what, const char *key, in
 int l_fem_flexible_body(lua_State *L) {
   mbd_model *m = l_model_get(L, 1);
   int dim = mbd_model_dim(m);
-  static const char *const f2[] = {"name",  "fe",   "modes", "select", "rotary_inertia",
-                                   "damping", "geometric_stiffening", "pos", "angle", "vel",
-                                   "omega", "a",    "adot",  NULL};
-  static const char *const f3[] = {"name",  "fe",   "modes", "select", "rotary_inertia",
-                                   "damping", "geometric_stiffening", "pos", "rot", "vel",
-                                   "omega", "a",    "adot",  NULL};
+  static const char *const f2[] = {
+      "name",  "fe",  "modes", "select", "rotary_inertia", "damping", "geometric_stiffening", "pos",
+      "angle", "vel", "omega", "a",      "adot",           NULL};
+  static const char *const f3[] = {
+      "name", "fe",  "modes", "select", "rotary_inertia", "damping", "geometric_stiffening", "pos",
+      "rot",  "vel", "omega", "a",      "adot",           NULL};
   const char *ctor = "flexible_body";
   lx_check_fields(L, 2, ctor, dim == 2 ? f2 : f3);
   mbd_flex_spec s;
   memset(&s, 0, sizeof s);
   s.frame.name = lx_opt_string(L, 2, ctor, "name");
   char what[96];
-  snprintf(what, sizeof what, "flexible body '%s'",
-           s.frame.name ? s.frame.name : "(unnamed)");
+  snprintf(what, sizeof what, "flexible body '%s'", s.frame.name ? s.frame.name : "(unnamed)");
   // the modes, and the FE model they came from
   if (lua_getfield(L, 2, "modes") == LUA_TNIL) {
     return luaL_error(L, "%s: missing field 'modes' (fe:modes{...} or mbd.fem.load(file))", ctor);
@@ -419,13 +418,13 @@ int l_fem_flexible_body(lua_State *L) {
   int midx = lua_gettop(L);
   if (lua_getfield(L, 2, "fe") != LUA_TNIL) {
     if (!luaL_testudata(L, -1, FE_MT)) {
-      return luaL_error(L, "%s: field 'fe' expects an %s, got %s", ctor, FE_MT,
-                        lx_typename(L, -1));
+      return luaL_error(L, "%s: field 'fe' expects an %s, got %s", ctor, FE_MT, lx_typename(L, -1));
     }
     lua_getiuservalue(L, midx, 1);
     if (!lua_rawequal(L, -1, -2)) {
-      return luaL_error(L, "%s: field 'modes' holds the modes of another FE model than 'fe' (or "
-                           "modes read from a file, which carry their own nodes: leave 'fe' out)",
+      return luaL_error(L,
+                        "%s: field 'modes' holds the modes of another FE model than 'fe' (or "
+                        "modes read from a file, which carry their own nodes: leave 'fe' out)",
                         ctor);
     }
     lua_pop(L, 1);
@@ -449,8 +448,8 @@ int l_fem_flexible_body(lua_State *L) {
       int isint = 0;
       lua_Integer v = lua_tointegerx(L, -1, &isint);
       if (!isint) {
-        return luaL_error(L, "%s: field 'select' expects mode numbers, entry %d is %s", ctor,
-                          k + 1, lx_typename(L, -1));
+        return luaL_error(L, "%s: field 'select' expects mode numbers, entry %d is %s", ctor, k + 1,
+                          lx_typename(L, -1));
       }
       sel[nsel++] = (int)v;
       lua_pop(L, 1);
@@ -574,10 +573,8 @@ static const luaL_Reg fe_methods[] = {{"add_mass", l_fe_add_mass},
                                       {"write_matrices", l_fe_write_matrices},
                                       {NULL, NULL}};
 
-static const luaL_Reg modes_methods[] = {{"node", l_modes_node},
-                                         {"save", l_modes_save},
-                                         {"shape", l_modes_shape},
-                                         {NULL, NULL}};
+static const luaL_Reg modes_methods[] = {
+    {"node", l_modes_node}, {"save", l_modes_save}, {"shape", l_modes_shape}, {NULL, NULL}};
 
 static const luaL_Reg fem_functions[] = {{"beam", l_fem_beam},
                                          {"from_matrices", l_fem_from_matrices},

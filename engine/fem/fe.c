@@ -123,7 +123,7 @@ mbd_fe *mbd_fe_beam(const mbd_beam_spec *s, mbd_error *err) {
   const struct {
     const char *name;
     double v;
-  } props[] = {{"length", s->length}, {"E", s->E}, {"G", s->G},   {"rho", s->rho},
+  } props[] = {{"length", s->length}, {"E", s->E},   {"G", s->G},   {"rho", s->rho},
                {"A", s->A},           {"Iy", s->Iy}, {"Iz", s->Iz}, {"J", s->J}};
   for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
     if (!positive(props[i].v)) {

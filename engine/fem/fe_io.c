@@ -19,7 +19,7 @@ typedef struct reader {
   const char *file;
   int line;
   char buf[4096];
-  char cmt;             /* comment character */
+  char cmt; /* comment character */
 } reader;
 
 static char *next_line(reader *r) {
@@ -131,11 +131,11 @@ int mbd_modes_load(const char *file, mbd_modes **out, mbd_error *err) {
   mbd_modes *mo = NULL;
   int rc = MBD_OK, N = -1;
   char *s = next_line(&r);
-#define PARSE_FAIL(what)                                                        \
-  do {                                                                          \
-    rc = s ? MBD_FAIL(err, MBD_E_INPUT, MSG_FEM_PARSE, file, r.line, what)      \
-           : MBD_FAIL(err, MBD_E_INPUT, MSG_FEM_EOF, file, what);               \
-    goto done;                                                                  \
+#define PARSE_FAIL(what)                                                   \
+  do {                                                                     \
+    rc = s ? MBD_FAIL(err, MBD_E_INPUT, MSG_FEM_PARSE, file, r.line, what) \
+           : MBD_FAIL(err, MBD_E_INPUT, MSG_FEM_EOF, file, what);          \
+    goto done;                                                             \
   } while (0)
   if (!s || (N = keyword_count(s, "nodes")) < 1) {
     PARSE_FAIL("expected 'nodes <count>' (at least one node)");
@@ -301,8 +301,7 @@ static int read_mtx(const char *file, double **out, int *nout, mbd_error *err) {
     *c = (*c >= 'A' && *c <= 'Z') ? (char)(*c - 'A' + 'a') : *c;
   }
   if (sscanf(banner, "%%%%matrixmarket %31s %31s %31s %31s", obj, fmt, field, sym) != 4 ||
-      strcmp(obj, "matrix") != 0 ||
-      (strcmp(fmt, "coordinate") != 0 && strcmp(fmt, "array") != 0) ||
+      strcmp(obj, "matrix") != 0 || (strcmp(fmt, "coordinate") != 0 && strcmp(fmt, "array") != 0) ||
       (strcmp(field, "real") != 0 && strcmp(field, "integer") != 0 &&
        strcmp(field, "double") != 0) ||
       (strcmp(sym, "general") != 0 && strcmp(sym, "symmetric") != 0)) {

@@ -6,14 +6,14 @@
 #include "mbd/linalg.h"
 
 struct mbd_fe {
-  int nnode;            /* nodes, numbered from 1 for the user */
-  int ndof;             /* 6 nnode */
-  double *xyz;          /* 3 × nnode node positions */
-  double *M, *K;        /* ndof × ndof consistent mass and stiffness, column-major */
-  double *lm;           /* nnode lumped masses */
-  double *lr;           /* 3 × nnode lumped rotary inertias */
-  int nelem;            /* beam elements (mbd_fe_beam), 0 for a model from matrices */
-  int *elem;            /* 2 × nelem node numbers, from 1 */
+  int nnode;     /* nodes, numbered from 1 for the user */
+  int ndof;      /* 6 nnode */
+  double *xyz;   /* 3 × nnode node positions */
+  double *M, *K; /* ndof × ndof consistent mass and stiffness, column-major */
+  double *lm;    /* nnode lumped masses */
+  double *lr;    /* 3 × nnode lumped rotary inertias */
+  int nelem;     /* beam elements (mbd_fe_beam), 0 for a model from matrices */
+  int *elem;     /* 2 × nelem node numbers, from 1 */
 };
 
 /* an empty model of nnode nodes (matrices zero), or NULL with err filled */

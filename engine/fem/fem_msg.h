@@ -45,7 +45,8 @@
 /* writing failed: file, reason */
 #define MSG_FEM_WRITE "cannot write '%s': %s"
 /* geometric stiffness needs a beam clamped at one node: what is missing */
-#define MSG_FEM_GEOMETRIC "geometric stiffening needs the modes of a beam along x clamped at one node: %s"
+#define MSG_FEM_GEOMETRIC \
+  "geometric stiffening needs the modes of a beam along x clamped at one node: %s"
 /* a selected mode out of range: the mode, the number of modes */
 #define MSG_FEM_SELECT "flexible_body: select: mode %d is not one of the modes (1 .. %d)"
 /* a negative or non-finite damping ratio: the mode */

@@ -14,8 +14,8 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-static const char *const kind_names[MBD_MODE_NKINDS] = {"rigid", "axial", "bending-y",
-                                                        "bending-z", "torsion"};
+static const char *const kind_names[MBD_MODE_NKINDS] = {"rigid", "axial", "bending-y", "bending-z",
+                                                        "torsion"};
 
 const char *mbd_mode_kind_name(int kind) {
   return (kind >= 0 && kind < MBD_MODE_NKINDS) ? kind_names[kind] : NULL;
@@ -34,8 +34,8 @@ void mbd_modes_free(mbd_modes *mo) {
   if (!mo) {
     return;
   }
-  void *ps[] = {mo->xyz, mo->mass, mo->rot, mo->shape, mo->freq, mo->gmass, mo->kind, mo->fixed,
-                mo->elem};
+  void *ps[] = {mo->xyz,   mo->mass, mo->rot,   mo->shape, mo->freq,
+                mo->gmass, mo->kind, mo->fixed, mo->elem};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -78,8 +78,8 @@ static int dof_kind(int k) {
 
 /* modes of equal frequency (a square section's two bendings, a free model's rigid modes) come
  * out of the eigensolver as any orthonormal basis of their space: turn each such cluster to the
- * basis that diagonalizes Σ_g c_g X ᵀ P_g M X (P_g the DOF group g, weights c_g distinct), so a mode
- * is a pure bending in y or z, torsion or axial motion where the model allows it.  X (the
+ * basis that diagonalizes Σ_g c_g X ᵀ P_g M X (P_g the DOF group g, weights c_g distinct), so a
+ * mode is a pure bending in y or z, torsion or axial motion where the model allows it.  X (the
  * eigenvectors on the free DOF, nf × nf) is turned in place; an orthogonal turn keeps XᵀMX = I. */
 static int separate(const mbd_fe *fe, const int *freedof, int nf, double *X, const double *w,
                     int count, double lref, mbd_error *err) {
@@ -93,7 +93,8 @@ static int separate(const mbd_fe *fe, const int *freedof, int nf, double *X, con
       k++;
       continue;
     }
-    double *full = calloc((size_t)n * c, sizeof(double)), *Mx = malloc((size_t)n * c * sizeof(double));
+    double *full = calloc((size_t)n * c, sizeof(double)),
+           *Mx = malloc((size_t)n * c * sizeof(double));
     double *S = calloc((size_t)c * c, sizeof(double)), *ev = malloc((size_t)c * sizeof(double));
     double *Y = malloc((size_t)nf * c * sizeof(double));
     if (!full || !Mx || !S || !ev || !Y) {
@@ -272,8 +273,9 @@ int mbd_fe_modes(const mbd_fe *fe, const int *fixed, int nfixed, int count, mbd_
 int mbd_modes_geometric(const mbd_modes *mo, const double *shape, int nsel, double *G,
                         mbd_error *err) {
   if (mo->nfixed != 1) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_FEM_GEOMETRIC,
-                    mo->nfixed == 0 ? "the modes have no clamped node" : "more than one clamped node");
+    return MBD_FAIL(
+        err, MBD_E_INPUT, MSG_FEM_GEOMETRIC,
+        mo->nfixed == 0 ? "the modes have no clamped node" : "more than one clamped node");
   }
   if (mo->nelem < 1) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FEM_GEOMETRIC, "the model has no beam elements");

@@ -28,8 +28,8 @@ void mbd_modal_set_free(mbd_modal_set *set) {
   free(set);
 }
 
-int mbd_modes_select(const mbd_modes *mo, const int *sel, int nsel, const double *zeta,
-                     int rotary, int geometric, mbd_modal_set **out, mbd_error *err) {
+int mbd_modes_select(const mbd_modes *mo, const int *sel, int nsel, const double *zeta, int rotary,
+                     int geometric, mbd_modal_set **out, mbd_error *err) {
   *out = NULL;
   for (int k = 0; k < nsel; k++) {
     if (sel[k] < 1 || sel[k] > mo->nmode) {

@@ -15,8 +15,8 @@
  * The quadratic velocity vector S (eq 17) is exact for the lumped translational masses.  A rotary
  * inertia J_i is a small rigid body turned by Θ_i from the frame (its pose is the node's:
  * R_i = A(q(Θ_i)), below), so its angular velocity in its own axes is ω_n = R_iᵀω' + W_i Ψ_i ȧ
- * (W_i = 2G(q) ∂q/∂Θ, the identity at Θ = 0) and Kane's equations for it add R_i J R_iᵀ, R_i J W_iΨ_i
- * and (W_iΨ_i)ᵀJ(W_iΨ_i) to M and −[R_i; (W_iΨ_i)ᵀ](J α_q + ω_n × J ω_n) to the forces, with
+ * (W_i = 2G(q) ∂q/∂Θ, the identity at Θ = 0) and Kane's equations for it add R_i J R_iᵀ, R_i J
+ * W_iΨ_i and (W_iΨ_i)ᵀJ(W_iΨ_i) to M and −[R_i; (W_iΨ_i)ᵀ](J α_q + ω_n × J ω_n) to the forces, with
  * α_q = (R_iᵀω') × W_iΨ_iȧ − 2 q̈0 q_v the rate part of its angular acceleration.  At Θ = 0 these
  * are eq 17's J_i, J_iΨ_i, Ψ_iᵀJ_iΨ_i and the paper's S terms J ω̃'Ψȧ and ω̃'Jω' (with the other rate
  * terms of the same order, as eq 14's angular acceleration gives them); kept at the current Θ they
@@ -79,9 +79,8 @@ static void flex_free(struct mbd_flex *fx) {
   if (!fx) {
     return;
   }
-  void *ps[] = {fx->s,  fx->mass, fx->J,     fx->Phi,  fx->Psi, fx->K,  fx->D,  fx->G,
-                fx->a0, fx->adot0, fx->label, fx->C1, fx->T4, fx->T5, fx->JPsi, fx->Mff,
-                fx->Mft};
+  void *ps[] = {fx->s,     fx->mass,  fx->J,  fx->Phi, fx->Psi, fx->K,    fx->D,   fx->G,  fx->a0,
+                fx->adot0, fx->label, fx->C1, fx->T4,  fx->T5,  fx->JPsi, fx->Mff, fx->Mft};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -150,8 +149,8 @@ static void invariants(struct mbd_flex *fx) {
             fx->T5[(size_t)(3 * k + m) * nm * nm + lp + (size_t)nm * l] +=
                 mi * P[k * nm + lp] * P[m * nm + l];
           }
-          fx->Mff[lp + (size_t)nm * l] += mi * P[k * nm + lp] * P[k * nm + l] +
-                                          R[k * nm + lp] * J[k] * R[k * nm + l];
+          fx->Mff[lp + (size_t)nm * l] +=
+              mi * P[k * nm + lp] * P[k * nm + l] + R[k * nm + lp] * J[k] * R[k * nm + l];
           fx->Mft[lp + (size_t)nm * l] += mi * P[k * nm + lp] * P[k * nm + l];
         }
       }
@@ -282,10 +281,11 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
       !all_finite(s->rot, 3 * (size_t)N)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FLEX_FINITE, name, "node positions, masses and inertias");
   }
-  if (!all_finite(s->shape, n6 * nm) || !all_finite(s->kmodal, nn) ||
-      !all_finite(s->dmodal, nn) || !all_finite(s->gmodal, nn) ||
-      !all_finite(s->a0, (size_t)nm) || !all_finite(s->adot0, (size_t)nm)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_FLEX_FINITE, name, "mode shapes, modal matrices and initial modal state");
+  if (!all_finite(s->shape, n6 * nm) || !all_finite(s->kmodal, nn) || !all_finite(s->dmodal, nn) ||
+      !all_finite(s->gmodal, nn) || !all_finite(s->a0, (size_t)nm) ||
+      !all_finite(s->adot0, (size_t)nm)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FLEX_FINITE, name,
+                    "mode shapes, modal matrices and initial modal state");
   }
   if (!all_finite(fr->pos, 3) || !all_finite(fr->vel, 3) || !all_finite(fr->omega, 3) ||
       !isfinite(fr->angle) || !all_finite(fr->rot, 4)) {
@@ -763,7 +763,8 @@ static void node_rotation(const struct mbd_flex *fx, int i, const double *a, con
   }
   for (int r = 0; r < 3; r++) {
     for (int l = 0; l < nm; l++) {
-      Y[r * nm + l] = Wm[3 * r] * Ps[l] + Wm[3 * r + 1] * Ps[nm + l] + Wm[3 * r + 2] * Ps[2 * nm + l];
+      Y[r * nm + l] =
+          Wm[3 * r] * Ps[l] + Wm[3 * r + 1] * Ps[nm + l] + Wm[3 * r + 2] * Ps[2 * nm + l];
     }
   }
   double Rw[3], Yad[3], c[3];
@@ -830,8 +831,8 @@ void mbd_flex_mass_matrix(const struct mbd_flex *fx, const double *A, const doub
       MBD_AT(Mw, nw, 3 + r, 3 + c) = (r == c ? trP : 0) - P[3 * r + c];
     }
     for (int l = 0; l < nm; l++) {
-      double s = A[3 * r] * fx->C1[l] + A[3 * r + 1] * fx->C1[nm + l] +
-                 A[3 * r + 2] * fx->C1[2 * nm + l];
+      double s =
+          A[3 * r] * fx->C1[l] + A[3 * r + 1] * fx->C1[nm + l] + A[3 * r + 2] * fx->C1[2 * nm + l];
       MBD_AT(Mw, nw, r, 6 + l) = MBD_AT(Mw, nw, 6 + l, r) = s;
     }
   }
@@ -879,9 +880,9 @@ void mbd_flex_mass_matrix(const struct mbd_flex *fx, const double *A, const doub
   }
 }
 
-void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w,
-                     const double *a, const double *ad, const double *g, const double *rb,
-                     const double *W, const double *P, const double *V, double *Qw, double *Y) {
+void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w, const double *a,
+                     const double *ad, const double *g, const double *rb, const double *W,
+                     const double *P, const double *V, double *Qw, double *Y) {
   int nm = fx->nm;
   size_t nn = (size_t)nm * nm;
   // gravity (g' = Aᵀg) and the quadratic velocity vector −S, translational part:

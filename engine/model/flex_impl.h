@@ -18,35 +18,35 @@
 #include <stddef.h>
 
 struct mbd_flex {
-  int body;            /* the flexible body's index */
-  int dim;             /* 2 or 3 */
-  int nnode, nm;       /* FE nodes, modes */
-  int node0;           /* body index of node 1 (the nodes follow in order) */
-  int ny;              /* pose coordinates of the frame and of a node: 7 (spatial) or 3 */
-  int nvb;             /* velocities of the block: ny + nm */
-  double *s;           /* 3 × nnode undeformed node positions, body frame */
-  double *mass;        /* nnode lumped masses */
-  double *J;           /* 3 × nnode lumped rotary inertias (principal, body axes) */
-  double *Phi;         /* nnode × 3 × nm translational shapes: Phi[(3i + r) nm + k] */
-  double *Psi;         /* nnode × 3 × nm rotational shapes (nodal small rotations) */
-  double *K, *D, *G;   /* nm × nm modal stiffness, damping, geometric stiffness per unit
-                          (ω'y² + ω'z²) — column-major; D, G NULL when absent */
-  double *a0, *adot0;  /* nm initial modal coordinates and rates */
-  char (*label)[64];   /* nm mode names for messages ("mode 3 (torsion, 738 Hz)") */
+  int body;           /* the flexible body's index */
+  int dim;            /* 2 or 3 */
+  int nnode, nm;      /* FE nodes, modes */
+  int node0;          /* body index of node 1 (the nodes follow in order) */
+  int ny;             /* pose coordinates of the frame and of a node: 7 (spatial) or 3 */
+  int nvb;            /* velocities of the block: ny + nm */
+  double *s;          /* 3 × nnode undeformed node positions, body frame */
+  double *mass;       /* nnode lumped masses */
+  double *J;          /* 3 × nnode lumped rotary inertias (principal, body axes) */
+  double *Phi;        /* nnode × 3 × nm translational shapes: Phi[(3i + r) nm + k] */
+  double *Psi;        /* nnode × 3 × nm rotational shapes (nodal small rotations) */
+  double *K, *D, *G;  /* nm × nm modal stiffness, damping, geometric stiffness per unit
+                         (ω'y² + ω'z²) — column-major; D, G NULL when absent */
+  double *a0, *adot0; /* nm initial modal coordinates and rates */
+  char (*label)[64];  /* nm mode names for messages ("mode 3 (torsion, 738 Hz)") */
   /* invariants of the mass matrix (paper 003 eq 17), computed once */
-  double mt;           /* Σ m_i */
-  double c0[3];        /* Σ m_i s_i */
-  double Iss[9];       /* Σ m_i s_i s_iᵀ (row-major) */
-  double Jsum[9];      /* Σ J_i */
-  double I0[9];        /* undeformed inertia about the frame origin, Σ m_i s̃_iᵀ s̃_i + J_i */
-  double *C1;          /* 3 × nm: Σ m_i Φ_i, C1[r nm + k] */
-  double *T4;          /* 9 × nm: T4[(3k + m) nm + l] = Σ m_i s_ik Φ_i[m, l] */
-  double *T5;          /* 9 × nm × nm: T5[(3k + m) nm² + l' + nm l] = Σ m_i Φ_i[k, l'] Φ_i[m, l] */
-  double *JPsi;        /* 3 × nm: Σ J_i Ψ_i */
-  double *Mff;         /* nm × nm: Σ m_i Φ_iᵀΦ_i + Ψ_iᵀ J_i Ψ_i (column-major), at Θ = 0 */
-  double *Mft;         /* nm × nm: Σ m_i Φ_iᵀΦ_i, the translational part */
-  size_t ws;           /* its workspace in the data: d->flexws + ws */
-  size_t wsize;        /* doubles: node Jacobians (nnode × ny × nvb), M_ω, Q_ω and scratch */
+  double mt;      /* Σ m_i */
+  double c0[3];   /* Σ m_i s_i */
+  double Iss[9];  /* Σ m_i s_i s_iᵀ (row-major) */
+  double Jsum[9]; /* Σ J_i */
+  double I0[9];   /* undeformed inertia about the frame origin, Σ m_i s̃_iᵀ s̃_i + J_i */
+  double *C1;     /* 3 × nm: Σ m_i Φ_i, C1[r nm + k] */
+  double *T4;     /* 9 × nm: T4[(3k + m) nm + l] = Σ m_i s_ik Φ_i[m, l] */
+  double *T5;     /* 9 × nm × nm: T5[(3k + m) nm² + l' + nm l] = Σ m_i Φ_i[k, l'] Φ_i[m, l] */
+  double *JPsi;   /* 3 × nm: Σ J_i Ψ_i */
+  double *Mff;    /* nm × nm: Σ m_i Φ_iᵀΦ_i + Ψ_iᵀ J_i Ψ_i (column-major), at Θ = 0 */
+  double *Mft;    /* nm × nm: Σ m_i Φ_iᵀΦ_i, the translational part */
+  size_t ws;      /* its workspace in the data: d->flexws + ws */
+  size_t wsize;   /* doubles: node Jacobians (nnode × ny × nvb), M_ω, Q_ω and scratch */
 };
 
 /* body kinds of flexible bodies and their nodes (body_kinds.c's table takes these) */
@@ -64,9 +64,9 @@ void mbd_flex_node_velocity0(const mbd_body *b, const double *q, double *v);
 void mbd_flex_mass_matrix(const struct mbd_flex *fx, const double *A, const double *w,
                           const double *a, const double *ad, const double *rb, const double *W,
                           const double *P, double *Mw, double *Y);
-void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w,
-                     const double *a, const double *ad, const double *g, const double *rb,
-                     const double *W, const double *P, const double *V, double *Qw, double *Y);
+void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w, const double *a,
+                     const double *ad, const double *g, const double *rb, const double *W,
+                     const double *P, const double *V, double *Qw, double *Y);
 
 /* the initial modal coordinates of flexible body b into its block's q (after the frame's pose) */
 void mbd_flex_q0(const mbd_body *b, double *q);

@@ -18,8 +18,15 @@
 
 /* a steel bar 20 mm × 20 mm, 1 m: the DSL.md example's section */
 static mbd_beam_spec steel(int elements) {
-  mbd_beam_spec s = {.length = 1, .elements = elements, .E = 210e9, .G = 80.8e9, .rho = 7850,
-                     .A = 4e-4, .Iy = 1.333e-8, .Iz = 1.333e-8, .J = 2.25e-8};
+  mbd_beam_spec s = {.length = 1,
+                     .elements = elements,
+                     .E = 210e9,
+                     .G = 80.8e9,
+                     .rho = 7850,
+                     .A = 4e-4,
+                     .Iy = 1.333e-8,
+                     .Iz = 1.333e-8,
+                     .J = 2.25e-8};
   return s;
 }
 
@@ -309,11 +316,11 @@ static void test_errors(void **state) {
                    "add_mass", 6, 5);
   int bad[1] = {9};
   mbd_modes *mo = NULL;
-  MBD_EXPECT_ERROR(mbd_fe_modes(fe, bad, 1, 3, &mo, &err), &err, MBD_E_INPUT, MSG_FEM_NODE,
-                   "modes", 9, 5);
+  MBD_EXPECT_ERROR(mbd_fe_modes(fe, bad, 1, 3, &mo, &err), &err, MBD_E_INPUT, MSG_FEM_NODE, "modes",
+                   9, 5);
   int one[1] = {1};
-  MBD_EXPECT_ERROR(mbd_fe_modes(fe, one, 1, 25, &mo, &err), &err, MBD_E_INPUT,
-                   MSG_FEM_MODES_COUNT, 24, 25);
+  MBD_EXPECT_ERROR(mbd_fe_modes(fe, one, 1, 25, &mo, &err), &err, MBD_E_INPUT, MSG_FEM_MODES_COUNT,
+                   24, 25);
   // two nodes joined by a spring along x, with masses but no rotary inertia
   double xyz[6] = {0, 0, 0, 1, 0, 0}, M[144] = {0}, K[144] = {0};
   for (int i = 0; i < 3; i++) {
@@ -342,10 +349,14 @@ static void test_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_bending_convergence), cmocka_unit_test(test_torsion_axial),
-      cmocka_unit_test(test_tip_mass),            cmocka_unit_test(test_free_free),
-      cmocka_unit_test(test_lumping),             cmocka_unit_test(test_round_trip),
-      cmocka_unit_test(test_southwell),           cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_bending_convergence),
+      cmocka_unit_test(test_torsion_axial),
+      cmocka_unit_test(test_tip_mass),
+      cmocka_unit_test(test_free_free),
+      cmocka_unit_test(test_lumping),
+      cmocka_unit_test(test_round_trip),
+      cmocka_unit_test(test_southwell),
+      cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

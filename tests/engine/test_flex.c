@@ -21,8 +21,15 @@
 
 /* an aluminium bar 10 mm × 10 mm, 1 m: first bending mode 8.2 Hz as a cantilever */
 static mbd_beam_spec alu(int elements, double stiffer) {
-  mbd_beam_spec s = {.length = 1, .elements = elements, .E = 7e10 * stiffer, .G = 2.6e10 * stiffer,
-                     .rho = 2700, .A = 1e-4, .Iy = 8.333e-10, .Iz = 8.333e-10, .J = 1.406e-9};
+  mbd_beam_spec s = {.length = 1,
+                     .elements = elements,
+                     .E = 7e10 * stiffer,
+                     .G = 2.6e10 * stiffer,
+                     .rho = 2700,
+                     .A = 1e-4,
+                     .Iy = 8.333e-10,
+                     .Iz = 8.333e-10,
+                     .J = 1.406e-9};
   return s;
 }
 
@@ -185,7 +192,8 @@ static void test_node_jacobians(void **state) {
 static void check_mass_energy(int dim) {
   mbd_beam_spec s = alu(4, 1);
   const int k2[2] = {MBD_MODE_BENDING_Y, MBD_MODE_AXIAL};
-  beam b = dim == 3 ? make_beam(&s, ALLK, 4, 5, 1, 0, 0, 0.3) : make_beam(&s, k2, 2, 3, 1, 0, 0, 0.3);
+  beam b =
+      dim == 3 ? make_beam(&s, ALLK, 4, 5, 1, 0, 0, 0.3) : make_beam(&s, k2, 2, 3, 1, 0, 0, 0.3);
   mbd_error err;
   mbd_model *m = mbd_model_new("T", dim, &err);
   mbd_flex_spec fs = spec_of(&b, "arm");
@@ -201,7 +209,7 @@ static void check_mass_energy(int dim) {
     d->v[i] = 2 * (rand() / (double)RAND_MAX - 0.5);
   }
   if (dim == 3) {
-    double *p = d->q + 3, np = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]) ;
+    double *p = d->q + 3, np = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
     for (int k = 0; k < 4; k++) {
       p[k] /= np;
     }
@@ -274,9 +282,10 @@ static double energy_drift(const mbd_run *r) {
 /* the energy of an undamped flexible body is an exact invariant of its equations (the lumped
  * masses' and the rotary inertias' kinetic energy, gravity, ½ aᵀKa), so it drifts only by the
  * integrator's error: rtol 1e-11 keeps it within 1e-8 relative over 1 s (measured 1.2e-9 and
- * 1.1e-9; with rotary inertias it falls with the tolerance: 3.8e-6 at 1e-8, 2e-11 at 1e-12).  A body tumbling freely in space with rotary inertias, and one without them (paper 003's
- * lumped-mass model; a straight beam then has no inertia about its axis, so that rotation is held
- * by the revolute of a pendulum swinging under gravity). */
+ * 1.1e-9; with rotary inertias it falls with the tolerance: 3.8e-6 at 1e-8, 2e-11 at 1e-12).  A
+ * body tumbling freely in space with rotary inertias, and one without them (paper 003's lumped-mass
+ * model; a straight beam then has no inertia about its axis, so that rotation is held by the
+ * revolute of a pendulum swinging under gravity). */
 static void test_energy_conservation(void **state) {
   (void)state;
   for (int rotary = 1; rotary >= 0; rotary--) {
@@ -299,9 +308,14 @@ static void test_energy_conservation(void **state) {
       double g[3] = {0, -9.81, 0};
       mbd_model_set_gravity(m, g);
       fb = mbd_model_add_flexible_body(m, &fs, &err);
-      mbd_joint_spec j = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0,
-                          .body2 = mbd_model_flex_node(m, fb, 1), .axis1 = {0, 0, 1},
-                          .axis2 = {0, 0, 1}, .has_axis1 = 1, .has_axis2 = 1};
+      mbd_joint_spec j = {.name = "O",
+                          .type = MBD_JOINT_REVOLUTE,
+                          .body1 = 0,
+                          .body2 = mbd_model_flex_node(m, fb, 1),
+                          .axis1 = {0, 0, 1},
+                          .axis2 = {0, 0, 1},
+                          .has_axis1 = 1,
+                          .has_axis2 = 1};
       assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
     }
     assert_true(fb > 0);
@@ -333,7 +347,9 @@ static void test_rigid_limit(void **state) {
   fs.frame.omega[2] = w;
   int fb = mbd_model_add_flexible_body(mf, &fs, &err);
   assert_true(fb > 0);
-  mbd_joint_spec j = {.name = "S", .type = MBD_JOINT_SPHERICAL, .body1 = 0,
+  mbd_joint_spec j = {.name = "S",
+                      .type = MBD_JOINT_SPHERICAL,
+                      .body1 = 0,
                       .body2 = mbd_model_flex_node(mf, fb, 1)};
   assert_true(mbd_model_add_joint(mf, &j, &err) >= 0);
   // the rigid twin: mass, CM and inertia of the lumped nodes, its CM moving at ω × r
@@ -357,8 +373,8 @@ static void test_rigid_limit(void **state) {
   rb.omega[2] = w;
   rb.vel[1] = w * rb.pos[0];
   int r = mbd_model_add_body(mr, &rb, &err);
-  mbd_joint_spec jr = {.name = "S", .type = MBD_JOINT_SPHERICAL, .body1 = 0, .body2 = r,
-                       .at2 = {-c, 0, 0}};
+  mbd_joint_spec jr = {
+      .name = "S", .type = MBD_JOINT_SPHERICAL, .body1 = 0, .body2 = r, .at2 = {-c, 0, 0}};
   assert_true(mbd_model_add_joint(mr, &jr, &err) >= 0);
   mbd_run *rf = run(mf, MBD_FORM_AUGMENTED, MBD_INT_BDF, 1.0, 1e-9);
   mbd_run *rr = run(mr, MBD_FORM_AUGMENTED, MBD_INT_ADAMS, 1.0, 1e-10);
@@ -400,9 +416,14 @@ static void test_formulations(void **state) {
     double a0[2] = {0.02, 0.01};
     fs.a0 = a0;
     int fb = mbd_model_add_flexible_body(m, &fs, &err);
-    mbd_joint_spec j = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0,
-                        .body2 = mbd_model_flex_node(m, fb, 1), .axis1 = {0, 0, 1},
-                        .axis2 = {0, 0, 1}, .has_axis1 = 1, .has_axis2 = 1};
+    mbd_joint_spec j = {.name = "O",
+                        .type = MBD_JOINT_REVOLUTE,
+                        .body1 = 0,
+                        .body2 = mbd_model_flex_node(m, fb, 1),
+                        .axis1 = {0, 0, 1},
+                        .axis2 = {0, 0, 1},
+                        .has_axis1 = 1,
+                        .has_axis2 = 1};
     assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
     mbd_run *r = run(m, forms[f], MBD_INT_BDF, 0.5, 1e-9);
     double tip[3] = {last(r, "arm.node5.x"), last(r, "arm.node5.y"), last(r, "arm.a1")};
@@ -435,8 +456,8 @@ static void test_planar_spatial(void **state) {
   const int k2[2] = {MBD_MODE_BENDING_Y, MBD_MODE_AXIAL};
   beam b = make_beam(&s, k2, 2, 3, 1, 0, 0, 0.1);
   // spatial augmented (the reference), then the planar model under every formulation
-  const int forms[6] = {MBD_FORM_AUGMENTED, MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP,
-                        MBD_FORM_KANE, MBD_FORM_UK};
+  const int forms[6] = {MBD_FORM_AUGMENTED, MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE,
+                        MBD_FORM_GCP,       MBD_FORM_KANE,      MBD_FORM_UK};
   double ref[2] = {0, 0};
   for (int f = 0; f < 6; f++) {
     int dim = f == 0 ? 3 : 2;
@@ -451,7 +472,9 @@ static void test_planar_spatial(void **state) {
     if (fb < 0) {
       fail_msg("%s", err.msg);
     }
-    mbd_joint_spec j = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0,
+    mbd_joint_spec j = {.name = "O",
+                        .type = MBD_JOINT_REVOLUTE,
+                        .body1 = 0,
                         .body2 = mbd_model_flex_node(m, fb, 1)};
     if (dim == 3) {
       j.axis1[2] = j.axis2[2] = 1;
@@ -486,8 +509,8 @@ static void test_static_tip_load(void **state) {
   mbd_model *m = mbd_model_new("cantilever", 3, &err);
   mbd_flex_spec fs = spec_of(&b, "arm");
   int fb = mbd_model_add_flexible_body(m, &fs, &err);
-  mbd_joint_spec j = {.name = "clamp", .type = MBD_JOINT_FIXED, .body1 = 0,
-                      .body2 = mbd_model_flex_node(m, fb, 1)};
+  mbd_joint_spec j = {
+      .name = "clamp", .type = MBD_JOINT_FIXED, .body1 = 0, .body2 = mbd_model_flex_node(m, fb, 1)};
   assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
   double F = 0.5;
   mbd_force_spec f = {.body = mbd_model_flex_node(m, fb, 9), .value = {0, F, 0}};
@@ -538,8 +561,14 @@ static double spin_frequency(int kind, double w, int geometric, double *predicte
   fs.a0 = a0;
   fs.frame.omega[2] = w;
   int fb = mbd_model_add_flexible_body(m, &fs, &err);
-  mbd_joint_spec j = {.name = "hub", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = fb,
-                      .axis1 = {0, 0, 1}, .axis2 = {0, 0, 1}, .has_axis1 = 1, .has_axis2 = 1};
+  mbd_joint_spec j = {.name = "hub",
+                      .type = MBD_JOINT_REVOLUTE,
+                      .body1 = 0,
+                      .body2 = fb,
+                      .axis1 = {0, 0, 1},
+                      .axis2 = {0, 0, 1},
+                      .has_axis1 = 1,
+                      .has_axis2 = 1};
   int ji = mbd_model_add_joint(m, &j, &err);
   assert_int_equal(mbd_model_add_drive(m, ji, spin_drive, &w, &err), 0);
   // one mode: ω² = (K + w² G_geo − w² M_plane) / M_ff, M_plane the in-plane part (softening)
@@ -670,10 +699,14 @@ static void test_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_node_jacobians),   cmocka_unit_test(test_mass_matrix_energy),
-      cmocka_unit_test(test_energy_conservation), cmocka_unit_test(test_rigid_limit),
-      cmocka_unit_test(test_formulations),     cmocka_unit_test(test_planar_spatial),
-      cmocka_unit_test(test_static_tip_load),  cmocka_unit_test(test_geometric_stiffening),
+      cmocka_unit_test(test_node_jacobians),
+      cmocka_unit_test(test_mass_matrix_energy),
+      cmocka_unit_test(test_energy_conservation),
+      cmocka_unit_test(test_rigid_limit),
+      cmocka_unit_test(test_formulations),
+      cmocka_unit_test(test_planar_spatial),
+      cmocka_unit_test(test_static_tip_load),
+      cmocka_unit_test(test_geometric_stiffening),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

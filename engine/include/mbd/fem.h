@@ -17,15 +17,15 @@
 typedef struct mbd_fe mbd_fe;
 
 typedef struct mbd_beam_spec {
-  double length;        /* m, > 0: from node 1 at (x0, 0, 0) along +x */
-  int elements;         /* number of beam elements, ≥ 1 (nodes 1 .. elements + 1) */
-  double E, G;          /* Young's and shear modulus, Pa, > 0 */
-  double rho;           /* density, kg/m³, > 0 */
-  double A;             /* section area, m², > 0 */
-  double Iy, Iz;        /* second moments of the section about y and z, m⁴, > 0 */
-  double J;             /* torsion constant, m⁴, > 0 (the torsional mass uses Iy + Iz) */
-  int section_rotary;   /* 1: the section's rotary inertia (Rayleigh terms) in the bending mass */
-  double x0;            /* x of node 1 in the body frame, m */
+  double length;      /* m, > 0: from node 1 at (x0, 0, 0) along +x */
+  int elements;       /* number of beam elements, ≥ 1 (nodes 1 .. elements + 1) */
+  double E, G;        /* Young's and shear modulus, Pa, > 0 */
+  double rho;         /* density, kg/m³, > 0 */
+  double A;           /* section area, m², > 0 */
+  double Iy, Iz;      /* second moments of the section about y and z, m⁴, > 0 */
+  double J;           /* torsion constant, m⁴, > 0 (the torsional mass uses Iy + Iz) */
+  int section_rotary; /* 1: the section's rotary inertia (Rayleigh terms) in the bending mass */
+  double x0;          /* x of node 1 in the body frame, m */
 } mbd_beam_spec;
 
 /* a uniform straight beam of `elements` 12-DOF Euler–Bernoulli elements (axial, torsion, two
@@ -70,11 +70,11 @@ void mbd_fe_lump(const mbd_fe *fe, double *mass, double *rot);
 
 /* the kind of a mode, by the DOF group that carries most of its kinetic energy */
 typedef enum mbd_mode_kind {
-  MBD_MODE_RIGID = 0,   /* a rigid-body mode (zero frequency, free model) */
-  MBD_MODE_AXIAL,       /* ux */
-  MBD_MODE_BENDING_Y,   /* deflection along y: uy and rz */
-  MBD_MODE_BENDING_Z,   /* deflection along z: uz and ry */
-  MBD_MODE_TORSION,     /* rx */
+  MBD_MODE_RIGID = 0, /* a rigid-body mode (zero frequency, free model) */
+  MBD_MODE_AXIAL,     /* ux */
+  MBD_MODE_BENDING_Y, /* deflection along y: uy and rz */
+  MBD_MODE_BENDING_Z, /* deflection along z: uz and ry */
+  MBD_MODE_TORSION,   /* rx */
   MBD_MODE_NKINDS
 } mbd_mode_kind;
 
@@ -87,17 +87,17 @@ int mbd_mode_kind_from_name(const char *name);
  * masses and rotary inertias, and the mode shapes.  Owned by the caller (mbd_modes_free). */
 typedef struct mbd_modes {
   int nnode, nmode;
-  double *xyz;          /* 3 × nnode node positions */
-  double *mass;         /* nnode lumped masses, kg */
-  double *rot;          /* 3 × nnode lumped rotary inertias Jxx Jyy Jzz, kg·m² */
-  double *shape;        /* 6nnode × nmode shapes (column-major), zero at clamped nodes */
-  double *freq;         /* nmode frequencies, Hz */
-  double *gmass;        /* nmode generalized masses shapeᵀ M shape (1: mass-normalized) */
-  int *kind;            /* nmode mbd_mode_kind */
-  int nfixed;           /* clamped nodes (all 6 DOF) */
-  int *fixed;           /* nfixed node numbers, from 1 */
-  int nelem;            /* beam elements along x (geometric stiffness), 0 when unknown */
-  int *elem;            /* 2 × nelem node numbers, from 1 */
+  double *xyz;   /* 3 × nnode node positions */
+  double *mass;  /* nnode lumped masses, kg */
+  double *rot;   /* 3 × nnode lumped rotary inertias Jxx Jyy Jzz, kg·m² */
+  double *shape; /* 6nnode × nmode shapes (column-major), zero at clamped nodes */
+  double *freq;  /* nmode frequencies, Hz */
+  double *gmass; /* nmode generalized masses shapeᵀ M shape (1: mass-normalized) */
+  int *kind;     /* nmode mbd_mode_kind */
+  int nfixed;    /* clamped nodes (all 6 DOF) */
+  int *fixed;    /* nfixed node numbers, from 1 */
+  int nelem;     /* beam elements along x (geometric stiffness), 0 when unknown */
+  int *elem;     /* 2 × nelem node numbers, from 1 */
 } mbd_modes;
 
 /* modal analysis: the count lowest modes of K φ = ω² M φ with the listed nodes clamped (all six
@@ -120,8 +120,7 @@ int mbd_modes_load(const char *file, mbd_modes **out, mbd_error *err);
  * carries the tension Σ m_i x_i of the lumped masses beyond it (seen from the clamped node), and
  * its consistent geometric stiffness (Cook et al.) is summed over the elements: G (n × n).
  * Needs the modes of a beam along x clamped at one node (MBD_E_INPUT otherwise). */
-int mbd_modes_geometric(const mbd_modes *mo, const double *shape, int n, double *G,
-                        mbd_error *err);
+int mbd_modes_geometric(const mbd_modes *mo, const double *shape, int n, double *G, mbd_error *err);
 
 /* the modes a flexible body uses: a selection of modes scaled so that each mode's largest nodal
  * translation is 1 m (a mode with no translation, pure torsion: its largest rotation 1 rad), so a
@@ -129,23 +128,23 @@ int mbd_modes_geometric(const mbd_modes *mo, const double *shape, int n, double 
  * (when rotary) rotary inertias, and the modal matrices in those coordinates. */
 typedef struct mbd_modal_set {
   int nnode, nmode;
-  const double *xyz;    /* 3 × nnode (the modes' own arrays) */
-  const double *mass;   /* nnode */
-  double *rot;          /* 3 × nnode rotary inertias, zero when dropped */
-  double *shape;        /* 6nnode × nmode scaled shapes */
-  double *scale;        /* nmode factors applied to the mass-normalized shapes */
-  double *kmodal;       /* nmode × nmode: diag (2π f)² · generalized mass · scale² */
-  double *dmodal;       /* nmode × nmode: diag 2 ζ ω · generalized mass · scale², or NULL */
-  double *gmodal;       /* nmode × nmode geometric stiffness (mbd_modes_geometric), or NULL */
-  char (*label)[64];    /* "mode 3 (torsion, 738 Hz)" */
+  const double *xyz;  /* 3 × nnode (the modes' own arrays) */
+  const double *mass; /* nnode */
+  double *rot;        /* 3 × nnode rotary inertias, zero when dropped */
+  double *shape;      /* 6nnode × nmode scaled shapes */
+  double *scale;      /* nmode factors applied to the mass-normalized shapes */
+  double *kmodal;     /* nmode × nmode: diag (2π f)² · generalized mass · scale² */
+  double *dmodal;     /* nmode × nmode: diag 2 ζ ω · generalized mass · scale², or NULL */
+  double *gmodal;     /* nmode × nmode geometric stiffness (mbd_modes_geometric), or NULL */
+  char (*label)[64];  /* "mode 3 (torsion, 738 Hz)" */
 } mbd_modal_set;
 
 /* the modes sel[0..nsel) (from 1) of mo; zeta: nsel modal damping ratios (NULL: none); rotary = 0
  * drops the nodal rotary inertias (paper 003's lumped-mass model); geometric = 1 computes the
  * geometric stiffness.  MBD_OK, MBD_E_INPUT (a mode out of range, a negative damping ratio, or
  * mbd_modes_geometric's) or MBD_E_NOMEM. */
-int mbd_modes_select(const mbd_modes *mo, const int *sel, int nsel, const double *zeta,
-                     int rotary, int geometric, mbd_modal_set **out, mbd_error *err);
+int mbd_modes_select(const mbd_modes *mo, const int *sel, int nsel, const double *zeta, int rotary,
+                     int geometric, mbd_modal_set **out, mbd_error *err);
 void mbd_modal_set_free(mbd_modal_set *set);
 
 #endif
