@@ -3,6 +3,7 @@
 #include "l_mbd.h"
 
 #include "l_contact.h"
+#include "l_fem.h"
 #include "l_model.h"
 #include "l_objects.h"
 #include "l_parallel.h"
@@ -106,7 +107,7 @@ static const struct {
     {NULL, mbd_open_model}, {NULL, mbd_open_objects}, {NULL, mbd_open_contact},
     {NULL, mbd_open_run},
     {"rot", mbd_open_rot},  {NULL, mbd_open_system},  {NULL, mbd_open_parallel},
-    {"sym", mbd_open_sym},
+    {"sym", mbd_open_sym},  {"fem", mbd_open_fem},
 };
 
 int mbd_open(lua_State *L) {

@@ -9,9 +9,9 @@
  * returned, so no longjmp crosses an engine frame.
  *
  * m.<key> looks up, in this order (the first found wins):
- *   1. a method: body, contact, cylindrical, drive, explain, find, fixed, force, info,
- *      kinematics, revolute, rotational_spring, simulate, spherical, spring, surface, torque,
- *      translational, universal (and flexible_body, which says it is not implemented yet);
+ *   1. a method: body, contact, cylindrical, drive, explain, find, fixed, flexible_body
+ *      (l_fem.c), force, info, kinematics, revolute, rotational_spring, simulate, spherical,
+ *      spring, surface, torque, translational, universal;
  *   2. a field: ground, last_run, name, dim;
  *   3. a body by name, then a joint by name, then a contact by name (m.crank).
  * So a body or joint named like a method or a field ("info", "name") is not m.<name>: m:find(name)
@@ -25,6 +25,7 @@
 #include "l_callback.h"
 #include "l_explain.h"
 #include "l_contact.h"
+#include "l_fem.h"
 #include "l_objects.h"
 #include "l_simulate.h"
 #include "l_util.h"
@@ -421,9 +422,13 @@ static int l_model_info(lua_State *L) {
   snprintf(line, sizeof line, "model '%s' (%s)\n  bodies: %d", mbd_model_name(lm->m),
            mbd_model_dim(lm->m) == 2 ? "planar" : "spatial", in.nbody);
   luaL_addstring(&b, line);
-  for (int i = 1; i < mbd_model_nbody(lm->m); i++) {
-    luaL_addstring(&b, i == 1 ? " (" : ", ");
+  for (int i = 1, first = 1; i < mbd_model_nbody(lm->m); i++) {
+    if (mbd_model_body_owner(lm->m, i) >= 0) {
+      continue;  // a flexible body's node: a point of that body
+    }
+    luaL_addstring(&b, first ? " (" : ", ");
     luaL_addstring(&b, mbd_model_body_name(lm->m, i));
+    first = 0;
   }
   luaL_addstring(&b, in.nbody ? ")\n" : "\n");
   snprintf(line, sizeof line, "  joints: %d", in.njoint);
@@ -506,14 +511,15 @@ static int l_model_tostring(lua_State *L) {
 /* ------------------------------------------------------------------------------------------ */
 /* methods, fields, registration                                                               */
 
-/* DSL names of papers not implemented yet (DSL.md "Contact", "Flexible bodies"): a clear error
- * instead of "attempt to call a nil value" */
-static int l_not_yet(lua_State *L) {
-  return luaL_error(L, "%s", lua_tostring(L, lua_upvalueindex(1)));
-}
-
 static int l_model_flexible_body(lua_State *L) {
-  return luaL_error(L, "m:flexible_body: flexible bodies (paper 003) are not implemented yet");
+  lmodel *lm = check_model(L, 1);
+  int nwarn = 0;
+  while (mbd_model_warning(lm->m, nwarn)) {
+    nwarn++;
+  }
+  int rc = l_fem_flexible_body(L);
+  show_new_warnings(L, lm, nwarn);
+  return rc;
 }
 
 /* a body (first) or joint by name, or nil: m.<name> without the methods and fields first */
@@ -595,14 +601,5 @@ int mbd_open_model(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_model_new);
   lua_setfield(L, -2, "model");
-  // mbd.fem (paper 003) is not implemented yet: its functions say so
-  lua_newtable(L);
-  lua_pushstring(L, "mbd.fem.beam: beam finite elements (paper 003) are not implemented yet");
-  lua_pushcclosure(L, l_not_yet, 1);
-  lua_setfield(L, -2, "beam");
-  lua_pushstring(L, "mbd.fem.load: mode import (paper 003) is not implemented yet");
-  lua_pushcclosure(L, l_not_yet, 1);
-  lua_setfield(L, -2, "load");
-  lua_setfield(L, -2, "fem");
   return 0;
 }

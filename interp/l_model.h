@@ -19,8 +19,8 @@ struct l_cbset *l_model_callbacks(lua_State *L, int idx);
  * per model */
 void l_model_show_warnings(lua_State *L, int idx);
 
-/* adds model() and fem (not implemented yet: its functions say so) to the mbd table on top of the
- * stack and registers the mbd.Model metatable; pushes nothing, returns 0 */
+/* adds model() to the mbd table on top of the stack and registers the mbd.Model metatable; pushes
+ * nothing, returns 0 (mbd.fem is l_fem.c's) */
 int mbd_open_model(lua_State *L);
 
 #endif

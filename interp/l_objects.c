@@ -2,7 +2,7 @@
  * mbd.Body, mbd.Joint, mbd.Force, mbd.Drive and mbd.State with their fields and methods, and the
  * readers of body and joint fields in constructor tables (l_objects.h).
  *
- *   body.name, body.index (0 = ground), body.model
+ *   body.name, body.index (0 = ground), body.model; a flexible body's node(k), nodes, modes
  *   joint.name, joint.type ("revolute" ...), joint.index
  *   state:get("link1.theta")   inside a force function only
  *
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "l_callback.h"
+#include "l_fem.h"
 #include "l_model.h"
 #include "l_util.h"
 
@@ -79,8 +80,8 @@ static int l_body_fields(lua_State *L) {
     lua_pushinteger(L, o->index);
   } else if (strcmp(k, "model") == 0) {
     lua_getiuservalue(L, 1, 1);
-  } else {
-    lua_pushnil(L);
+  } else if (!l_fem_body_field(L, m, o->index, k)) {
+    lua_pushnil(L);  // body:node(k), body.nodes, body.modes of a flexible body: l_fem.c
   }
   return 1;
 }

@@ -114,7 +114,8 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   u->T = calloc(mr * mr, sizeof(double));
   int spatial = 0;
   for (int b = 1; b < m->nbody; b++) {
-    spatial |= mbd_body_kind_get(m->body[b].kind)->nnorm > 0;
+    // flexible bodies: M is not diagonal in a planar model either (the Cholesky path serves)
+    spatial |= mbd_body_kind_get(m->body[b].kind)->nnorm > 0 || m->body[b].nmode > 0;
   }
   if (spatial) {
     u->L = calloc(n * n, sizeof(double));

@@ -80,11 +80,11 @@ static int number(mbd_model *m, mbd_error *err) {
     bl->kind = MBD_BLOCK_BODY;
     bl->owner = b;
     bl->qadr = m->nq;
-    bl->nq = k->nq;
+    bl->nq = k->nq + m->body[b].nmode;  // a flexible body's modal coordinates follow its pose
     bl->vadr = m->nv;
-    bl->nv = k->nv;
-    m->nq += k->nq;
-    m->nv += k->nv;
+    bl->nv = k->nv + m->body[b].nmode;
+    m->nq += bl->nq;
+    m->nv += bl->nv;
     m->body[b].block = b - 1;
     nnorm += k->nnorm;
   }
@@ -127,7 +127,10 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   // the poses the user gave, all rows active, angle memos at zero
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];
-    memcpy(d->q + bl->qadr, m->body[b].q0, (size_t)bl->nq * sizeof(double));
+    memcpy(d->q + bl->qadr, m->body[b].q0, (size_t)(bl->nq - m->body[b].nmode) * sizeof(double));
+    if (m->body[b].nmode) {
+      mbd_flex_q0(&m->body[b], d->q + bl->qadr);
+    }
   }
   d->t = 0;
   d->ma = m->mrow;
@@ -162,7 +165,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   m->moved_body = -1;
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];
-    for (int c = 0; c < bl->nq; c++) {
+    for (int c = 0; c < bl->nq - m->body[b].nmode; c++) {
       double dq = fabs(d->q[bl->qadr + c] - m->body[b].q0[c]);
       if (dq > m->moved) {
         m->moved = dq;

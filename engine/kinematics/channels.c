@@ -55,6 +55,16 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
     for (int c = 0; c < k->nw; c++) {
       bad |= add(m, &cap, nm, k->wname[c], CH_W, b, k->w0 + c, 0);
     }
+    // a flexible body's modal coordinates a1 ..; a node's small rotation (rz in a plane)
+    for (int c = 0; c < m->body[b].nmode; c++) {
+      char field[16];
+      snprintf(field, sizeof field, "a%d", c + 1);
+      bad |= add(m, &cap, nm, field, CH_MODAL, b, c, 0);
+    }
+    static const char *const rot[] = {"rx", "ry", "rz"};
+    for (int c = m->dim == 3 ? 0 : 2; m->body[b].node > 0 && c < 3; c++) {
+      bad |= add(m, &cap, nm, rot[c], CH_NODEROT, b, c, 0);
+    }
   }
   // joints: relative coordinates, reactions, drive efforts
   for (int j = 0; j < m->njoint; j++) {
@@ -192,6 +202,12 @@ double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok)
       return mbd_contact_channel_value(m, d, c->index, c->comp);
     case CH_JFRIC:
       return mbd_jfric_channel_value(m, d, c->index, c->comp);
+    case CH_MODAL: {
+      const mbd_block *bl = &m->block[m->body[c->index].block];
+      return d->q[bl->qadr + bl->nq - m->body[c->index].nmode + c->comp];
+    }
+    case CH_NODEROT:
+      return mbd_flex_node_rotation(m, d, c->index, c->comp);
   }
   return NAN;
 }

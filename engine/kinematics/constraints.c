@@ -32,7 +32,7 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
       }
       continue;
     }
-    int nvb = m->block[m->body[bodies[side]].block].nv;
+    int nvb = ps->nv;  // the owning block (a node's is its flexible body's)
     for (int c = 0; c < nvb; c++) {
       double s = 0;
       for (int k = 0; k < ny; k++) {

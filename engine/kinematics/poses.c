@@ -11,8 +11,14 @@ void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];
     mbd_pose *ps = &d->pose[b];
+    // a flexible body's node: its pose and Jacobian from the owner's block (computed before it)
+    if (mbd_body_kind_get(m->body[b].kind)->pose_model) {
+      mbd_body_kind_get(m->body[b].kind)->pose_model(m, d, b, ps);
+      continue;
+    }
     mbd_body_kind_get(m->body[b].kind)->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
     ps->vadr = bl->vadr;
+    ps->nv = bl->nv;
     ps->ny = mbd_body_kind_get(m->body[b].kind)->ny;
     ps->J = NULL;
   }

@@ -316,3 +316,35 @@ int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi) {
   free(c);
   return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
 }
+
+int mbd_eig_sym_gen(int n, double *a, int lda, double *b, int ldb, double *w) {
+  if (n <= 0) {
+    return MBD_OK;
+  }
+  single_thread_blas();
+  double q = 0;
+  lapack_int iq = 0;
+  lapack_int info = LAPACKE_dsygvd_work(LAPACK_COL_MAJOR, 1, 'V', 'U', n, a, lda, b, ldb, w, &q,
+                                        -1, &iq, -1);
+  if (info != 0) {
+    return MBD_E_LAPACK;
+  }
+  int lw = (int)q + 8, liw = (int)iq + 8;
+  double *work = malloc((size_t)lw * sizeof(double));
+  lapack_int *iwork = malloc((size_t)liw * sizeof(lapack_int));
+  if (!work || !iwork) {
+    free(work);
+    free(iwork);
+    return MBD_E_NOMEM;
+  }
+  info = LAPACKE_dsygvd_work(LAPACK_COL_MAJOR, 1, 'V', 'U', n, a, lda, b, ldb, w, work, lw, iwork,
+                             liw);
+  free(work);
+  free(iwork);
+  // info in 1..n: no convergence; info > n: the leading minor of order info − n of B is not
+  // positive (B is not positive definite): returned as n + k so the caller can name the DOF
+  if (info < 0) {
+    return MBD_E_LAPACK;
+  }
+  return (int)info;
+}

@@ -17,7 +17,7 @@ void mbd_data_free(mbd_data *d) {
                 d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
-                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate};
+                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -63,11 +63,13 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->Q0 = calloc(nn, sizeof(double));
   d->evlog = calloc(m->ncontact + m->njfric ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
+  // flexible bodies: their workspace
+  d->flexws = calloc(m->flexws ? m->flexws : 1, sizeof(double));
   int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
-  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate;
+  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate && d->flexws;
   // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
   int big = (int)(nn > mm ? nn : mm);
   if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
@@ -131,7 +133,12 @@ void mbd_model_coord_name(const mbd_model *m, int i, char *buf, size_t len) {
     const mbd_block *bl = &m->block[k];
     if (bl->kind == MBD_BLOCK_BODY && i >= bl->vadr && i < bl->vadr + bl->nv) {
       const mbd_body *b = &m->body[bl->owner];
-      snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[i - bl->vadr]);
+      int c = i - bl->vadr, nk = mbd_body_kind_get(b->kind)->nv;
+      if (c >= nk) {
+        snprintf(buf, len, "%s.a%d", b->name, c - nk + 1);  // a flexible body's modal coordinate
+        return;
+      }
+      snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[c]);
       return;
     }
   }

@@ -24,7 +24,7 @@ static void scatter_force(const mbd_model *m, mbd_data *d, int b, const double *
     }
     return;
   }
-  int nvb = m->block[m->body[b].block].nv;
+  int nvb = ps->nv;  // the owning block (a node's is its flexible body's)
   for (int c = 0; c < nvb; c++) {
     double s = 0;
     for (int r = 0; r < k->ny; r++) {
@@ -49,7 +49,7 @@ static void scatter_inertia(const mbd_model *m, mbd_data *d, int b, const double
     scatter_force(m, d, b, QY);
     return;
   }
-  int nvb = m->block[m->body[b].block].nv;
+  int nvb = ps->nv;  // the owning block (a node's is its flexible body's)
   for (int r = 0; r < ny; r++) {
     for (int c = 0; c < ny; c++) {
       QY[r] -= MBD_AT(MY, MBD_NY_MAX, r, c) * ps->h[c];
@@ -89,6 +89,17 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
   // mass matrix, gravity and the quadratic velocity terms of each body
   for (int b = 1; b < m->nbody; b++) {
     const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
+    // a mass matrix over the whole block (flexible bodies); none at all (their nodes)
+    if (k->block_inertia) {
+      int rc = k->block_inertia(m, d, b, err);
+      if (rc < 0) {
+        return rc;
+      }
+      continue;
+    }
+    if (!k->inertia) {
+      continue;
+    }
     double MY[MBD_NY_MAX * MBD_NY_MAX] = {0}, QY[MBD_NY_MAX] = {0};
     k->inertia(&m->body[b], m->gravity, &d->pose[b], MY, MBD_NY_MAX, QY);
     scatter_inertia(m, d, b, MY, QY);
@@ -173,7 +184,12 @@ double mbd_energy(const mbd_model *m, const mbd_data *d) {
   double e = 0;
   // kinetic and gravitational (zero at the origin's height)
   for (int b = 1; b < m->nbody; b++) {
-    e += mbd_body_kind_get(m->body[b].kind)->energy(&m->body[b], m->gravity, &d->pose[b]);
+    const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
+    if (k->block_energy) {
+      e += k->block_energy(m, d, b);
+    } else if (k->energy) {
+      e += k->energy(&m->body[b], m->gravity, &d->pose[b]);
+    }
   }
   // spring potentials
   for (int i = 0; i < m->nspring; i++) {

@@ -73,6 +73,9 @@ int mbd_model_is_assembled(const mbd_model *m) { return m->assembled; }
 int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   memset(info, 0, sizeof *info);
   info->nbody = m->nbody - 1;
+  for (int b = 1; b < m->nbody; b++) {
+    info->nbody -= m->body[b].node > 0;  // a flexible body's nodes are points, not bodies
+  }
   info->njoint = m->njoint;
   info->ndrive = m->ndrive;
   info->nforce = m->nforce + m->nspring + m->nrspring;
@@ -131,6 +134,7 @@ void mbd_model_free(mbd_model *m) {
     return;
   }
   mbd_model_unassemble(m);
+  mbd_flex_free_all(m);
   free(m->body);
   free(m->joint);
   free(m->drive);

@@ -38,6 +38,10 @@ typedef enum mbd_body_kind {
   MBD_BODY_GROUND3,    /* the ground of a spatial model: fixed, p = (1, 0, 0, 0), no block */
   MBD_BODY_RIGID2,     /* planar rigid body, block (x, y, θ | ẋ, ẏ, θ̇) */
   MBD_BODY_RIGID3,     /* spatial rigid body, block (r, p | ṙ, ṗ), pᵀp = 1 in the constraints */
+  MBD_BODY_FLEX2,      /* planar flexible body (flex_impl.h), block (x, y, θ, a | ẋ, ẏ, θ̇, ȧ) */
+  MBD_BODY_FLEX3,      /* spatial flexible body, block (r, p, a | ṙ, ṗ, ȧ) */
+  MBD_BODY_NODE2,      /* a node of a planar flexible body: pose from its owner's block */
+  MBD_BODY_NODE3,      /* a node of a spatial flexible body */
   MBD_BODY_NKINDS
 } mbd_body_kind;
 
@@ -49,6 +53,9 @@ typedef struct mbd_body {
   double q0[7];            /* initial pose as given: planar x y θ; spatial x y z e0..e3 */
   double v0[6];            /* initial velocity as given: vx vy vz wx wy wz (planar: vx vy ω) */
   int block;               /* its coordinate block, −1 for ground (set by assembly) */
+  int nmode;               /* block coordinates after the kind's: a flexible body's modes */
+  struct mbd_flex *flex;   /* a flexible body's or a node's data (flex_impl.h), else NULL */
+  int node;                /* a node body's node number (from 1), else 0 */
 } mbd_body;
 
 /* the pose of one body, filled from its block by the kinematics stage (kinematics/poses.c) */
@@ -60,6 +67,7 @@ typedef struct mbd_pose {
   int vadr;                /* first velocity column of the owning block, −1 for the ground */
   int ny;                  /* pose coordinates of its kind (0 for the ground) */
   const double *J;         /* ny × nv_block ∂Ẏ/∂v (column-major), NULL: Y is the block (J = I) */
+  int nv;                  /* nv_block: the columns of J (a node's: its flexible body's block) */
   double h[MBD_NY_MAX];    /* quadratic term Ÿ = J v̇ + h (zero when J is NULL) */
 } mbd_pose;
 
@@ -107,6 +115,14 @@ typedef struct mbd_body_kind_desc {
   void (*velocity0)(const mbd_body *b, const double *q, double *v);
   /* moment about the CM (global) of a generalized force Q_rot on the orientation coordinates */
   void (*moment)(const mbd_pose *ps, const double *Qrot, double *n);
+  /* kinds whose pose needs more than their own block (a flexible body's node), may be NULL:
+   * the whole pose with its Jacobian J and quadratic term h (replaces `pose`) */
+  void (*pose_model)(const mbd_model *m, mbd_data *d, int b, mbd_pose *ps);
+  /* kinds with a mass matrix over their whole block (flexible bodies), may be NULL: M and Q of
+   * the block written into d (replaces `inertia`); 0 or < 0 with err */
+  int (*block_inertia)(const mbd_model *m, mbd_data *d, int b, mbd_error *err);
+  /* kinetic and potential energy of such a kind (replaces `energy`), may be NULL */
+  double (*block_energy)(const mbd_model *m, const mbd_data *d, int b);
 } mbd_body_kind_desc;
 
 const mbd_body_kind_desc *mbd_body_kind_get(int kind);
@@ -229,7 +245,9 @@ typedef enum {
   CH_ENERGY,
   CH_VIOLATION,
   CH_CONTACT,  /* contact quantity: index = contact, comp = mbd_contact_channel (contact_impl.h) */
-  CH_JFRIC     /* joint friction: index = its record, comp 0 the friction, 1 sticking */
+  CH_JFRIC,    /* joint friction: index = its record, comp 0 the friction, 1 sticking */
+  CH_MODAL,    /* a flexible body's modal coordinate: index = body, comp = mode */
+  CH_NODEROT   /* a node's small rotation Θ = Ψ a (body axes): index = node body, comp 0..2 */
 } channel_kind;
 
 typedef struct mbd_channel {
@@ -266,6 +284,9 @@ struct mbd_model {
   mbd_contact *contact;
   int njfric, cjfric;      /* joints with friction */
   mbd_joint_friction *jfric;
+  int nflex, cflex;        /* flexible bodies (flex_body.c) and capacity */
+  struct mbd_flex **flex;
+  size_t flexws;           /* doubles of their workspace in each data */
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
@@ -304,6 +325,7 @@ struct mbd_data {
   double *angle_memo;      /* njoint: spatial relative angles, continuous (unwrapping memo, rad) */
   int ma;                  /* active rows */
   int *active;             /* mrow capacity: active row indices, increasing */
+  double *flexws;          /* flexible bodies' node Jacobians and scratch (model->flexws) */
   double *phi;             /* mrow, all rows (0 for velocity-level rows) */
   double *phiq;            /* mrow × nv Jacobian ∂Φ̇/∂v, column-major, ld = mrow */
   double *phit;            /* mrow */
@@ -375,6 +397,8 @@ void mbd_row_angle(const mbd_row *c, const mbd_row *s, double memo, mbd_row *o);
 /* global position and velocity of a point s' (body frame) of body b */
 void mbd_point_state(const mbd_model *m, const mbd_data *d, int b, const double *s, double *P,
                      double *V);
+
+#include "flex_impl.h"
 
 /* model/forces.c: M, Q at the current poses (mass, gravity, forces, springs); energy */
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err);

@@ -291,43 +291,78 @@ constraints.  run.stats counts them: stick_events, slip_events, separations, imp
 -- flexible bodies (paper 003) --------------------------------------------------------------------
 
 topics["fem.beam"] = {
-  title = "mbd.fem.beam { length, elements, E, G, rho, A, Iy, Iz, J }  -> beam FE model",
+  title = "mbd.fem.beam { length, elements, E, G, rho, A, Iy, Iz, J [, rotary, x0] }  -> FE",
   text = [[
-A 3D beam finite-element model along the body's x axis: `elements` beam elements (nodes numbered
-1 .. elements+1), Young's modulus E, shear modulus G, density rho, section area A, second moments
-Iy, Iz and torsion constant J (SI).
+A 3D Euler-Bernoulli beam finite-element model along the body's x axis (paper 003): `elements`
+12-DOF elements (axial, torsion, two bendings; nodes 1 .. elements+1 from x0 along +x), Young's
+modulus E, shear modulus G, density rho, section area A, second moments Iy, Iz, torsion constant J
+(SI). Consistent mass; rotary = true adds the section's rotary inertia (Rayleigh beam).
   fe:add_mass { node, mass, inertia = {Ixx, Iyy, Izz} }   a lumped mass (tip disk, sphere)
-  fe:modes { fixed = {nodes}, count = n }                 modal analysis: modes.frequency[i] (Hz),
+  fe:modes { fixed = {nodes}, count = n }                 modal analysis (dsygvd): an mbd.Modes
+                                                          with modes.frequency[i] (Hz) and
                                                           modes.kind[i] ("bending-y", "bending-z",
-                                                          "torsion", "axial")]],
+                                                          "torsion", "axial", "rigid")
+  fe:write_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }
+  fe.nodes, fe.mass (the lumped total)
+Add masses before computing the modes: the modes carry the lumped nodal masses of that moment.]],
   example = [[local fe = mbd.fem.beam { length = 1, elements = 8, E = 210e9, G = 80.8e9, rho = 7850,
                           A = 4e-4, Iy = 1.333e-8, Iz = 1.333e-8, J = 2.25e-8 }
 fe:add_mass { node = 9, mass = 5, inertia = {0.1, 0.05, 0.05} }
 local modes = fe:modes { fixed = {1}, count = 6 }
 print(modes.frequency[1], modes.kind[1])]],
-  see = { "flexible_body", "fem.load" },
+  see = { "Modes", "flexible_body", "fem.load", "fem.from_matrices" },
 }
 
 topics["fem.load"] = {
-  title = "mbd.fem.load(file)  -> modes",
+  title = "mbd.fem.load(file)  -> Modes",
   text = [[
-Reads modes computed by another FE program (the file format is described in the docs), for the
-modes = key of m:flexible_body.]],
-  example = [[local modes = mbd.fem.load("arm.modes")]],
-  see = { "fem.beam", "flexible_body" },
+Reads a mode file: the nodes with their lumped masses and rotary inertias, the clamped nodes, beam
+elements, and each mode's frequency, kind and shape (the format is in docs/papers/003-flexible.md; modes:save
+writes it). Modes from another FE program (CalculiX, Code_Aster, ANSYS) converted to this format
+serve m:flexible_body { modes = ... } without an fe.]],
+  example = [[local modes = mbd.fem.load("arm.modes")
+local arm = m:flexible_body { name = "arm", modes = modes, select = {1, 2} }]],
+  see = { "Modes", "fem.from_matrices", "flexible_body" },
+}
+
+topics["fem.from_matrices"] = {
+  title = "mbd.fem.from_matrices { mass, stiffness, nodes }  -> FE",
+  text = [[
+An FE model from the consistent mass and stiffness matrices of another FE program (Matrix Market
+files, coordinate or array, general or symmetric; 6 DOF per node in the order ux uy uz rx ry rz)
+and its node table (CSV lines "node,x,y,z"). fe:modes and m:flexible_body then work as for a
+beam; the lumped masses come from the mass matrix (row sums; rotational diagonal x HRZ factor).
+Dense: up to a few thousand DOF.]],
+  example = [[local fe = mbd.fem.from_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }
+local modes = fe:modes { fixed = {1}, count = 6 }]],
+  see = { "fem.beam", "fem.load", "FE" },
 }
 
 topics.flexible_body = {
-  title = "m:flexible_body { name, fe, modes, select, rotary_inertia, damping, pos }  -> Body",
+  title = "m:flexible_body { name, fe, modes, select, rotary_inertia, damping, pos, ... }  -> Body",
   text = [[
-A flexible body in a floating frame (paper 003): lumped nodal masses and rotary inertias from the
-FE model `fe`, deformation from the selected modes (indices into `modes`). rotary_inertia = false
-drops the nodal rotary inertias (then torsion modes cannot be simulated); damping is modal.
-arm:node(N) is a point usable as body/at in joints and forces.
-Channels: <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions).]],
+A flexible body in a floating frame with modal coordinates (paper 003): the FE nodes as lumped
+masses with rotary inertias, deformed by the selected modes (numbers into `modes`; default: every
+elastic mode). Its frame is the FE model's (node positions are in it), placed by pos and rot
+(spatial) or angle (planar), with vel and omega as for m:body.
+  fe                     the FE model the modes came from (optional; leave out for mbd.fem.load)
+  rotary_inertia = true  false drops the nodal rotary inertias: a torsion mode then has a singular
+                         modal mass and is refused, naming the mode (the paper's point)
+  damping = 0            modal damping ratio: a number for all selected modes or one per mode
+  geometric_stiffening = false   adds the stiffness of the centrifugal axial load of a beam
+                         clamped at one node (no spurious softening of a spinning beam)
+  a, adot                initial modal coordinates and rates, one per selected mode
+A modal coordinate a<k> is in metres: mode k scaled to a largest nodal translation of 1 (a pure
+torsion mode: its largest rotation, 1 rad). arm:node(k) is a body usable in joints, forces and
+springs (the joint or force acts at the deformed node); arm.nodes, arm.modes count them. In a
+planar model only in-plane modes (bending-y, axial) can be selected. Stiff modes: use bdf.
+Channels: <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions),
+.e0 .. .e3, .vx .. , .wx .., .rx .ry .rz (nodal small rotations, body axes; planar .rz).]],
   example = [[local arm = m:flexible_body { name = "arm", fe = fe, modes = modes, select = {1, 2, 3},
-                              rotary_inertia = true, damping = 0.0, pos = {0, 0, 0} }]],
-  see = { "fem.beam", "fem.load", "channels" },
+                              rotary_inertia = true, damping = 0.0, pos = {0, 0, 0} }
+m:fixed { body1 = hub, at1 = {0, 0, 0}, body2 = arm:node(1) }
+m:force { body = arm:node(9), value = {0, 0, -10} }]],
+  see = { "fem.beam", "fem.load", "Modes", "channels" },
 }
 
 -- coordinate-level systems (paper 004) -----------------------------------------------------------
@@ -484,7 +519,8 @@ The names of the recorded channels:
              a cylindrical joint has both .angle and .displacement
   contacts   <contact>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap, point
              <contact>.px .py .pz, surface parameters <contact>.u1 .v1 .x1 .. and .u2 ..
-  flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z
+  flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions;
+             a node has every channel of a body, and .rx .ry .rz, its small rotation)
   model      energy (kinetic + gravitational + spring), violation
   systems    each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot
 Planar angles are absolute and continuous (never wrapped to +-pi).  A spatial joint's angle is
@@ -615,8 +651,9 @@ m:info()]],
 topics.Body = {
   title = "Body  (m:body, m.ground)",
   text = [[
-A rigid body of a model: used as body/body1/body2 in joints, forces and surfaces. Its recorded
-channels are <name>.x .y .theta ... (see help("channels")).]],
+A body of a model: used as body/body1/body2 in joints, forces and surfaces. Its recorded
+channels are <name>.x .y .theta ... (see help("channels")). Fields: name, index, model; a
+flexible body also has arm:node(k) (the body of node k), arm.nodes and arm.modes.]],
   example = [[local b = m:body { name = "b", mass = 1, inertia = 0.1, pos = {0, 0} }
 m:torque { body = b, value = 1 }]],
   see = { "body", "ground", "flexible_body" },
@@ -680,6 +717,29 @@ A coordinate-level system (paper 004). Fields: s.q.<name>, s.qd.<name>. Methods:
 s:nonholonomic, s:initial, s:simulate.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }]],
   see = { "system", "holonomic", "nonholonomic", "initial", "simulate" },
+}
+
+topics.FE = {
+  title = "FE  (mbd.fem.beam, mbd.fem.from_matrices)",
+  text = [[
+A finite-element model of a flexible body: nodes with 6 DOF, consistent mass and stiffness.
+Methods: fe:add_mass, fe:modes, fe:write_matrices. Fields: fe.nodes, fe.mass.]],
+  example = [[local modes = fe:modes { fixed = {1}, count = 6 }]],
+  see = { "fem.beam", "fem.from_matrices", "Modes" },
+}
+
+topics.Modes = {
+  title = "Modes  (fe:modes, mbd.fem.load)",
+  text = [[
+The modes of an FE model with its nodes' lumped masses and rotary inertias. Fields:
+modes.count, modes.frequency[i] (Hz), modes.kind[i], modes.nodes, modes.fixed. Methods:
+modes:save(file) (the mode file mbd.fem.load reads), modes:shape(i) (per node {ux, uy, uz, rx, ry,
+rz}, mass-normalized), modes:node(k) ({pos, mass, inertia}: the lumped node). tostring lists the
+frequencies.]],
+  example = [[local modes = fe:modes { fixed = {1}, count = 6 }
+print(modes)
+modes:save("arm.modes")]],
+  see = { "fem.beam", "fem.load", "flexible_body" },
 }
 
 topics.Surface = {
@@ -1090,7 +1150,7 @@ topics.system.fields = {
 
 help.contexts = {}
 help.context_order = { "none", "planar_empty", "planar_bodies", "slider_crank", "planar", "spatial",
-                       "system", "contact" }
+                       "system", "contact", "beam" }
 help.contexts.none = { text = "nothing: the example makes what it uses", code = "" }
 help.contexts.planar_empty = { text = "an empty planar model m with gravity", code = [[
 m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }]] }
@@ -1144,6 +1204,17 @@ m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }
 disk = m:body { name = "disk", mass = 3, inertia = 0.06, pos = {0, 0.2}, vel = {1, 0} }
 floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
 rim = m:surface { name = "rim", body = disk, shape = "circle", radius = 0.2 }]] }
+help.contexts.beam = { text = "a spatial model m with gravity along -z and a body hub; fe, an " ..
+  "8-element steel beam of 1 m with a 5 kg tip mass, and modes, its first 6 clamped modes " ..
+  "(also saved as arm.modes, and fe's matrices as M.mtx, K.mtx, nodes.csv)", code = [[
+m = mbd.model { name = "example", dim = 3, gravity = {0, 0, -9.81} }
+hub = m:body { name = "hub", mass = 10, inertia = {1, 1, 1}, pos = {0, 0, 0} }
+fe = mbd.fem.beam { length = 1, elements = 8, E = 210e9, G = 80.8e9, rho = 7850,
+                    A = 4e-4, Iy = 1.333e-8, Iz = 1.333e-8, J = 2.25e-8 }
+fe:add_mass { node = 9, mass = 5, inertia = {0.1, 0.05, 0.05} }
+modes = fe:modes { fixed = {1}, count = 6 }
+modes:save("arm.modes")
+fe:write_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }]] }
 help.contexts.system = { text = "a coordinate-level system s (a particle on a circle of radius 1)",
   code = [[
 s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }]] }
@@ -1157,15 +1228,14 @@ help.example_context = {
   holonomic = "system", nonholonomic = "system", initial = "system", system = "none",
   System = "none", Sym = "none", stability = "none", sweep = "none",
   parallel_map = "none", cli = "none", repl = "none", help = "none", module = "none",
-  pretty = "planar", ["fem.beam"] = "none", ["fem.load"] = "none", flexible_body = "spatial",
+  pretty = "planar", ["fem.beam"] = "none", ["fem.load"] = "beam", flexible_body = "beam",
+  ["fem.from_matrices"] = "beam", FE = "beam", Modes = "beam",
   tree = "planar", export_c = "planar", macro = "spatial",
   surface = "contact", contact = "contact", Surface = "contact", Contact = "contact",
 }
 -- the papers not implemented yet: their examples must stop with an error (the implemented part of
 -- the DSL says "not implemented yet"; names it does not have yet fail as Lua does)
-help.planned = {
-  ["fem.beam"] = "003", ["fem.load"] = "003", flexible_body = "003", tree = "002",
-  export_c = "002", macro = "002" }
+help.planned = { tree = "002", export_c = "002", macro = "002" }
 -- examples that are not Lua (a REPL session, a shell line) are shown but not run
 help.not_run = { repl = "a REPL session", cli = "shell command lines" }
 
@@ -1176,7 +1246,8 @@ groups[#groups + 1] = { "joints", { "revolute", "translational", "fixed", "spher
                                     "cylindrical", "drive" } }
 groups[#groups + 1] = { "forces", { "force", "torque", "spring", "rotational_spring" } }
 groups[#groups + 1] = { "contact", { "surface", "contact", "events" } }
-groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } }
+groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "fem.from_matrices",
+                                       "flexible_body" } }
 groups[#groups + 1] = { "relative", { "tree", "export_c", "macro" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
@@ -1184,7 +1255,7 @@ groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "wr
                                      "animate", "manifest", "last_run" } }
 groups[#groups + 1] = { "analysis", { "explain", "stability", "sym", "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
-                                     "Surface", "Contact" } }
+                                     "Surface", "Contact", "FE", "Modes" } }
 groups[#groups + 1] = { "program", { "cli", "repl", "help", "pretty", "module" } }
 
 -- object types and other spellings ---------------------------------------------------------------
@@ -1195,16 +1266,23 @@ for _, t in ipairs { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "
 end
 types["mbd.FlexibleBody"] = "flexible_body"
 types["mbd.Beam"] = "fem.beam"
-types["mbd.Modes"] = "fem.beam"
+types["mbd.FE"] = "FE"
+types["mbd.Modes"] = "Modes"
 
 aliases["joint"] = "Joint"
 aliases["joints"] = "Joint"
 aliases["run"] = "Run"
 aliases["add_mass"] = "fem.beam"
-aliases["modes"] = "fem.beam"
+aliases["modes"] = "Modes"
+aliases["save"] = "Modes"
+aliases["shape"] = "Modes"
 aliases["beam"] = "fem.beam"
 aliases["fem"] = "fem.beam"
 aliases["load"] = "fem.load"
+aliases["from_matrices"] = "fem.from_matrices"
+aliases["write_matrices"] = "FE"
+aliases["geometric_stiffening"] = "flexible_body"
+aliases["rotary_inertia"] = "flexible_body"
 aliases["node"] = "flexible_body"
 aliases["axis_angle"] = "rot"
 aliases["formulation"] = "formulations"

@@ -30,6 +30,8 @@ local dsl = {
   "mbd.rot.axis_angle", "ground", "m.ground", "energy",
   "animate", "run:animate", "explain", "m:explain", "find", "m:find", "manifest", "run.manifest",
   "last_run", "m.last_run", "mbd.pretty", "stop_when", "log_y", "require",
+  "fem.from_matrices", "from_matrices", "write_matrices", "node", "geometric_stiffening",
+  "rotary_inertia", "Modes", "FE",
 }
 
 local cases = {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mbd/contact.h"
+#include "mbd/fem.h"
 #include "mbd/integrators.h"
 #include "mbd/model.h"
 #include "mbd/system.h"
@@ -192,9 +193,52 @@ static mbd_model *ball_rolling(probe *p) {
 static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_end, int nforms,
                         const int *forms, long skip);
 
-static void run_model(mbd_model *(*make)(probe *), const char *what) {
+/* a flexible pendulum (paper 003): a 2 m aluminium beam of 4 elements, its first two bending
+ * modes (1.9 Hz and 12 Hz: rk4's step of 0.01 s resolves them), a revolute at node 1, the sampling
+ * force at the tip node; spatial and planar */
+static mbd_model *flexible(probe *p, int dim) {
+  mbd_error err;
+  mbd_beam_spec s = {.length = 2, .elements = 4, .E = 7e10, .G = 2.6e10, .rho = 2700,
+                     .A = 1e-4, .Iy = 8.333e-10, .Iz = 8.333e-10, .J = 1.406e-9};
+  mbd_fe *fe = mbd_fe_beam(&s, &err);
+  int fixed[1] = {1}, sel[2] = {1, 3};  // the first two bending-y modes (2, 4: bending-z)
+  mbd_modes *mo = NULL;
+  mbd_modal_set *set = NULL;
+  mbd_fe_modes(fe, fixed, 1, 4, &mo, &err);
+  mbd_modes_select(mo, sel, 2, NULL, 1, 0, &set, &err);
+  mbd_model *m = mbd_model_new("flexible pendulum", dim, &err);
+  double g[3] = {0, -9.81, 0};
+  mbd_model_set_gravity(m, g);
+  mbd_flex_spec fs = {.frame = {.name = "arm", .rot = {1, 0, 0, 0}},
+                      .nnode = set->nnode,
+                      .nmode = set->nmode,
+                      .xyz = set->xyz,
+                      .mass = set->mass,
+                      .rot = set->rot,
+                      .shape = set->shape,
+                      .kmodal = set->kmodal};
+  int fb = mbd_model_add_flexible_body(m, &fs, &err);
+  mbd_joint_spec o = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0,
+                      .body2 = mbd_model_flex_node(m, fb, 1), .axis1 = {0, 0, 1},
+                      .axis2 = {0, 0, 1}, .has_axis1 = dim == 3, .has_axis2 = dim == 3};
+  if (dim == 2) {
+    o.axis1[2] = o.axis2[2] = 0;
+  }
+  mbd_model_add_joint(m, &o, &err);
+  mbd_force_spec f = {.body = mbd_model_flex_node(m, fb, 5), .fn = sampling_force, .ud = p};
+  mbd_model_add_force(m, &f, &err);
+  mbd_modal_set_free(set);
+  mbd_modes_free(mo);
+  mbd_fe_free(fe);
+  return m;
+}
+
+static mbd_model *flexible3(probe *p) { return flexible(p, 3); }
+static mbd_model *flexible2(probe *p) { return flexible(p, 2); }
+
+static void run_model(mbd_model *(*make)(probe *), const char *what, double t_end) {
   int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE, MBD_FORM_UK};
-  run_model_t(make, what, 5, 5, forms, 0);
+  run_model_t(make, what, t_end, 5, forms, 0);
 }
 
 static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_end, int nforms,
@@ -233,8 +277,11 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
 
 static void test_no_allocation(void **state) {
   (void)state;
-  run_model(double_pendulum, "planar double pendulum");
-  run_model(spatial_pendulum, "spatial double pendulum");
+  run_model(double_pendulum, "planar double pendulum", 5);
+  run_model(spatial_pendulum, "spatial double pendulum", 5);
+  // 1.5 s: a flexible body's every evaluation is longer, and hundreds of them are enough
+  run_model(flexible3, "spatial flexible pendulum", 1.5);
+  run_model(flexible2, "planar flexible pendulum", 1.5);
 }
 
 /* contacts (paper 001): the contact point's Newton iteration, the normal force's fixed point

@@ -85,6 +85,14 @@ void mbd_tri_solve_lt(int n, const double *l, int lda, double *x);
  * Returns MBD_OK, MBD_E_SINGULAR (no convergence), MBD_E_NOMEM or MBD_E_LAPACK. */
 int mbd_eig_sym(int n, double *a, int lda, double *w);
 
+/* the generalized symmetric eigenproblem A x = λ B x (dsygvd), B symmetric positive definite:
+ * eigenvalues w (ascending) and B-orthonormal eigenvectors (overwriting a, columns: XᵀBX = I);
+ * upper triangles read, b overwritten by its Cholesky factor.  Allocates its workspace: for set-up
+ * (FE modes), not for integration loops.  Returns MBD_OK, MBD_E_NOMEM, MBD_E_LAPACK, k in 1..n
+ * when the iteration did not converge, or n + k when the leading minor of order k of B is not
+ * positive (B not positive definite: k names the first offending row). */
+int mbd_eig_sym_gen(int n, double *a, int lda, double *b, int ldb, double *w);
+
 /* eigenvalues wr + i·wi of the general n×n matrix a (dgeev, a not changed).  Allocates; statuses as
  * mbd_eig_sym. */
 int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi);

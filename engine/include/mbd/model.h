@@ -123,6 +123,43 @@ int mbd_model_njoint(const mbd_model *m);
 const char *mbd_joint_type_name(int type);
 
 /* ------------------------------------------------------------------------------------------ */
+/* flexible bodies (paper 003)                                                                 */
+
+/* a flexible body in a floating frame with modal coordinates: nnode lumped nodes (positions in
+ * the body frame, masses, principal rotary inertias about the body axes), nmode deformation
+ * shapes (6 per node: translations ux uy uz and small rotations rx ry rz, per unit modal
+ * coordinate), the modal stiffness, damping and geometric stiffness in those coordinates.  The
+ * body's frame is the FE model's frame (not its centre of mass): frame.pos and frame.rot/angle
+ * place it; frame.vel and frame.omega are the frame's.  Arrays are copied. */
+typedef struct mbd_flex_spec {
+  mbd_body_spec frame;  /* name, pose and velocities of the frame (mass and inertia unused) */
+  int nnode, nmode;     /* ≥ 1 nodes, 0 .. 500 modes */
+  const double *xyz;    /* 3 × nnode node positions, body frame (planar: z = 0) */
+  const double *mass;   /* nnode lumped masses, ≥ 0, not all zero */
+  const double *rot;    /* 3 × nnode rotary inertias Jxx Jyy Jzz, ≥ 0; NULL: none */
+  const double *shape;  /* 6nnode × nmode shapes, column-major (planar: in-plane ux uy rz only) */
+  const double *kmodal; /* nmode × nmode modal stiffness, symmetric, each mode's entry > 0 */
+  const double *dmodal; /* nmode × nmode modal damping, symmetric; NULL: none */
+  const double *gmodal; /* nmode × nmode geometric stiffness per unit (ω'y² + ω'z²) (body-frame
+                           angular velocity ω'): stress stiffening of a beam along x; NULL: none */
+  const double *a0;     /* nmode initial modal coordinates, NULL: zero */
+  const double *adot0;  /* nmode initial modal rates, NULL: zero */
+  const char *const *label; /* nmode names for messages ("mode 3 (torsion, 738 Hz)"), or NULL */
+} mbd_flex_spec;
+
+/* add a flexible body and one body per node, named "<name>.node<k>" (usable in joints, forces
+ * and springs like any body; their channels are the nodal positions).  Returns the flexible body's
+ * index or a negative status with err naming the body (and the mode, for a singular modal mass). */
+int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error *err);
+/* the body index of node k (from 1) of flexible body `body`, or −1 */
+int mbd_model_flex_node(const mbd_model *m, int body, int node);
+/* the flexible body a node body belongs to, or −1 (not a node) */
+int mbd_model_body_owner(const mbd_model *m, int body);
+/* nodes and modes of a flexible body (0 for other bodies) */
+int mbd_model_flex_nnode(const mbd_model *m, int body);
+int mbd_model_flex_nmode(const mbd_model *m, int body);
+
+/* ------------------------------------------------------------------------------------------ */
 /* assembly                                                                                    */
 
 typedef struct mbd_assembly_opts {
