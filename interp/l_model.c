@@ -10,7 +10,7 @@
  *
  * m.<key> looks up, in this order (the first found wins):
  *   1. a method: body, cylindrical, drive, find, fixed, force, info, kinematics, revolute,
- *      rotational_spring, simulate, spherical, spring, torque, translational, universal (and
+ *      rotational_spring, simulate, spherical, spring, torque, translational, tree, universal (and
  *      contact, flexible_body, surface, which say they are not implemented yet);
  *   2. a field: ground, last_run, name, dim;
  *   3. a body by name, then a joint by name (m.crank).
@@ -24,6 +24,7 @@
 
 #include "l_callback.h"
 #include "l_objects.h"
+#include "l_relative.h"
 #include "l_simulate.h"
 #include "l_util.h"
 
@@ -561,6 +562,7 @@ static const luaL_Reg model_methods[] = {
     {"surface", l_model_surface},
     {"torque", l_model_torque},
     {"translational", l_model_translational},
+    {"tree", l_model_tree},
     {"universal", l_model_universal},
     {NULL, NULL}};
 

@@ -10,6 +10,7 @@
 
 #include "l_callback.h"
 #include "l_model.h"
+#include "l_relative.h"
 #include "l_run.h"
 #include "l_util.h"
 #include "mbd/integrators.h"
@@ -147,7 +148,7 @@ int l_model_simulate(lua_State *L) {
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
       "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
-      NULL};
+      "cut",      "solver",       "code",       NULL};
   lx_check_fields(L, 2, "simulate", fields);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
@@ -167,6 +168,13 @@ int l_model_simulate(lua_State *L) {
   if (o.formulation == MBD_FORM_UK) {
     o.alpha = o.beta = 0;  // udwadia_kalaba: the plain equation 5 unless stabilization is given
   }
+  if (o.formulation == MBD_FORM_RELATIVE) {
+    o.alpha = MBD_RELATIVE_ALPHA;  // relative: the paper's CVSM unless stabilization is given
+    o.beta = MBD_RELATIVE_BETA;
+  }
+  // relative joint coordinates (paper 002): cut, solver, code; the list of cut names stays on
+  // the stack until the run returns
+  l_relative_read(L, 2, &o);
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, &o);
   }

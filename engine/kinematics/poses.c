@@ -5,8 +5,13 @@
 #include <string.h>
 
 #include "kinematics.h"
+#include "tree.h"
 
 void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
+  if (m->tree) {
+    mbd_tree_poses(m, d);  // relative joint coordinates (paper 002): outward from the ground
+    return;
+  }
   mbd_body_kind_get(m->body[0].kind)->pose(NULL, NULL, &d->pose[0]);
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];

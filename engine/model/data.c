@@ -7,6 +7,7 @@
 
 #include "model_impl.h"
 #include "model_msg.h"
+#include "tree_impl.h"
 
 void mbd_data_free(mbd_data *d) {
   if (!d) {
@@ -16,7 +17,7 @@ void mbd_data_free(mbd_data *d) {
                 d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
-                d->tmp_m};
+                d->tmp_m,  d->poseJ};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -57,6 +58,15 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->iwork = calloc(N, sizeof(int));
   d->tmp_n = calloc(nn, sizeof(double));
   d->tmp_m = calloc(N, sizeof(double));
+  // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c)
+  if (m->tree) {
+    d->poseJ = calloc((size_t)m->nbody * MBD_NY_MAX * nn, sizeof(double));
+    if (!d->poseJ) {
+      mbd_data_free(d);
+      MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
+      return NULL;
+    }
+  }
   int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
@@ -109,6 +119,10 @@ void mbd_model_coord_name(const mbd_model *m, int i, char *buf, size_t len) {
       snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[i - bl->vadr]);
       return;
     }
+    if (bl->kind == MBD_BLOCK_TREE && i >= bl->vadr && i < bl->vadr + bl->nv) {
+      mbd_tree_coord_name(m, i, buf, len);
+      return;
+    }
   }
   snprintf(buf, len, "coordinate %d", i);
 }
@@ -128,6 +142,13 @@ void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len) {
     }
     case MBD_ROW_DRIVE:
       snprintf(buf, len, "drive on joint '%s'", m->joint[m->drive[r->index].joint].name);
+      return;
+    case MBD_ROW_TREE:
+      if (r->local >= 0) {
+        snprintf(buf, len, "Euler-parameter norm of joint '%s'", m->joint[r->local].name);
+      } else {
+        snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[-1 - r->local].name);
+      }
       return;
     default:
       snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[r->index].name);

@@ -8,6 +8,7 @@
 
 #include "model_impl.h"
 #include "model_msg.h"
+#include "tree_impl.h"
 
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
@@ -61,6 +62,8 @@ void mbd_model_unassemble(mbd_model *m) {
   free(m->channel);
   m->channel = NULL;
   m->nchannel = 0;
+  mbd_tree_free(m->tree);
+  m->tree = NULL;
   m->nq = m->nv = m->mrow = m->ma0 = m->rank = 0;
   for (int b = 0; b < m->nbody; b++) {
     m->body[b].block = -1;

@@ -115,6 +115,7 @@ const mbd_body_kind_desc *mbd_body_kind_get(int kind);
 
 typedef enum mbd_block_kind {
   MBD_BLOCK_BODY = 0,      /* a rigid body's own coordinates (its kind gives the layout) */
+  MBD_BLOCK_TREE,          /* the joint coordinates of a spanning tree (paper 002, tree_impl.h) */
 } mbd_block_kind;
 
 typedef struct mbd_block {
@@ -159,6 +160,8 @@ const mbd_joint_type_desc *mbd_joint_type_get(int type);
 /* index in [0, 2) of the model's dimension for the tables above */
 #define MBD_DIMX(m) ((m)->dim == 3 ? 1 : 0)
 
+typedef struct mbd_tree mbd_tree; /* the spanning tree of the relative formulation (tree_impl.h) */
+
 typedef struct mbd_drive {
   int joint;               /* driven joint */
   int coord;               /* the joint coordinate it prescribes (mbd_coord_kind) */
@@ -193,7 +196,13 @@ typedef struct mbd_rspring {
 /* ------------------------------------------------------------------------------------------ */
 /* constraint rows                                                                             */
 
-typedef enum mbd_row_owner { MBD_ROW_JOINT = 0, MBD_ROW_DRIVE, MBD_ROW_BODY } mbd_row_owner;
+typedef enum mbd_row_owner {
+  MBD_ROW_JOINT = 0,
+  MBD_ROW_DRIVE,
+  MBD_ROW_BODY,
+  MBD_ROW_TREE             /* pᵀp − 1 of a tree joint's Euler parameters: index = their q address,
+                              local = the joint (a floating joint: −1 − its body) */
+} mbd_row_owner;
 typedef enum mbd_row_level {
   MBD_ROW_POSITION = 0,    /* holonomic Φ(q, t) = 0: position analysis, Φ̇, Φ̈ */
   MBD_ROW_VELOCITY         /* nonholonomic J v + Φt = 0 (rolling): no Φ, no position analysis */
@@ -267,6 +276,7 @@ struct mbd_model {
   double assembly_tol;
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
+  struct mbd_tree *tree;   /* relative joint coordinates: the spanning tree (tree_impl.h), or NULL */
 
   /* diagnostics of building and assembly */
   int nwarning;
@@ -308,6 +318,7 @@ struct mbd_data {
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
+  double *poseJ;           /* tree models: nbody × MBD_NY_MAX × nv pose Jacobians, else NULL */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the

@@ -46,6 +46,22 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
   o->alpha = 5;
   o->beta = 5;
   o->output_every = 0;  // 0: t_end / 500
+  o->solver = MBD_FORM_BAUMGARTE;
+  o->code = MBD_CODE_NUMERIC;
+}
+
+const char *mbd_code_name(int code) {
+  static const char *const names[MBD_CODE_N] = {"numeric", "tape", "compiled"};
+  return (code >= 0 && code < MBD_CODE_N) ? names[code] : NULL;
+}
+
+int mbd_code_from_name(const char *name) {
+  for (int c = 0; c < MBD_CODE_N; c++) {
+    if (strcmp(name, mbd_code_name(c)) == 0) {
+      return c;
+    }
+  }
+  return -1;
 }
 
 typedef struct sim {
@@ -74,7 +90,9 @@ static int rhs(double t, const double *y, double *ydot, void *ud) {
     if (!isfinite(ydot[i])) {
       char what[96];
       int accel = 0;
-      mbd_model_coord_name(s->m, s->ops->ycoord(s->self, s->m, i, &accel), what, sizeof what);
+      // the coordinates y holds may be the formulation's own (relative: joint coordinates)
+      const mbd_model *ym = s->ops->ymodel ? s->ops->ymodel(s->self) : s->m;
+      mbd_model_coord_name(ym, s->ops->ycoord(s->self, ym, i, &accel), what, sizeof what);
       return MBD_FAIL(s->err, MBD_E_NAN, MSG_SIM_STATE_NAN, accel ? "acceleration" : "velocity",
                       what, ydot[i], t);
     }

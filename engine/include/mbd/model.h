@@ -172,6 +172,21 @@ typedef enum mbd_formulation {
   MBD_FORM_N
 } mbd_formulation;
 
+/* the paper's Baumgarte coefficients for the relative formulation (paper 002, section 3.2) */
+#define MBD_RELATIVE_ALPHA 199.94
+#define MBD_RELATIVE_BETA 282.8
+
+/* how the relative formulation evaluates its equations (paper 002) */
+typedef enum mbd_code {
+  MBD_CODE_NUMERIC = 0, /* the tree pass and the scatter of rows and forces, numerically */
+  MBD_CODE_TAPE,        /* the equations derived symbolically, evaluated on an in-process tape */
+  MBD_CODE_COMPILED,    /* the same equations as C, compiled and cached (falls back to the tape) */
+  MBD_CODE_N
+} mbd_code;
+
+const char *mbd_code_name(int code);
+int mbd_code_from_name(const char *name); /* −1 for unknown */
+
 const char *mbd_formulation_name(int f);
 int mbd_formulation_from_name(const char *name); /* −1 for unknown */
 
@@ -204,9 +219,17 @@ typedef struct mbd_sim_opts {
    * finding (may be NULL); the last sample is taken there and mbd_run_stop_time gives the time */
   mbd_state_fn stop_fn;
   void *stop_ud;
+  /* relative (paper 002): the joints to cut (ncut names; NULL: the tree that leaves the fewest
+   * coordinates), the solution on the joint coordinates (MBD_FORM_BAUMGARTE, the paper's, with
+   * alpha and beta; MBD_FORM_AUGMENTED, MBD_FORM_GCP, MBD_FORM_KANE) and the code (mbd_code) */
+  const char *const *cut;
+  int ncut;
+  int solver;
+  int code;
 } mbd_sim_opts;
 
-/* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500 */
+/* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500;
+ * relative: solver baumgarte, code numeric */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
 /* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always
@@ -231,6 +254,11 @@ typedef struct mbd_kin_opts {
 /* kinematic analysis of a fully driven mechanism (0 degrees of freedom): position, velocity,
  * acceleration at each output time, and the reactions and drive efforts by inverse dynamics. */
 int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
+
+/* the spanning tree the relative formulation would use (cut: ncut joint names to cut, NULL for
+ * the automatic choice): the model is assembled, and *text receives a malloc'd description of the
+ * tree joints with their coordinates, the cut joints and the constraint count (caller frees). */
+int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, mbd_error *err);
 
 /* ------------------------------------------------------------------------------------------ */
 /* channels and results                                                                        */

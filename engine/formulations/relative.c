@@ -1,0 +1,312 @@
+/* formulation "relative": relative joint coordinates on a spanning tree (paper 002)
+ *
+ * The joint graph becomes a spanning tree rooted at the ground (kinematics/tree.c); its joint
+ * coordinates q are the state, the body poses Y(q) are built outward with Ẏ = B q̇ (eq 1–5), and
+ * the equations of motion are the Cartesian ones transformed by B (eq 9–11):
+ *
+ *   M̄ = BᵀMB,  ḡ = Bᵀ(f − M (Bq̇)_q q̇ − h),  [M̄ Φqᵀ; Φq 0][q̈; λ] = [ḡ; γ*]
+ *
+ * with the rows Φ of the cut joints (points coincide, vectors perpendicular, vectors parallel),
+ * the drives and the norms of Euler parameters.  The model in joint coordinates is a model of its
+ * own (built at create): the pose stage fills each body's B rows as its pose Jacobian, so the
+ * row and force stages of the Cartesian formulations give M̄, ḡ, Φq and γ unchanged; one of those
+ * formulations then solves on the joint coordinates — baumgarte with the paper's α = 199.94,
+ * β = 282.8 (CVSM, the leading matrix's pivots checked at every evaluation), or augmented, or gcp
+ * and kane (Kane's partial velocities as the null space of the cut-joint Jacobian), which go
+ * beyond the paper.
+ *
+ * Every channel is the Cartesian model's: at a sample the joint-coordinate state is written as
+ * Cartesian poses and velocities of the driver's model, its rows and forces evaluated there, and
+ * the multipliers of the cut joints and drives copied; the tree joints' multipliers follow by a
+ * backward Newton–Euler pass from the leaves to the ground — for each body, the equations
+ * M_Y Ÿ + Φ_Yᵀλ = Q_Y of its own pose coordinates with the multipliers of its tree joint (and its
+ * norm) unknown, the rows of its children already known.  A script switches formulation without
+ * other changes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kinematics/kinematics_msg.h"
+#include "../kinematics/tree.h"
+#include "formulations.h"
+#include "formulations_msg.h"
+
+typedef struct relative {
+  mbd_model *mr;             /* the model in joint coordinates */
+  mbd_data *dr;              /* the integration's state in joint coordinates */
+  mbd_data *drs;             /* samples and root functions: a copy of dr's state */
+  const mbd_data *d_int;     /* the driver's integration data (of the Cartesian model) */
+  const mbd_form_ops *inner; /* the solution on the joint coordinates */
+  void *inner_self;
+  mbd_sim_opts io;           /* the options it runs with */
+} relative;
+
+static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
+  int s = o->solver;
+  if (s != MBD_FORM_AUGMENTED && s != MBD_FORM_BAUMGARTE && s != MBD_FORM_GCP &&
+      s != MBD_FORM_KANE) {
+    const mbd_form_ops *f = mbd_form_lookup(s);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_SOLVER, f ? f->name : "?");
+  }
+  if (o->code < 0 || o->code >= MBD_CODE_N) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CODE, o->code);
+  }
+  for (int k = 0; k < o->ncut; k++) {
+    if (!o->cut || !o->cut[k] || mbd_model_find_joint(m, o->cut[k]) < 0) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CUT, o->cut && o->cut[k] ? o->cut[k] : "",
+                      m->name);
+    }
+  }
+  const mbd_form_ops *in = mbd_form_lookup(s);
+  return in->check ? in->check(m, o, err) : MBD_OK;
+}
+
+static void destroy(void *self) {
+  relative *r = self;
+  if (!r) {
+    return;
+  }
+  if (r->inner && r->inner_self && r->inner->destroy) {
+    r->inner->destroy(r->inner_self);
+  }
+  mbd_data_free(r->dr);
+  mbd_data_free(r->drs);
+  mbd_model_free(r->mr);
+  free(r);
+}
+
+/* the tree from the Cartesian state of d (assembled, rows evaluated), its data, the inner run */
+static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                  mbd_error *err) {
+  *self = NULL;
+  relative *r = calloc(1, sizeof *r);
+  if (!r) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
+  }
+  int rc = mbd_tree_build(m, d, o->cut, o->ncut, &r->mr, err);
+  if (rc == MBD_OK) {
+    r->dr = mbd_data_alloc(r->mr, err);
+    r->drs = r->dr ? mbd_data_alloc(r->mr, err) : NULL;
+    rc = r->drs ? MBD_OK : MBD_E_NOMEM;
+  }
+  if (rc == MBD_OK) {
+    mbd_data_reset(r->mr, r->dr);
+    r->dr->t = d->t;
+    rc = mbd_kin_update(r->mr, r->dr, 0, err);
+  }
+  if (rc == MBD_OK) {
+    r->io = *o;
+    r->io.formulation = o->solver;
+    // an open tree has no rows: gcp and kane have nothing to partition, and all four solve
+    // M̄ q̈ = ḡ — the augmented solve does it without a partition
+    if (r->mr->ma0 == 0 && (o->solver == MBD_FORM_GCP || o->solver == MBD_FORM_KANE)) {
+      r->io.formulation = MBD_FORM_AUGMENTED;
+    }
+    r->inner = mbd_form_lookup(r->io.formulation);
+    rc = r->inner->create(&r->inner_self, r->mr, r->dr, &r->io, err);
+  }
+  if (rc < 0) {
+    destroy(r);
+    return rc;
+  }
+  r->d_int = d;
+  *self = r;
+  return MBD_OK;
+}
+
+static int ny(const void *self, const mbd_model *m) {
+  (void)m;
+  const relative *r = self;
+  return r->inner->ny(r->inner_self, r->mr);
+}
+
+static void pack(const void *self, const mbd_model *m, const mbd_data *d, double *y) {
+  (void)m;
+  (void)d;
+  const relative *r = self;
+  r->inner->pack(r->inner_self, r->mr, r->dr, y);
+}
+
+static void deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
+  (void)m;
+  (void)d;
+  const relative *r = self;
+  r->inner->deriv(r->inner_self, r->mr, r->dr, ydot);
+}
+
+static int ycoord(const void *self, const mbd_model *m, int i, int *accel) {
+  (void)m;
+  const relative *r = self;
+  return r->inner->ycoord(r->inner_self, r->mr, i, accel);
+}
+
+static const mbd_model *ymodel(const void *self) { return ((const relative *)self)->mr; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* the Cartesian state behind the channels                                                     */
+
+/* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
+ * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
+ * its tree joint and its norm (a consistent system: least squares solves it exactly) */
+static int tree_multipliers(const relative *r, const mbd_model *m, mbd_data *d, const mbd_data *x,
+                            mbd_error *err) {
+  const mbd_model *mr = r->mr;
+  const mbd_tree *t = mr->tree;
+  int n = m->nv, mrow = m->mrow;
+  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
+  // cut joints and drives: the same equations in both models, so the same multipliers
+  for (int k = 0; k < t->ncut; k++) {
+    const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
+    for (int i = 0; i < j->nrow; i++) {
+      d->lambda[j->row0 + i] = x->lambda[jr->row0 + i];
+    }
+  }
+  for (int k = 0; k < m->ndrive; k++) {
+    d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    int c = tj->child;
+    const mbd_block *bl = &m->block[m->body[c].block];
+    int va = bl->vadr, nyc = bl->nv;
+    // the unknowns: the tree joint's rows and the body's norm
+    int urow[MBD_JOINT_MAXROW + 1], nu = 0;
+    if (tj->joint >= 0) {
+      const mbd_joint *j = &m->joint[tj->joint];
+      for (int i = 0; i < j->nrow; i++) {
+        urow[nu++] = j->row0 + i;
+      }
+    }
+    for (int rw = 0; rw < mrow; rw++) {
+      if (m->row[rw].owner == MBD_ROW_BODY && m->row[rw].index == c) {
+        urow[nu++] = rw;
+      }
+    }
+    if (nu == 0) {
+      continue;  // a planar floating body: nothing holds it
+    }
+    // the residual of its equations with the known multipliers
+    double *res = d->tmp_n, *A = d->aug, *sol = d->tmp_m;
+    for (int i = 0; i < nyc; i++) {
+      double s = d->Q[va + i];
+      for (int l = 0; l < nyc; l++) {
+        s -= MBD_AT(d->M, n, va + i, va + l) * d->vdot[va + l];
+      }
+      for (int rw = 0; rw < mrow; rw++) {
+        s -= MBD_AT(d->phiq, mrow, rw, va + i) * d->lambda[rw];
+      }
+      res[i] = s;
+    }
+    for (int u = 0; u < nu; u++) {
+      for (int i = 0; i < nyc; i++) {
+        MBD_AT(A, nyc, i, u) = MBD_AT(d->phiq, mrow, urow[u], va + i);
+      }
+    }
+    int rc = mbd_lsq_solve(&d->lsq, nyc, nu, A, nyc, res, sol, 1e-12, NULL);
+    if (rc) {
+      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD,
+                      "reactions of the tree joints", d->t);
+    }
+    for (int u = 0; u < nu; u++) {
+      d->lambda[urow[u]] = sol[u];
+    }
+  }
+  return MBD_OK;
+}
+
+/* the state of x (joint coordinates) as the Cartesian state of d: poses and velocities, rows,
+ * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
+static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, const mbd_data *x,
+                        int flags, mbd_error *err) {
+  d->t = x->t;
+  for (int b = 1; b < m->nbody; b++) {
+    const mbd_block *bl = &m->block[m->body[b].block];
+    const mbd_pose *ps = &x->pose[b];
+    double *q = d->q + bl->qadr, *v = d->v + bl->vadr;
+    if (m->dim == 3) {
+      memcpy(q, ps->r, 3 * sizeof(double));
+      memcpy(q + 3, ps->p, 4 * sizeof(double));
+      memcpy(v, ps->rd, 3 * sizeof(double));
+      memcpy(v + 3, ps->pd, 4 * sizeof(double));
+    } else {
+      q[0] = ps->r[0];
+      q[1] = ps->r[1];
+      q[2] = ps->p[0];
+      v[0] = ps->rd[0];
+      v[1] = ps->rd[1];
+      v[2] = ps->pd[0];
+    }
+  }
+  memcpy(d->angle_memo, x->angle_memo, (size_t)m->njoint * sizeof(double));
+  d->have_dynamics = 0;
+  int rc = mbd_kin_update(m, d, 0, err);
+  if (rc < 0 || (flags & MBD_FORM_KINEMATIC) || !x->have_dynamics) {
+    return rc;
+  }
+  int n = r->mr->nv;
+  for (int b = 1; b < m->nbody; b++) {
+    const mbd_block *bl = &m->block[m->body[b].block];
+    const mbd_pose *ps = &x->pose[b];
+    for (int i = 0; i < ps->ny; i++) {
+      double s = ps->h[i];
+      for (int c = 0; c < n; c++) {
+        s += MBD_AT(ps->J, ps->ny, i, c) * x->vdot[c];
+      }
+      d->vdot[bl->vadr + i] = s;
+    }
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc == MBD_OK) {
+    rc = tree_multipliers(r, m, d, x, err);
+  }
+  d->have_dynamics = rc == MBD_OK;
+  return rc;
+}
+
+/* the inner formulation on the joint coordinates; the Cartesian state of d when asked for (a
+ * sample, a root function, an event) */
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
+  relative *r = self;
+  mbd_data *x = r->dr;
+  if (d != r->d_int) {
+    // the driver's sampling data: evaluate on a copy, the integration's state stays untouched
+    mbd_data_copy_state(r->mr, r->drs, r->dr);
+    x = r->drs;
+  }
+  int rc = r->inner->eval(r->inner_self, r->mr, x, t, y, flags, err);
+  if (rc != 0 || flags == 0) {
+    return rc;
+  }
+  return to_cartesian(r, m, d, x, flags, err);
+}
+
+static int step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                mbd_error *err) {
+  (void)m;
+  (void)d;
+  relative *r = self;
+  return r->inner->step ? r->inner->step(r->inner_self, r->mr, r->dr, t, y, err) : 0;
+}
+
+static void stats(const void *self, mbd_run_stats *st) {
+  const relative *r = self;
+  st->newton_iterations += r->dr->newton_iterations;
+  st->lu_factorizations += r->dr->lu_factorizations;
+  st->repartitions += r->dr->row_reselections;
+  if (r->inner->stats) {
+    r->inner->stats(r->inner_self, st);
+  }
+}
+
+const mbd_form_ops mbd_form_relative = {.name = "relative",
+                                        .check = check,
+                                        .create = create,
+                                        .ny = ny,
+                                        .pack = pack,
+                                        .eval = eval,
+                                        .deriv = deriv,
+                                        .ycoord = ycoord,
+                                        .step = step,
+                                        .stats = stats,
+                                        .ymodel = ymodel,
+                                        .destroy = destroy};

@@ -1,0 +1,95 @@
+/* the Lua side of paper 002 (DSL.md "Relative joint coordinates and generated code"): the
+ * relative formulation's run options, m:tree() */
+#include "l_relative.h"
+
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l_model.h"
+#include "l_util.h"
+
+/* the names of a list of strings at the field `key` of the table at idx, in a buffer of pointers
+ * pushed on the stack (the strings stay referenced by the table) */
+static const char **read_names(lua_State *L, int idx, const char *key, int *n) {
+  *n = 0;
+  if (lua_getfield(L, idx, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushnil(L);  // keeps the stack count the same
+    return NULL;
+  }
+  if (!lua_istable(L, -1)) {
+    luaL_error(L, "simulate: field '%s' expects a list of joint names, got %s", key,
+               lx_typename(L, -1));
+  }
+  int len = (int)luaL_len(L, -1);
+  const char **names = lua_newuserdatauv(L, sizeof(char *) * (size_t)(len ? len : 1), 0);
+  for (int i = 1; i <= len; i++) {
+    if (lua_geti(L, -2, i) != LUA_TSTRING) {
+      luaL_error(L, "simulate: field '%s' expects a list of joint names, entry %d is %s", key, i,
+                 lx_typename(L, -1));
+    }
+    names[i - 1] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, -2);  // the list stays alive in the options table
+  *n = len;
+  return names;
+}
+
+int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
+  idx = lua_absindex(L, idx);
+  int ncut = 0;
+  const char **cut = read_names(L, idx, "cut", &ncut);
+  const char *solver = lx_opt_string(L, idx, "simulate", "solver");
+  if (o->formulation != MBD_FORM_RELATIVE && (cut || solver)) {
+    luaL_error(L, "simulate: fields cut and solver are for formulation 'relative'");
+  }
+  o->cut = cut;
+  o->ncut = ncut;
+  if (solver) {
+    static const char *const ok[] = {"augmented", "baumgarte", "gcp", "kane"};
+    o->solver = -1;
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+      if (strcmp(solver, ok[k]) == 0) {
+        o->solver = mbd_formulation_from_name(solver);
+      }
+    }
+    if (o->solver < 0) {
+      luaL_error(L, "simulate: unknown solver '%s' (augmented, baumgarte, gcp, kane)", solver);
+    }
+  }
+  const char *code = lx_opt_string(L, idx, "simulate", "code");
+  if (code) {
+    o->code = mbd_code_from_name(code);
+    if (o->code < 0) {
+      luaL_error(L, "simulate: unknown code '%s' (numeric, tape, compiled)", code);
+    }
+  }
+  return 1;
+}
+
+int l_model_tree(lua_State *L) {
+  l_model_get(L, 1);
+  int ncut = 0;
+  const char **cut = NULL;
+  if (!lua_isnoneornil(L, 2)) {
+    static const char *const fields[] = {"cut", NULL};
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lx_check_fields(L, 2, "tree", fields);
+    cut = read_names(L, 2, "cut", &ncut);
+  }
+  mbd_model *m = l_model_enter(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  char *text = NULL;
+  mbd_model_clear_warnings(m);
+  int rc = mbd_model_tree(m, cut, ncut, &text, &err);
+  l_model_show_warnings(L, 1);
+  if (rc < 0) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_pushstring(L, text);
+  free(text);
+  return 1;
+}
