@@ -352,6 +352,8 @@ Assembles the model (initial position and velocity analysis) and integrates it f
   stop_when        function(t, state) -> number: the run ends exactly where it crosses zero
                    (the integrator's root finding); the last sample is taken there and
                    run.stop_time tells when (models)
+  cut, solver      formulation "relative": the joints to cut, the solution on the joint
+                   coordinates (help("relative"))
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
@@ -388,7 +390,7 @@ topics.formulations = {
                   S = alpha I, T = beta I (none unless given) or S, T matrices; planar models
                   and mbd.system (paper 004)
   relative        relative joint coordinates on a spanning tree, cut joints as constraints
-                  (paper 002)]],
+                  (paper 002; help("relative"): cut, solver)]],
   example = [[for _, f in ipairs { "baumgarte", "gcp", "kane" } do
   local run = m:simulate { t_end = 5, formulation = f, integrator = "adams" }
   print(f, run.stats.nfev, run.stats.cpu_time)
@@ -680,6 +682,46 @@ help(mbd.model)]],
   see = {},
 }
 
+-- relative joint coordinates (paper 002) ---------------------------------------------------------
+
+topics.relative = {
+  title = "m:simulate { formulation = \"relative\", cut = {...}, solver = \"...\", ... }",
+  text = [[
+Relative joint coordinates (paper 002): the joint graph becomes a spanning tree rooted at the
+ground, each joint's own coordinates are the state, and the joints left out of the tree (cut
+joints) close the loops as constraint equations.
+  coordinates   revolute: its angle; translational: its displacement; cylindrical: both;
+                universal: two angles; spherical: four Euler parameters of the relative rotation
+                with their norm as a constraint (no singular angles); fixed: none.  A body with
+                no path to the ground floats (x y z e0..e3, or x y theta).  The coordinates are
+                zero at the assembled state: a joint's angle channel is its value there plus
+                the coordinate.
+  cut           the joints to cut, by name; by default the tree keeps the joints with the fewest
+                coordinates (a spherical joint is cut before a revolute one), the loop-closing
+                joint declared last among equals
+  solver        baumgarte (default: the paper's stabilization, alpha = 199.94, beta = 282.8
+                unless stabilization = {alpha, beta} is given), augmented, gcp or kane (Kane's
+                partial velocities on the joint coordinates)
+Every channel of the Cartesian formulations is recorded (poses, velocities, joint angles,
+reactions of every joint, energy, violation), so a script switches formulation without other
+changes.  m:tree() shows the tree.]],
+  example = [[local run = m:simulate { t_end = 2, formulation = "relative", solver = "kane" }
+print(m:tree())
+local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"C"} }]],
+  see = { "tree", "simulate", "formulations" },
+}
+
+topics.tree = {
+  title = "m:tree { cut = {...} }  -> string",
+  text = [[
+The spanning tree formulation = "relative" uses: each tree joint under its parent body with its
+coordinates, the cut joints with their constraint rows, the constraint count and the degrees of
+freedom.  cut (optional) names joints to cut, as in m:simulate.]],
+  example = [[print(m:tree())
+print(m:tree { cut = {"A"} })]],
+  see = { "relative", "info" },
+}
+
 -- groups of the overview -------------------------------------------------------------------------
 
 groups[#groups + 1] = { "models", { "model", "ground", "body", "info", "rot" } }
@@ -690,6 +732,7 @@ groups[#groups + 1] = { "contact", { "surface", "contact" } }
 groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
+groups[#groups + 1] = { "relative coordinates", { "relative", "tree" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot" } }
 groups[#groups + 1] = { "analysis", { "stability", "sym", "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
@@ -728,12 +771,14 @@ aliases["ifelse"] = "sym"
 aliases["t"] = "sym"
 aliases["prismatic"] = "translational"
 aliases["pin"] = "revolute"
+aliases["cut"] = "relative"
+aliases["solver"] = "relative"
 aliases["ball"] = "spherical"
 aliases["hooke"] = "universal"
 aliases["command line"] = "cli"
 aliases["arg"] = "cli"
 aliases["units"] = "model"
-for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba", "relative" } do
+for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba" } do
   aliases[f] = "formulations"
 end
 for _, i in ipairs { "adams", "rk45", "bdf", "rk4" } do

@@ -1,0 +1,222 @@
+-- Lua-level tests of the relative formulation (DSL "Relative joint coordinates and generated
+-- code"): formulation = "relative" with cut, solver and code, m:tree(), every channel of the
+-- examples' mechanisms against Cartesian augmented, stop_when, and bad input naming the line.
+-- Run with the mbd program (cases: harness.lua).
+local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
+
+-- the mechanisms of examples/ (the same bodies, joints and forces)
+local function double_pendulum()
+  local m = mbd.model { name = "double pendulum", dim = 2 }
+  local th1, th2 = 0.5236, 0.7854
+  local l1 = m:body { name = "link1", mass = 5, inertia = 10,
+                      pos = {math.cos(th1), math.sin(th1)}, angle = th1 }
+  local l2 = m:body { name = "link2", mass = 7, inertia = 20,
+                      pos = {2 * math.cos(th1) + math.cos(th2), 2 * math.sin(th1) + math.sin(th2)},
+                      angle = th2 }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
+  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
+  m:torque { body = l1, value = 10 }
+  m:force { body = l2, at = {1, 0}, value = {8, 7} }
+  return m
+end
+
+local function fourbar()
+  local m = mbd.model { name = "four-bar", dim = 2, gravity = {0, -9.81} }
+  local function bar(name, mass, len, p1, p2)
+    return m:body { name = name, mass = mass, inertia = mass * len ^ 2 / 12,
+                    pos = {(p1[1] + p2[1]) / 2, (p1[2] + p2[2]) / 2},
+                    angle = math.atan(p2[2] - p1[2], p2[1] - p1[1]) }
+  end
+  local A, B = {0.4 * math.cos(1.2), 0.4 * math.sin(1.2)}, {1.3, 0.75}
+  local crank = bar("crank", 1.0, 0.4, {0, 0}, A)
+  local coupler = bar("coupler", 3.0, 1.2, A, B)
+  local rocker = bar("rocker", 2.0, 0.8, B, {1, 0})
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.2, 0} }
+  m:revolute { name = "A", body1 = crank, at1 = {0.2, 0}, body2 = coupler, at2 = {-0.6, 0} }
+  m:revolute { name = "B", body1 = coupler, at1 = {0.6, 0}, body2 = rocker, at2 = {-0.4, 0} }
+  m:revolute { name = "C", body1 = rocker, at1 = {0.4, 0}, body2 = m.ground, at2 = {1, 0} }
+  return m
+end
+
+local function slider_crank()
+  local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }
+  local r, l, th = 0.3, 0.8, math.pi / 4
+  local crank = m:body { name = "crank", mass = 2, inertia = 0.015,
+                         pos = {r / 2 * math.cos(th), r / 2 * math.sin(th)}, angle = th }
+  local bx = r * math.cos(th) + math.sqrt(l ^ 2 - (r * math.sin(th)) ^ 2)
+  local phi = -math.asin(r * math.sin(th) / l)
+  local rod = m:body { name = "rod", mass = 1.5, inertia = 0.08,
+                       pos = {r * math.cos(th) + l / 2 * math.cos(phi), r * math.sin(th) / 2},
+                       angle = phi }
+  local slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {bx, 0} }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-r / 2, 0} }
+  m:revolute { name = "A", body1 = crank, at1 = {r / 2, 0}, body2 = rod, at2 = {-l / 2, 0} }
+  m:revolute { name = "B", body1 = rod, at1 = {l / 2, 0}, body2 = slider, at2 = {0, 0} }
+  m:translational { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
+                    axis1 = {1, 0} }
+  m:spring { name = "k", body1 = slider, at1 = {0, 0}, body2 = m.ground, at2 = {2, 0},
+             k = 200, c = 5, length = 0.6 }
+  return m
+end
+
+-- examples/spatial_slider_crank.lua, part 2 (free, with the spring)
+local function spatial_slider_crank()
+  local r, l, y0, z0 = 0.08, 0.3, 0.1, 0.05
+  local s0 = math.sqrt(l ^ 2 - (y0 - r) ^ 2 - z0 ^ 2)
+  local m = mbd.model { name = "spatial slider-crank", dim = 3 }
+  local P, S = {0, r, 0}, {s0, y0, z0}
+  local u = {S[1] - P[1], S[2] - P[2], S[3] - P[3]}
+  local spin = 10
+  local crank = m:body { name = "crank", mass = 0.5, inertia = {1e-3, 2e-4, 1e-3},
+                         pos = {0, r / 2, 0}, omega = {spin, 0, 0}, vel = {0, 0, spin * r / 2} }
+  local rod = m:body { name = "rod", mass = 0.8, inertia = {1e-4, 6e-3, 6e-3},
+                       pos = {(P[1] + S[1]) / 2, (P[2] + S[2]) / 2, (P[3] + S[3]) / 2},
+                       rot = mbd.rot.from_axes(u, {-u[2], u[1], 0}) }
+  local slider = m:body { name = "slider", mass = 1.0, inertia = {1e-3, 1e-3, 1e-3}, pos = S }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0, 0}, axis1 = {1, 0, 0},
+               body2 = crank, at2 = {0, -r / 2, 0}, axis2 = {1, 0, 0} }
+  m:spherical { name = "P", body1 = crank, at1 = {0, r / 2, 0}, body2 = rod, at2 = {-l / 2, 0, 0} }
+  m:universal { name = "S", body1 = slider, at1 = {0, 0, 0}, axis1 = {0, 0, 1},
+                body2 = rod, at2 = {l / 2, 0, 0}, axis2 = {0, 1, 0} }
+  m:translational { name = "guide", body1 = m.ground, at1 = {0, y0, z0}, axis1 = {1, 0, 0},
+                    body2 = slider, at2 = {0, 0, 0}, axis2 = {1, 0, 0} }
+  m:spring { name = "return", body1 = m.ground, at1 = {0, y0, z0}, body2 = slider,
+             at2 = {0, 0, 0}, k = 2000, c = 0, length = 0.2 }
+  return m
+end
+
+local function spherical_pendulum()
+  local g, L, alpha, mass, radius = 9.81, 1.0, math.rad(30), 1.0, 0.05
+  local I = 2 / 5 * mass * radius ^ 2
+  local w = math.sqrt(g / (L * math.cos(alpha)))
+  local m = mbd.model { name = "spherical pendulum", dim = 3, gravity = {0, 0, -g} }
+  local r = {L * math.sin(alpha), 0, -L * math.cos(alpha)}
+  local ball = m:body { name = "ball", mass = mass, inertia = {I, I, I}, pos = r,
+                        vel = {0, w * r[1], 0}, omega = {0, 0, w} }
+  m:spherical { name = "pivot", body1 = m.ground, at1 = {0, 0, 0},
+                body2 = ball, at2 = {-r[1], -r[2], -r[3]} }
+  return m
+end
+
+-- examples/spinning_top.lua's top, spun 30 times slower (the reference must be tight: at the
+-- example's 300 rad/s a second of motion is 50 turns)
+local function spinning_top()
+  local mass, l, g, I1, I3, theta, w3 = 0.5, 0.04, 9.81, 2e-4, 3e-4, math.rad(30), 10
+  local m = mbd.model { name = "spinning top", dim = 3, gravity = {0, 0, -g} }
+  local rot = mbd.rot.axis_angle({1, 0, 0}, theta)
+  local e3 = mbd.rot.rotate(rot, {0, 0, 1})
+  local W, psidot = 2, w3 - 2 * math.cos(theta)
+  local w = {psidot * e3[1], psidot * e3[2], W + psidot * e3[3]}
+  local r = {l * e3[1], l * e3[2], l * e3[3]}
+  local v = {w[2] * r[3] - w[3] * r[2], w[3] * r[1] - w[1] * r[3], w[1] * r[2] - w[2] * r[1]}
+  local top = m:body { name = "top", mass = mass, inertia = {I1, I1, I3}, pos = r, rot = rot,
+                       vel = v, omega = w }
+  m:spherical { name = "tip", body1 = m.ground, at1 = {0, 0, 0}, body2 = top, at2 = {0, 0, -l} }
+  return m
+end
+
+-- relative (each solver) against Cartesian augmented, rtol = atol = 1e-12 over 0.5 s.  Each
+-- run's global error is ~1e-9 on O(1) positions (the augmented run's drift off its constraints
+-- included), so positions, angles and the energy agree within 1e-8 (relative to max(1, |x|)).
+-- Velocities are position errors times the mechanisms' rates (the spatial slider-crank's spring
+-- and crank: up to ~50 rad/s), 1e-7; reactions come from accelerations, 1e-6.
+local function agrees(make, solver)
+  return function()
+    local m = make()
+    local opts = { t_end = 0.5, rtol = 1e-12, atol = 1e-12, position_tol = 1e-12,
+                   output_every = 0.05 }
+    local ref = m:simulate(opts)
+    opts.formulation, opts.solver = "relative", solver
+    local run = m:simulate(opts)
+    local bound = { pos = 1e-8, vel = 1e-7, force = 1e-6 }
+    for _, ch in ipairs(ref.channels) do
+      local field = ch:match("%.(%w+)$") or ch
+      local kind = (field:match("^f[xyz]$") or field:match("^t[xyz]$") or field == "effort")
+                   and "force" or (field:match("^v[xyz]$") or field:match("^w[xyz]$")
+                   or field == "omega") and "vel" or "pos"
+      if ch ~= "violation" then
+        local t, xa = run:series(ch)
+        local _, xb = ref:series(ch)
+        for i = 1, #t do
+          local d = math.abs(xa[i] - xb[i]) / math.max(1, math.abs(xb[i]))
+          if not (d <= bound[kind]) then
+            return false, string.format("%s at t = %g: %.12g vs %.12g", ch, t[i], xa[i], xb[i])
+          end
+        end
+      end
+    end
+    return run.formulation == "relative" and #run.channels == #ref.channels,
+           "formulation or channels differ"
+  end
+end
+
+local cases = {}
+for _, ex in ipairs {
+  {"double pendulum", double_pendulum}, {"four-bar", fourbar}, {"slider-crank", slider_crank},
+  {"spatial slider-crank", spatial_slider_crank}, {"spherical pendulum", spherical_pendulum},
+  {"spinning top", spinning_top} } do
+  for _, solver in ipairs { "baumgarte", "kane" } do
+    cases[#cases + 1] = {ex[1] .. ": relative (" .. solver .. ") = augmented",
+                         agrees(ex[2], solver), {}, true,
+                         check = function(ok, why) return ok, why end}
+  end
+end
+
+local more = {
+  -- the tree of the four-bar: three revolutes, the last declared cut (2 rows), 1 dof
+  {"m:tree() of the four-bar", function()
+     local t = fourbar():tree()
+     return {t:match("cut joints: revolute 'C' %(2 rows%)") ~= nil,
+             t:match("coordinates: 3") ~= nil, t:match("degrees of freedom: 1") ~= nil}
+   end, {}, true, {true, true, true}},
+  {"m:tree{cut} obeys the cut", function()
+     local t = fourbar():tree { cut = {"A"} }
+     return t:match("cut joints: revolute 'A'") ~= nil
+   end, {}, true, true},
+  {"the spatial slider-crank cuts its spherical joint", function()
+     return spatial_slider_crank():tree():match("cut joints: spherical 'P' %(3 rows%)") ~= nil
+   end, {}, true, true},
+  -- the spherical pendulum in relative coordinates: four Euler parameters and their norm
+  {"a spherical tree joint has four coordinates and a norm", function()
+     local t = spherical_pendulum():tree()
+     return {t:match("%[pivot.e0 pivot.e1 pivot.e2 pivot.e3%] %+ norm") ~= nil,
+             t:match("degrees of freedom: 3") ~= nil}
+   end, {}, true, {true, true}},
+  -- stop_when reads the Cartesian channels of a relative run: the root is found to the
+  -- trajectory's error (1e-10 s at rtol 1e-12, as test_stop_when.lua's kane case)
+  {"stop_when with relative coordinates", function()
+     local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
+     local th = -math.pi / 2 + 1.2
+     local rod = m:body { name = "rod", mass = 1.5, inertia = 1.5 * 1.44 / 12,
+                          pos = {0.6 * math.cos(th), 0.6 * math.sin(th)}, angle = th }
+     m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {-0.6, 0} }
+     local opts = { t_end = 2, rtol = 1e-12, atol = 1e-12, output_every = 0.01,
+                    stop_when = function(t, s) return s:get("rod.theta") + math.pi / 2 end }
+     local a = m:simulate(opts)
+     opts.formulation = "relative"
+     local b = m:simulate(opts)
+     return b.stop_time - a.stop_time
+   end, {}, true, 0, tol = 1e-10},
+  -- bad input, named at the user's line
+  {"an unknown cut joint",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", cut = {"X"} } end,
+   {}, false, "simulate: cut joint 'X' is not a joint of model 'four-bar'"},
+  {"cut must be a list of names",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", cut = "C" } end,
+   {}, false, "simulate: field 'cut' expects a list of joint names, got string"},
+  {"an unknown solver",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", solver = "x" } end,
+   {}, false, "simulate: unknown solver 'x' (augmented, baumgarte, gcp, kane)"},
+  {"solver without formulation relative",
+   function() return fourbar():simulate { t_end = 1, formulation = "kane", solver = "kane" } end,
+   {}, false, "simulate: fields cut and solver are for formulation 'relative'"},
+  {"an unknown code",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", code = "x" } end,
+   {}, false, "simulate: unknown code 'x' (numeric, tape, compiled)"},
+  {"m:tree with an unknown cut",
+   function() return fourbar():tree { cut = {"X"} } end,
+   {}, false, "relative: cut joint 'X' is not a joint of model 'four-bar'"},
+}
+for _, c in ipairs(more) do cases[#cases + 1] = c end
+
+H.run(cases, "relative")
