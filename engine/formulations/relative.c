@@ -22,9 +22,11 @@
  * M_Y Ÿ + Φ_Yᵀλ = Q_Y of its own pose coordinates with the multipliers of its tree joint (and its
  * norm) unknown, the rows of its children already known.  A script switches formulation without
  * other changes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codegen/codegen.h"
 #include "../kinematics/kinematics_msg.h"
 #include "../kinematics/tree.h"
 #include "formulations.h"
@@ -38,6 +40,8 @@ typedef struct relative {
   const mbd_form_ops *inner; /* the solution on the joint coordinates */
   void *inner_self;
   mbd_sim_opts io;           /* the options it runs with */
+  mbd_gencode *code;           /* generated equations (code = "tape" | "compiled"), or NULL */
+  mbd_code_info info;        /* how they were made */
 } relative;
 
 static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
@@ -71,6 +75,7 @@ static void destroy(void *self) {
   mbd_data_free(r->dr);
   mbd_data_free(r->drs);
   mbd_model_free(r->mr);
+  mbd_code_free(r->code);
   free(r);
 }
 
@@ -83,6 +88,15 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
   }
   int rc = mbd_tree_build(m, d, o->cut, o->ncut, &r->mr, err);
+  // generated equations (paper 002, section 3): derived, then on the tape or compiled; the tree
+  // model's rows and forces go through them
+  r->info.code = MBD_CODE_NUMERIC;
+  if (rc == MBD_OK && o->code != MBD_CODE_NUMERIC) {
+    rc = mbd_code_new(r->mr, o->code, &r->code, &r->info, err);
+    if (rc == MBD_OK) {
+      r->mr->eqs = mbd_code_hook(r->code);
+    }
+  }
   if (rc == MBD_OK) {
     r->dr = mbd_data_alloc(r->mr, err);
     r->drs = r->dr ? mbd_data_alloc(r->mr, err) : NULL;
@@ -215,8 +229,10 @@ static int tree_multipliers(const relative *r, const mbd_model *m, mbd_data *d, 
 
 /* the state of x (joint coordinates) as the Cartesian state of d: poses and velocities, rows,
  * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
-static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, const mbd_data *x,
+static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x,
                         int flags, mbd_error *err) {
+  // the poses of x (generated equations skip the pose stage)
+  mbd_tree_poses(r->mr, x);
   d->t = x->t;
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];
@@ -293,6 +309,11 @@ static void stats(const void *self, mbd_run_stats *st) {
   st->newton_iterations += r->dr->newton_iterations;
   st->lu_factorizations += r->dr->lu_factorizations;
   st->repartitions += r->dr->row_reselections;
+  st->code = r->info.code;
+  st->derive_time = r->info.derive_time;
+  st->compile_time = r->info.compile_time;
+  st->cache_hit = r->info.cache_hit;
+  snprintf(st->code_warning, sizeof st->code_warning, "%s", r->info.warning);
   if (r->inner->stats) {
     r->inner->stats(r->inner_self, st);
   }

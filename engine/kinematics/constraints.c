@@ -72,6 +72,9 @@ static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, cons
 }
 
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  if (m->eqs) {
+    return m->eqs->rows(m->eqs->ud, m, d, flags, err);  // generated equations (paper 002)
+  }
   // MBD_EVAL_GAMMA: q unchanged since the last evaluation, only v moved — Φ, Φq and Φt stand,
   // γ is recomputed (the local rows are formed again, but not scattered)
   int all = flags != MBD_EVAL_GAMMA;

@@ -83,6 +83,9 @@ static void scatter_row_force(const mbd_model *m, mbd_data *d, int b1, int b2, c
 }
 
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  if (m->eqs) {
+    return m->eqs->forces(m->eqs->ud, m, d, err);  // generated equations (paper 002)
+  }
   int n = m->nv;
   memset(d->Q, 0, (size_t)n * sizeof(double));
   memset(d->M, 0, (size_t)n * n * sizeof(double));

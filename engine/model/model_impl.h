@@ -162,6 +162,17 @@ const mbd_joint_type_desc *mbd_joint_type_get(int type);
 
 typedef struct mbd_tree mbd_tree; /* the spanning tree of the relative formulation (tree_impl.h) */
 
+/* generated equations (paper 002, engine/codegen/): a model carrying them evaluates its rows and
+ * forces through them instead of the numeric stages (kinematics/constraints.c, forces.c) */
+typedef struct mbd_eqs_hook {
+  /* Φ, Φq, Φt, γ of every row at d->t, d->q, d->v (flags as mbd_constraints_eval) */
+  int (*rows)(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
+  /* M and Q at the state of d */
+  int (*forces)(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err);
+  void *ud;
+  int need_poses;          /* 1: the pose stage still runs (numeric forces read the poses) */
+} mbd_eqs_hook;
+
 typedef struct mbd_drive {
   int joint;               /* driven joint */
   int coord;               /* the joint coordinate it prescribes (mbd_coord_kind) */
@@ -277,6 +288,7 @@ struct mbd_model {
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
   struct mbd_tree *tree;   /* relative joint coordinates: the spanning tree (tree_impl.h), or NULL */
+  const mbd_eqs_hook *eqs; /* generated equations in place of the numeric stages, or NULL */
 
   /* diagnostics of building and assembly */
   int nwarning;

@@ -35,6 +35,9 @@
 /* more stop functions than the root mask holds */
 #define MSG_SIM_ROOTS "simulate: more than 63 root functions"
 
+/* warning: what a run's formulation reported (relative: compiled code fell back to the tape) */
+#define MSG_SIM_RUN_WARNING "%s"
+
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 
 /* t_end not positive or no steps */

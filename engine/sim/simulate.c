@@ -199,7 +199,12 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   if (rc < 0) {
     return rc;
   }
-  return mbd_sim_run(m, o, out, err);
+  rc = mbd_sim_run(m, o, out, err);
+  // a warning of the run (compiled code that fell back to the tape) joins the model's, shown once
+  if (*out && (*out)->stats.code_warning[0]) {
+    mbd_model_warn(m, MSG_SIM_RUN_WARNING, (*out)->stats.code_warning);
+  }
+  return rc;
 }
 
 /* integrate segment by segment until t_end, stop_when, or a failure */

@@ -284,6 +284,14 @@ typedef struct mbd_run_stats {
   double max_velocity_violation; /* max |Φq q̇ + Φt| over the samples */
   long repartitions;
   long lu_factorizations;
+  /* relative (paper 002): the code that ran (mbd_code; a compiled run that fell back runs the
+   * tape), the wall time of the symbolic derivation and of the compiler (or of building the tape),
+   * 1 when the compiled equations came from the cache, and why compiled code fell back (empty
+   * when it did not) */
+  int code;
+  double derive_time, compile_time;
+  int cache_hit;
+  char code_warning[640];
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);
