@@ -69,6 +69,33 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
   return 1;
 }
 
+int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
+  idx = lua_absindex(L, idx);
+  const char *f = lx_opt_string(L, idx, "kinematics", "formulation");
+  if (f && strcmp(f, "relative") != 0) {
+    luaL_error(L, "kinematics: formulation is 'relative' or absent (Cartesian), got '%s'", f);
+  }
+  o->formulation = f ? MBD_FORM_RELATIVE : MBD_FORM_AUGMENTED;
+  int ncut = 0;
+  const char **cut = read_names(L, idx, "cut", &ncut);
+  if (cut && !f) {
+    luaL_error(L, "kinematics: field cut is for formulation 'relative'");
+  }
+  o->cut = cut;
+  o->ncut = ncut;
+  const char *code = lx_opt_string(L, idx, "kinematics", "code");
+  if (code) {
+    o->code = mbd_code_from_name(code);
+    if (o->code < 0) {
+      luaL_error(L, "kinematics: unknown code '%s' (numeric, tape, compiled)", code);
+    }
+    if (!f && o->code != MBD_CODE_NUMERIC) {
+      luaL_error(L, "kinematics: code = '%s' is for formulation 'relative'", code);
+    }
+  }
+  return 1;
+}
+
 int l_model_tree(lua_State *L) {
   l_model_get(L, 1);
   int ncut = 0;

@@ -15,6 +15,10 @@
  * compiled)", and "simulate: fields cut and solver are for formulation 'relative'". */
 int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o);
 
+/* formulation = "relative", cut and code of the m:kinematics table at idx into o (its fields
+ * already checked); the cut names' buffer is pushed as in l_relative_read; returns 1 */
+int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o);
+
 /* m:tree { cut = {...} } -> the description of the spanning tree (a string) */
 int l_model_tree(lua_State *L);
 

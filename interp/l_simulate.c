@@ -204,7 +204,8 @@ int l_model_simulate(lua_State *L) {
 
 int l_model_kinematics(lua_State *L) {
   l_model_get(L, 1);
-  static const char *const fields[] = {"t_end", "steps", "position_tol", "max_newton", NULL};
+  static const char *const fields[] = {"t_end",       "steps", "position_tol", "max_newton",
+                                       "formulation", "cut",   "code",         NULL};
   lx_check_fields(L, 2, "kinematics", fields);
   mbd_kin_opts o;
   memset(&o, 0, sizeof o);
@@ -215,6 +216,7 @@ int l_model_kinematics(lua_State *L) {
                           .position_tol = &o.position_tol,
                           .max_newton = &o.max_newton};
   l_sim_read(L, 2, &f);
+  l_relative_read_kin(L, 2, &o);  // formulation = "relative", cut, code (paper 002)
   o.poll = l_poll_interrupt;
   mbd_error err;
   mbd_error_clear(&err);

@@ -22,6 +22,7 @@
  * M_Y Ÿ + Φ_Yᵀλ = Q_Y of its own pose coordinates with the multipliers of its tree joint (and its
  * norm) unknown, the rows of its children already known.  A script switches formulation without
  * other changes. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,65 @@ static const mbd_model *ymodel(const void *self) { return ((const relative *)sel
 /* ------------------------------------------------------------------------------------------ */
 /* the Cartesian state behind the channels                                                     */
 
+/* least squares of a small consistent system A x = b (A m×k column-major, m ≤ 7, k ≤ 7, full
+ * column rank: a tree joint's rows over its child's pose coordinates) by the normal equations
+ * and Gaussian elimination with partial pivoting; 0, or −1 when AᵀA is singular.  (An SVD per
+ * body made a sample cost more than the integration steps between samples.) */
+static int small_lsq(int m, int k, const double *A, const double *b, double *x) {
+  double N[8][8], r[8];
+  for (int i = 0; i < k; i++) {
+    r[i] = 0;
+    for (int l = 0; l < m; l++) {
+      r[i] += A[i * m + l] * b[l];
+    }
+    for (int j = 0; j < k; j++) {
+      double s = 0;
+      for (int l = 0; l < m; l++) {
+        s += A[i * m + l] * A[j * m + l];
+      }
+      N[i][j] = s;
+    }
+  }
+  double scale = 0;
+  for (int i = 0; i < k; i++) {
+    scale = fmax(scale, fabs(N[i][i]));
+  }
+  for (int c = 0; c < k; c++) {
+    int p = c;
+    for (int i = c + 1; i < k; i++) {
+      if (fabs(N[i][c]) > fabs(N[p][c])) {
+        p = i;
+      }
+    }
+    if (!(fabs(N[p][c]) > 1e-14 * scale)) {
+      return -1;
+    }
+    for (int j = 0; j < k; j++) {
+      double t = N[c][j];
+      N[c][j] = N[p][j];
+      N[p][j] = t;
+    }
+    double t = r[c];
+    r[c] = r[p];
+    r[p] = t;
+    for (int i = c + 1; i < k; i++) {
+      double f = N[i][c] / N[c][c];
+      for (int j = c; j < k; j++) {
+        N[i][j] -= f * N[c][j];
+      }
+      r[i] -= f * r[c];
+    }
+  }
+  for (int i = k - 1; i >= 0; i--) {
+    double s = r[i];
+    for (int j = i + 1; j < k; j++) {
+      s -= N[i][j] * x[j];
+    }
+    x[i] = s / N[i][i];
+  }
+  return 0;
+}
+
 /* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
  * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
  * its tree joint and its norm (a consistent system: least squares solves it exactly) */
@@ -215,10 +275,8 @@ static int tree_multipliers(const relative *r, const mbd_model *m, mbd_data *d, 
         MBD_AT(A, nyc, i, u) = MBD_AT(d->phiq, mrow, urow[u], va + i);
       }
     }
-    int rc = mbd_lsq_solve(&d->lsq, nyc, nu, A, nyc, res, sol, 1e-12, NULL);
-    if (rc) {
-      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD,
-                      "reactions of the tree joints", d->t);
+    if (small_lsq(nyc, nu, A, res, sol) != 0) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "reactions of the tree joints", d->t);
     }
     for (int u = 0; u < nu; u++) {
       d->lambda[urow[u]] = sol[u];
@@ -231,44 +289,14 @@ static int tree_multipliers(const relative *r, const mbd_model *m, mbd_data *d, 
  * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
 static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x,
                         int flags, mbd_error *err) {
-  // the poses of x (generated equations skip the pose stage)
+  // the poses of x (generated equations skip the pose stage), then d's state from them
   mbd_tree_poses(r->mr, x);
-  d->t = x->t;
-  for (int b = 1; b < m->nbody; b++) {
-    const mbd_block *bl = &m->block[m->body[b].block];
-    const mbd_pose *ps = &x->pose[b];
-    double *q = d->q + bl->qadr, *v = d->v + bl->vadr;
-    if (m->dim == 3) {
-      memcpy(q, ps->r, 3 * sizeof(double));
-      memcpy(q + 3, ps->p, 4 * sizeof(double));
-      memcpy(v, ps->rd, 3 * sizeof(double));
-      memcpy(v + 3, ps->pd, 4 * sizeof(double));
-    } else {
-      q[0] = ps->r[0];
-      q[1] = ps->r[1];
-      q[2] = ps->p[0];
-      v[0] = ps->rd[0];
-      v[1] = ps->rd[1];
-      v[2] = ps->pd[0];
-    }
-  }
-  memcpy(d->angle_memo, x->angle_memo, (size_t)m->njoint * sizeof(double));
+  int accel = !(flags & MBD_FORM_KINEMATIC) && x->have_dynamics;
+  mbd_tree_to_cartesian(r->mr, x, m, d, accel);
   d->have_dynamics = 0;
   int rc = mbd_kin_update(m, d, 0, err);
-  if (rc < 0 || (flags & MBD_FORM_KINEMATIC) || !x->have_dynamics) {
+  if (rc < 0 || !accel) {
     return rc;
-  }
-  int n = r->mr->nv;
-  for (int b = 1; b < m->nbody; b++) {
-    const mbd_block *bl = &m->block[m->body[b].block];
-    const mbd_pose *ps = &x->pose[b];
-    for (int i = 0; i < ps->ny; i++) {
-      double s = ps->h[i];
-      for (int c = 0; c < n; c++) {
-        s += MBD_AT(ps->J, ps->ny, i, c) * x->vdot[c];
-      }
-      d->vdot[bl->vadr + i] = s;
-    }
   }
   rc = mbd_forces_eval(m, d, err);
   if (rc == MBD_OK) {

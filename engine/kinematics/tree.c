@@ -381,6 +381,37 @@ void mbd_tree_poses(const mbd_model *m, mbd_data *d) {
   }
 }
 
+void mbd_tree_to_cartesian(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
+                           int accel) {
+  d->t = x->t;
+  for (int b = 1; b < m->nbody; b++) {
+    const mbd_block *bl = &m->block[m->body[b].block];
+    const mbd_pose *ps = &x->pose[b];
+    double *q = d->q + bl->qadr, *v = d->v + bl->vadr;
+    if (m->dim == 3) {
+      memcpy(q, ps->r, 3 * sizeof(double));
+      memcpy(q + 3, ps->p, 4 * sizeof(double));
+      memcpy(v, ps->rd, 3 * sizeof(double));
+      memcpy(v + 3, ps->pd, 4 * sizeof(double));
+    } else {
+      q[0] = ps->r[0];
+      q[1] = ps->r[1];
+      q[2] = ps->p[0];
+      v[0] = ps->rd[0];
+      v[1] = ps->rd[1];
+      v[2] = ps->pd[0];
+    }
+    for (int i = 0; accel && i < ps->ny; i++) {
+      double s = ps->h[i];
+      for (int c = 0; c < mr->nv; c++) {
+        s += MBD_AT(ps->J, ps->ny, i, c) * x->vdot[c];
+      }
+      d->vdot[bl->vadr + i] = s;
+    }
+  }
+  memcpy(d->angle_memo, x->angle_memo, (size_t)m->njoint * sizeof(double));
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* building                                                                                    */
 

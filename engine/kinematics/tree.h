@@ -23,4 +23,10 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
  * their rates, the pose Jacobians J = ∂Ẏ/∂v (in d->poseJ) and the quadratic terms h */
 void mbd_tree_poses(const mbd_model *m, mbd_data *d);
 
+/* the state of x (tree model mr, its poses evaluated) as the state of d of the Cartesian model m
+ * it was built from: t, the bodies' coordinates and velocities, the angle memos, and with accel
+ * the accelerations Ÿ = J v̇ + h from x->vdot */
+void mbd_tree_to_cartesian(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
+                           int accel);
+
 #endif

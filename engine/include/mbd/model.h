@@ -249,6 +249,12 @@ typedef struct mbd_kin_opts {
   int max_newton;
   int (*poll)(void *ud, double t, mbd_error *err); /* as in mbd_sim_opts */
   void *poll_ud;
+  /* MBD_FORM_RELATIVE: the analyses on the joint coordinates of a spanning tree (paper 002), with
+   * the cut joints and the code of mbd_sim_opts; any other value: Cartesian coordinates */
+  int formulation;
+  const char *const *cut;
+  int ncut;
+  int code;
 } mbd_kin_opts;
 
 /* kinematic analysis of a fully driven mechanism (0 degrees of freedom): position, velocity,
