@@ -89,9 +89,6 @@ int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
     if (o->code < 0) {
       luaL_error(L, "kinematics: unknown code '%s' (numeric, tape, compiled)", code);
     }
-    if (!f && o->code != MBD_CODE_NUMERIC) {
-      luaL_error(L, "kinematics: code = '%s' is for formulation 'relative'", code);
-    }
   }
   return 1;
 }

@@ -66,6 +66,9 @@ typedef struct mbd_form_ops {
   /* the model whose coordinates y holds, for names in messages (relative: the model in joint
    * coordinates); NULL op: the driver's model */
   const mbd_model *(*ymodel)(const void *self);
+  /* the name the run reports, once created (relative on Cartesian coordinates: the formulation
+   * that solves); NULL op: name */
+  const char *(*display)(const void *self);
   void (*destroy)(void *self);
 } mbd_form_ops;
 

@@ -43,12 +43,19 @@ typedef struct relative {
   mbd_sim_opts io;           /* the options it runs with */
   mbd_gencode *code;           /* generated equations (code = "tape" | "compiled"), or NULL */
   mbd_code_info info;        /* how they were made */
+  int cartesian;             /* 1: Cartesian coordinates (every joint cut) for generated code */
 } relative;
 
+/* Cartesian coordinates with generated code (code = "tape" | "compiled" for a formulation other
+ * than relative): the tree with every joint cut has the Cartesian model's coordinates and rows —
+ * each body hangs from the ground by a floating joint, the joints in declaration order, then the
+ * drives and the norms — and the formulation asked for solves on it */
+static int cartesian_mode(const mbd_sim_opts *o) { return o->formulation != MBD_FORM_RELATIVE; }
+
 static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
-  int s = o->solver;
+  int s = cartesian_mode(o) ? o->formulation : o->solver;
   if (s != MBD_FORM_AUGMENTED && s != MBD_FORM_BAUMGARTE && s != MBD_FORM_GCP &&
-      s != MBD_FORM_KANE) {
+      s != MBD_FORM_KANE && !(cartesian_mode(o) && s == MBD_FORM_UK)) {
     const mbd_form_ops *f = mbd_form_lookup(s);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_SOLVER, f ? f->name : "?");
   }
@@ -88,7 +95,21 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   if (!r) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
   }
-  int rc = mbd_tree_build(m, d, o->cut, o->ncut, &r->mr, err);
+  int rc = MBD_OK;
+  const char **all = NULL;
+  if (cartesian_mode(o)) {
+    // every joint cut: the Cartesian model's coordinates and rows
+    all = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof *all);
+    rc = all ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
+    for (int j = 0; all && j < m->njoint; j++) {
+      all[j] = m->joint[j].name;
+    }
+  }
+  if (rc == MBD_OK) {
+    rc = all ? mbd_tree_build(m, d, all, m->njoint, &r->mr, err)
+             : mbd_tree_build(m, d, o->cut, o->ncut, &r->mr, err);
+  }
+  free(all);
   // generated equations (paper 002, section 3): derived, then on the tape or compiled; the tree
   // model's rows and forces go through them
   r->info.code = MBD_CODE_NUMERIC;
@@ -110,7 +131,8 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   }
   if (rc == MBD_OK) {
     r->io = *o;
-    r->io.formulation = o->solver;
+    r->cartesian = cartesian_mode(o);
+    r->io.formulation = r->cartesian ? o->formulation : o->solver;
     // an open tree has no rows: gcp and kane have nothing to partition, and all four solve
     // M̄ q̈ = ḡ — the augmented solve does it without a partition
     if (r->mr->ma0 == 0 && (o->solver == MBD_FORM_GCP || o->solver == MBD_FORM_KANE)) {
@@ -155,6 +177,12 @@ static int ycoord(const void *self, const mbd_model *m, int i, int *accel) {
 }
 
 static const mbd_model *ymodel(const void *self) { return ((const relative *)self)->mr; }
+
+/* "relative", or the Cartesian formulation that runs on generated code */
+static const char *display(const void *self) {
+  const relative *r = self;
+  return r->cartesian ? r->inner->name : "relative";
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* the Cartesian state behind the channels                                                     */
@@ -358,4 +386,5 @@ const mbd_form_ops mbd_form_relative = {.name = "relative",
                                         .step = step,
                                         .stats = stats,
                                         .ymodel = ymodel,
+                                        .display = display,
                                         .destroy = destroy};

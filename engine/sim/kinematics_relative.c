@@ -5,6 +5,7 @@
  * reactions and drive efforts of every joint follow by inverse dynamics as in kinematics_run.c. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../codegen/codegen.h"
@@ -21,7 +22,8 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
     mbd_run_free(run);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
   }
-  snprintf(run->formulation, sizeof run->formulation, "relative kinematics");
+  snprintf(run->formulation, sizeof run->formulation, "%s",
+           o->formulation == MBD_FORM_RELATIVE ? "relative kinematics" : "kinematics");
   snprintf(run->integrator, sizeof run->integrator, "none");
   run->t_end = o->t_end;
   // the tree from the assembled state, its code, its data
@@ -32,9 +34,20 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
   mbd_gencode *code = NULL;
   mbd_code_info info;
   memset(&info, 0, sizeof info);
-  if (rc == MBD_OK) {
-    rc = mbd_tree_build(m, d, o->cut, o->ncut, &mr, err);
+  // Cartesian coordinates with generated code: every joint cut (each body floats)
+  const char **all = NULL;
+  if (rc == MBD_OK && o->formulation != MBD_FORM_RELATIVE) {
+    all = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof *all);
+    rc = all ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
+    for (int j = 0; all && j < m->njoint; j++) {
+      all[j] = m->joint[j].name;
+    }
   }
+  if (rc == MBD_OK) {
+    rc = all ? mbd_tree_build(m, d, all, m->njoint, &mr, err)
+             : mbd_tree_build(m, d, o->cut, o->ncut, &mr, err);
+  }
+  free(all);
   if (rc == MBD_OK && o->code != MBD_CODE_NUMERIC) {
     rc = mbd_code_new(mr, o->code, &code, &info, err);
     if (rc == MBD_OK) {

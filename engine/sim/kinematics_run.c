@@ -56,8 +56,9 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (dof != 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_DOF, m->name, dof, dof == 1 ? "" : "s");
   }
-  if (o->formulation == MBD_FORM_RELATIVE) {
-    return mbd_kinematics_relative(m, o, out, err);  // joint coordinates (paper 002)
+  if (o->formulation == MBD_FORM_RELATIVE || o->code != MBD_CODE_NUMERIC) {
+    // joint coordinates, or generated code on Cartesian coordinates (paper 002)
+    return mbd_kinematics_relative(m, o, out, err);
   }
   mbd_run *run = mbd_run_alloc(m, o->steps + 1);
   mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;

@@ -162,7 +162,9 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_T_END, o->t_end);
   }
-  *ops = mbd_form_lookup(o->formulation);
+  // generated code (paper 002) runs through the relative formulation's machinery, also for the
+  // Cartesian formulations (the tree with every joint cut has their coordinates and rows)
+  *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? MBD_FORM_RELATIVE : o->formulation);
   if (!*ops) {
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_FORMULATION, nm ? nm : "?", m->name);
@@ -286,6 +288,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   rc = mbd_kin_update(m, s.d, 0, err);
   if (rc == MBD_OK) {
     rc = ops->create(&s.self, m, s.d, o, err);
+  }
+  if (rc == MBD_OK && ops->display) {
+    snprintf(run->formulation, sizeof run->formulation, "%s", ops->display(s.self));
   }
   double *y = NULL;
   mbd_ode *ode = NULL;
