@@ -9,7 +9,7 @@
  * returned, so no longjmp crosses an engine frame.
  *
  * m.<key> looks up, in this order (the first found wins):
- *   1. a method: body, cylindrical, drive, find, fixed, force, info, kinematics, revolute,
+ *   1. a method: body, cylindrical, drive, export_c, find, fixed, force, info, kinematics, revolute,
  *      rotational_spring, simulate, spherical, spring, torque, translational, tree, universal (and
  *      contact, flexible_body, surface, which say they are not implemented yet);
  *   2. a field: ground, last_run, name, dim;
@@ -548,6 +548,7 @@ static const luaL_Reg model_methods[] = {
     {"contact", l_model_contact},
     {"cylindrical", l_model_cylindrical},
     {"drive", l_model_drive},
+    {"export_c", l_model_export_c},
     {"find", l_model_find},
     {"fixed", l_model_fixed},
     {"flexible_body", l_model_flexible_body},

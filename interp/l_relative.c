@@ -93,6 +93,53 @@ int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
   return 1;
 }
 
+int l_model_export_c(lua_State *L) {
+  l_model_get(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  static const char *const fields[] = {"dir",    "t_end",         "rtol", "atol", "output_every",
+                                       "solver", "stabilization", "cut",  NULL};
+  lx_check_fields(L, 2, "export_c", fields);
+  mbd_export_opts o = {.t_end = 1, .rtol = 1e-6, .atol = 1e-6, .solver = MBD_FORM_BAUMGARTE,
+                       .alpha = MBD_RELATIVE_ALPHA, .beta = MBD_RELATIVE_BETA};
+  o.dir = lx_opt_string(L, 2, "export_c", "dir");
+  if (!o.dir) {
+    return luaL_error(L, "export_c: missing field 'dir'");
+  }
+  lx_opt_number(L, 2, "export_c", "t_end", &o.t_end);
+  lx_opt_number(L, 2, "export_c", "rtol", &o.rtol);
+  lx_opt_number(L, 2, "export_c", "atol", &o.atol);
+  lx_opt_number(L, 2, "export_c", "output_every", &o.output_every);
+  const char *solver = lx_opt_string(L, 2, "export_c", "solver");
+  if (solver) {
+    if (strcmp(solver, "augmented") == 0) {
+      o.solver = MBD_FORM_AUGMENTED;
+    } else if (strcmp(solver, "baumgarte") != 0) {
+      return luaL_error(L, "export_c: unknown solver '%s' (baumgarte, augmented)", solver);
+    }
+  }
+  if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
+    static const char *const sf[] = {"alpha", "beta", NULL};
+    lx_check_fields(L, -1, "export_c: stabilization", sf);
+    lx_opt_number(L, -1, "stabilization", "alpha", &o.alpha);
+    lx_opt_number(L, -1, "stabilization", "beta", &o.beta);
+  }
+  lua_pop(L, 1);
+  int ncut = 0;
+  o.cut = read_names(L, 2, "cut", &ncut);
+  o.ncut = ncut;
+  mbd_model *m = l_model_enter(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  mbd_model_clear_warnings(m);
+  int rc = mbd_model_export_c(m, &o, &err);
+  l_model_show_warnings(L, 1);
+  if (rc < 0) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_pushstring(L, o.dir);
+  return 1;
+}
+
 int l_model_tree(lua_State *L) {
   l_model_get(L, 1);
   int ncut = 0;

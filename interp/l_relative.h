@@ -19,6 +19,9 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o);
  * already checked); the cut names' buffer is pushed as in l_relative_read; returns 1 */
 int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o);
 
+/* m:export_c { dir, t_end, rtol, atol, output_every, solver, stabilization, cut } -> dir */
+int l_model_export_c(lua_State *L);
+
 /* m:tree { cut = {...} } -> the description of the spanning tree (a string) */
 int l_model_tree(lua_State *L);
 

@@ -69,6 +69,13 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
 const mbd_eqs_hook *mbd_code_hook(const mbd_gencode *c);
 void mbd_code_free(mbd_gencode *c);
 
+/* the name of the equations' function in exported C */
+#define EQS_EXPORT_NAME "mbd_model_eqs"
+
+/* export.c: the standalone program of tree model m into o->dir (model.h, equations.c, main.c,
+ * Makefile) */
+int mbd_code_export(const mbd_model *m, const mbd_export_opts *o, mbd_error *err);
+
 /* the C source of the equations of tree model m, a function `void name(const double *v, double
  * *out)` with the layout L (for export); *src malloc'd */
 int mbd_code_source(const mbd_model *m, const char *name, char **src, mbd_eqs_layout *L,

@@ -261,6 +261,22 @@ typedef struct mbd_kin_opts {
  * acceleration at each output time, and the reactions and drive efforts by inverse dynamics. */
 int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
 
+/* a standalone C program of the model's equations in relative joint coordinates (paper 002):
+ * dir/equations.c (the generated equations), dir/model.h (the data), dir/main.c (a CVODE driver
+ * integrating as m:simulate{formulation = "relative"} with the same options) and dir/Makefile.
+ * The program prints the tree joints' angles and displacements at the output times.  Drives,
+ * forces given as functions and springs on cut joints' angles cannot be exported (MBD_E_INPUT). */
+typedef struct mbd_export_opts {
+  const char *dir;      /* folder, made when missing */
+  double t_end, rtol, atol, output_every; /* the run's (output_every 0: t_end/500) */
+  int solver;           /* MBD_FORM_BAUMGARTE (with alpha, beta) or MBD_FORM_AUGMENTED */
+  double alpha, beta;
+  const char *const *cut; /* joints to cut (ncut names) or NULL */
+  int ncut;
+} mbd_export_opts;
+
+int mbd_model_export_c(mbd_model *m, const mbd_export_opts *o, mbd_error *err);
+
 /* the spanning tree the relative formulation would use (cut: ncut joint names to cut, NULL for
  * the automatic choice): the model is assembled, and *text receives a malloc'd description of the
  * tree joints with their coordinates, the cut joints and the constraint count (caller frees). */
