@@ -163,9 +163,11 @@ for _, ex in ipairs {
 end
 
 -- m:export_c writes a program that builds with make and prints the joints' coordinates: they
--- must be the numbers of the same run in mbd.  The program repeats the run with its own LU and
--- the same CVODE settings, so the two differ by round-off carried through the integration:
--- within 1e-8 at rtol = atol = 1e-11 over 0.5 s (measured: 1e-12 on the four-bar).
+-- must be the numbers of the same run in mbd.  The program repeats the run with the same
+-- equations and CVODE settings but its own LU (LAPACK's in mbd): round-off differences that move
+-- a few step-size choices (1065 steps against 1056 on the spatial slider-crank) and then carry
+-- through the integration.  Measured at rtol = atol = 1e-11 over 0.5 s: 5e-10 rad (four-bar),
+-- 8e-9 rad (the spatial slider-crank with its stiff spring); bound 1e-7 rad.
 local function exported(make, solver)
   return function()
     local dir = os.tmpname()
@@ -195,7 +197,7 @@ local function exported(make, solver)
     p:close()
     os.execute("rm -rf '" .. dir .. "'")
     if rows ~= 11 or #names < 2 then return false, "rows " .. rows .. ", names " .. #names end
-    return worst <= 1e-8, string.format("%.3g at %s", worst, where)
+    return worst <= 1e-7, string.format("%.3g at %s", worst, where)
   end
 end
 
