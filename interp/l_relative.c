@@ -164,3 +164,42 @@ int l_model_tree(lua_State *L) {
   free(text);
   return 1;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* the engine side of mbd.macro                                                                */
+
+/* mbd._copy_open(m, shape, name, origin, rot) -> copy index */
+static int l_copy_open(lua_State *L) {
+  mbd_model *m = l_model_enter(L, 1);
+  const char *shape = luaL_checkstring(L, 2), *name = luaL_checkstring(L, 3);
+  int dim = mbd_model_dim(m);
+  double origin[3] = {0, 0, 0}, rot[4] = {1, 0, 0, 0};
+  if (lx_read_numbers(L, 4, origin, dim) != dim) {
+    return luaL_error(L, "macro copy '%s': origin expects %d numbers", name, dim);
+  }
+  if (dim == 2) {
+    rot[0] = luaL_checknumber(L, 5);
+  } else if (lx_read_numbers(L, 5, rot, 4) != 4) {
+    return luaL_error(L, "macro copy '%s': rot expects 4 numbers (Euler parameters)", name);
+  }
+  mbd_error err;
+  mbd_error_clear(&err);
+  int k = mbd_model_open_copy(m, shape, name, origin, rot, &err);
+  if (k < 0) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_pushinteger(L, k);
+  return 1;
+}
+
+static int l_copy_close(lua_State *L) {
+  mbd_model_close_copy(l_model_enter(L, 1));
+  return 0;
+}
+
+int mbd_open_relative(lua_State *L) {
+  static const luaL_Reg fns[] = {{"_copy_close", l_copy_close}, {"_copy_open", l_copy_open},
+                                 {NULL, NULL}};
+  luaL_setfuncs(L, fns, 0);
+  return 0;
+}

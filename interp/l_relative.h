@@ -22,6 +22,10 @@ int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o);
 /* m:export_c { dir, t_end, rtol, atol, output_every, solver, stabilization, cut } -> dir */
 int l_model_export_c(lua_State *L);
 
+/* mbd._copy_open(m, shape, name, origin, rot) -> index and mbd._copy_close(m): the engine side of
+ * mbd.macro (stdlib/mbd/macro.lua), added to the mbd table; returns 0 */
+int mbd_open_relative(lua_State *L);
+
 /* m:tree { cut = {...} } -> the description of the spanning tree (a string) */
 int l_model_tree(lua_State *L);
 

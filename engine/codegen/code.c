@@ -29,15 +29,37 @@
 #define EQS_NAME "mbd_relative_eqs"
 #define EQS_VERSION "mbd relative equations 1"
 
+/* one function of the equations: a tape or compiled code */
+typedef struct evaluator {
+  mbd_sym_tape *tape;
+  mbd_sym_cfn fn;
+  mbd_sym_lib *lib;
+} evaluator;
+
+static void ev_run(evaluator *e, const double *v, double *out) {
+  if (e->fn) {
+    e->fn(v, out);
+  } else {
+    mbd_sym_tape_eval(e->tape, v, out);
+  }
+}
+
+static void ev_free(evaluator *e) {
+  mbd_sym_tape_free(e->tape);
+  mbd_sym_lib_close(e->lib);
+  memset(e, 0, sizeof *e);
+}
+
 struct mbd_gencode {
   const mbd_model *m;      /* the tree model */
   mbd_eqs_layout L;
   int kind;                /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
-  mbd_sym_tape *tape;
-  mbd_sym_cfn fn;
-  mbd_sym_lib *lib;
-  double *vin;             /* 2n: q, q̇ */
+  evaluator model;         /* the model's equations */
+  evaluator *shape;        /* macro shapes' equations (L.macros->nshape) */
+  double *vin;             /* L.nvin: q, q̇, the copies' bodies' outputs */
   double *out;             /* L.nout */
+  double *sin, *sout;      /* a copy's inputs (q', q̇', parameters) and outputs */
+  double **cout;           /* per copy: its outputs (kept for the assembly) */
   mbd_eqs_hook hook;
   const mbd_data *sd[2];   /* the data last evaluated (integration and sampling) */
   double *stamp[2];        /* their state then: t, q, v (1 + 2n) */
@@ -83,11 +105,23 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
   int n = L->n, mrow = m->mrow;
   memcpy(c->vin, d->q, (size_t)n * sizeof(double));
   memcpy(c->vin + n, d->v, (size_t)n * sizeof(double));
-  if (c->fn) {
-    c->fn(c->vin, c->out);
-  } else {
-    mbd_sym_tape_eval(c->tape, c->vin, c->out);
+  // macro copies first (paper 002 section 4): each copy's shape with its own coordinates and
+  // parameters; its bodies' poses become inputs of the model's equations
+  const mbd_eqs_macros *P = L->macros;
+  for (int k = 0; P && k < P->ncopy; k++) {
+    const mbd_eqs_copy *cp = &P->copy[k];
+    const mbd_eqs_shape *sh = &P->shape[cp->shape];
+    int nc = sh->local->nv;
+    for (int i = 0; i < nc; i++) {
+      c->sin[i] = d->q[cp->qmap[i]];
+      c->sin[nc + i] = d->v[cp->qmap[i]];
+    }
+    memcpy(c->sin + 2 * nc, cp->par, (size_t)sh->npar * sizeof(double));
+    ev_run(&c->shape[cp->shape], c->sin, c->cout[k]);
+    memcpy(c->vin + cp->vslot, c->cout[k] + sh->obody,
+           (size_t)(sh->nout - sh->obody) * sizeof(double));
   }
+  ev_run(&c->model, c->vin, c->out);
   const double *o = c->out;
   for (int r = 0; r < mrow; r++) {
     for (int k = 0; k < n; k++) {
@@ -135,6 +169,34 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
       double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
       MBD_AT(d->M, n, i, j) = v;
       MBD_AT(d->M, n, j, i) = v;
+    }
+  }
+  // the copies' blocks of M̄ and ḡ and their own rows
+  for (int k = 0; P && k < P->ncopy; k++) {
+    const mbd_eqs_copy *cp = &P->copy[k];
+    const mbd_eqs_shape *sh = &P->shape[cp->shape];
+    const mbd_eqs_layout *Ls = &sh->L;
+    const double *co = c->cout[k];
+    int nc = sh->local->nv;
+    for (int i = 0; i < nc; i++) {
+      int gi = cp->qmap[i];
+      d->Q[gi] += co[Ls->og + i];
+      for (int j = i; j < nc; j++) {
+        int gj = cp->qmap[j];
+        double v = co[Ls->oM + i * nc - i * (i - 1) / 2 + (j - i)];
+        MBD_AT(d->M, n, gi, gj) += v;
+        if (gi != gj) {
+          MBD_AT(d->M, n, gj, gi) += v;
+        }
+      }
+    }
+    for (int r = 0; r < sh->local->mrow; r++) {
+      int gr = cp->rowmap[r];
+      d->phi[gr] = co[Ls->ophi + r];
+      d->gamma[gr] = co[Ls->ogam + r];
+      for (int i = 0; i < nc; i++) {
+        MBD_AT(d->phiq, mrow, gr, cp->qmap[i]) = co[Ls->ophiq + (size_t)r * nc + i];
+      }
     }
   }
   stamp(c, d);
@@ -258,6 +320,11 @@ static uint64_t model_key(const mbd_model *m) {
   for (int b = 1; b < m->nbody; b++) {
     kput(&k, "b%g;", m->body[b].mass);
     kvec(&k, m->body[b].inertia, 9);
+    kput(&k, "c%g;", m->body[b].copy);
+  }
+  for (int c = 1; c < m->ncopy; c++) {
+    kvec(&k, m->copy[c].origin, 3);
+    kvec(&k, m->copy[c].rot, 4);
   }
   for (int j = 0; j < m->njoint; j++) {
     const mbd_joint *jo = &m->joint[j];
@@ -363,17 +430,112 @@ void mbd_code_free(mbd_gencode *c) {
   if (!c) {
     return;
   }
-  mbd_sym_tape_free(c->tape);
-  mbd_sym_lib_close(c->lib);
+  ev_free(&c->model);
+  int nshape = c->L.macros ? c->L.macros->nshape : 0, ncopy = c->L.macros ? c->L.macros->ncopy : 0;
+  for (int s = 0; c->shape && s < nshape; s++) {
+    ev_free(&c->shape[s]);
+  }
+  for (int k = 0; c->cout && k < ncopy; k++) {
+    free(c->cout[k]);
+  }
+  free(c->shape);
+  free(c->cout);
   mbd_eqs_layout_free(&c->L);
   free(c->vin);
   free(c->out);
+  free(c->sin);
+  free(c->sout);
   free(c->stamp[0]);
   free(c->stamp[1]);
   free(c);
 }
 
 const mbd_eqs_hook *mbd_code_hook(const mbd_gencode *c) { return &c->hook; }
+
+/* what one function is made of: the model's equations or a shape's */
+typedef struct part {
+  const mbd_model *m;         /* the model (part of the model) */
+  const mbd_eqs_layout *L;
+  const mbd_eqs_shape *shape; /* a shape's, or NULL for the model's */
+  int nin, nout;
+  const char *name;           /* the C function's name */
+  char path[4096];            /* the source under its key in the cache, or "" */
+} part;
+
+static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd_sym_id **outs,
+                       mbd_error *err) {
+  return pt->shape ? mbd_eqs_derive_shape(pt->shape, ctx, vars, outs, err)
+                   : mbd_eqs_derive(pt->m, pt->L, ctx, vars, outs, err);
+}
+
+/* one function as code of kind `kind` into ev: compiled from the cached source when there is one
+ * (no derivation), else derived, then compiled (falling back to the tape, *fell set with the
+ * reason in info->warning) or taped */
+static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *info, int *fell,
+                     mbd_error *err) {
+  if (kind == MBD_CODE_COMPILED && pt->path[0]) {
+    char *src = read_file(pt->path);
+    if (src) {
+      double t0 = wall();
+      int ran = 0;
+      mbd_error e2;
+      mbd_error_clear(&e2);
+      int crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+      free(src);
+      if (crc == MBD_OK) {
+        info->compile_time += wall() - t0;
+        info->cache_hit &= !ran;
+        return MBD_OK;
+      }
+    }
+  }
+  double t0 = wall();
+  mbd_sym_ctx *ctx = NULL;
+  mbd_sym_id *vars = NULL, *outs = NULL;
+  int rc = derive_part(pt, &ctx, &vars, &outs, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  info->derive_time += wall() - t0;
+  info->nodes += mbd_sym_count(ctx);
+  if (kind == MBD_CODE_COMPILED) {
+    double t1 = wall();
+    mbd_error e2;
+    mbd_error_clear(&e2);
+    char *src = NULL;
+    int ran = 0;
+    int crc = mbd_sym_emit_c(ctx, pt->name, pt->nout, outs, pt->nin, vars, &src, &e2);
+    if (crc == MBD_OK) {
+      crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+    }
+    if (crc == MBD_OK && pt->path[0]) {
+      // remember the source under its key (a failure only costs a derivation next time)
+      mbd_error e3;
+      write_file(pt->path, src, &e3);
+    }
+    free(src);
+    if (crc == MBD_OK) {
+      info->compile_time += wall() - t1;
+      info->cache_hit &= !ran;
+    } else {
+      snprintf(info->warning, sizeof info->warning, MSG_CODE_FALLBACK, e2.msg);
+      *fell = 1;
+      kind = MBD_CODE_TAPE;
+    }
+  }
+  if (kind == MBD_CODE_TAPE) {
+    double t1 = wall();
+    rc = mbd_sym_tape_new(ctx, pt->nout, outs, pt->nin, vars, &ev->tape, err);
+    info->compile_time += wall() - t1;
+    if (rc == MBD_OK) {
+      info->instructions += mbd_sym_tape_ninstr(ev->tape);
+    }
+  }
+  mbd_sym_ctx_free(ctx);
+  free(vars);
+  free(outs);
+  return rc;
+}
 
 int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info *info,
                  mbd_error *err) {
@@ -385,94 +547,72 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   }
   c->m = m;
   int rc = mbd_eqs_layout_make(m, &c->L, err);
-  int n = m->nv;
-  if (rc == MBD_OK) {
-    c->vin = calloc((size_t)(2 * n + 1), sizeof(double));
-    c->out = calloc((size_t)(c->L.nout ? c->L.nout : 1), sizeof(double));
-    c->stamp[0] = calloc((size_t)(2 * n + 1), sizeof(double));
-    c->stamp[1] = calloc((size_t)(2 * n + 1), sizeof(double));
-    rc = c->vin && c->out && c->stamp[0] && c->stamp[1] ? MBD_OK : MBD_E_NOMEM;
-  }
   if (rc != MBD_OK) {
+    free(c);
+    return rc;
+  }
+  int n = m->nv;
+  const mbd_eqs_macros *P = c->L.macros;
+  int nshape = P ? P->nshape : 0, ncopy = P ? P->ncopy : 0, smax = 1, omax = 1;
+  for (int s = 0; s < nshape; s++) {
+    int nin = 2 * P->shape[s].local->nv + P->shape[s].npar;
+    smax = nin > smax ? nin : smax;
+    omax = P->shape[s].nout > omax ? P->shape[s].nout : omax;
+  }
+  c->vin = calloc((size_t)(c->L.nvin + 1), sizeof(double));
+  c->out = calloc((size_t)(c->L.nout ? c->L.nout : 1), sizeof(double));
+  c->stamp[0] = calloc((size_t)(2 * n + 1), sizeof(double));
+  c->stamp[1] = calloc((size_t)(2 * n + 1), sizeof(double));
+  c->sin = calloc((size_t)smax, sizeof(double));
+  c->sout = calloc((size_t)omax, sizeof(double));
+  c->shape = calloc((size_t)(nshape ? nshape : 1), sizeof *c->shape);
+  c->cout = calloc((size_t)(ncopy ? ncopy : 1), sizeof *c->cout);
+  int ok = c->vin && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape &&
+           c->cout;
+  for (int k = 0; ok && k < ncopy; k++) {
+    c->cout[k] = calloc((size_t)P->shape[P->copy[k].shape].nout, sizeof(double));
+    ok = c->cout[k] != NULL;
+  }
+  if (!ok) {
     mbd_code_free(c);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
   }
   c->hook = (mbd_eqs_hook){hook_rows, hook_forces, c, c->L.need_poses};
-  // compiled: the model's source from the cache when it is there (no derivation)
-  char path[4096] = "";
+  // the parts: each shape's equations once, then the model's; compiled code is cached under the
+  // model's key and under each shape's (other models with copies of a shape reuse its code)
+  char dir[3072] = "";
   if (kind == MBD_CODE_COMPILED) {
-    char dir[3072];
     mbd_error e2;
     mbd_error_clear(&e2);
-    if (mbd_sym_cache_dir(dir, sizeof dir, &e2) == MBD_OK) {
-      snprintf(path, sizeof path, "%s/rel-%016llx.c", dir, (unsigned long long)model_key(m));
-      char *src = read_file(path);
-      if (src) {
-        double t0 = wall();
-        int ran = 0;
-        if (mbd_sym_compile_c(src, EQS_NAME, &c->fn, &c->lib, &ran, &e2) == MBD_OK) {
-          info->compile_time = wall() - t0;
-          info->cache_hit = !ran;
-          info->code = c->kind = MBD_CODE_COMPILED;
-          free(src);
-          *out = c;
-          return MBD_OK;
-        }
-        free(src);
-      }
+    if (mbd_sym_cache_dir(dir, sizeof dir, &e2) != MBD_OK) {
+      dir[0] = '\0';
     }
   }
-  // derive
-  double t0 = wall();
-  mbd_sym_ctx *ctx = NULL;
-  mbd_sym_id *vars = NULL, *outs = NULL;
-  rc = mbd_eqs_derive(m, &c->L, &ctx, &vars, &outs, err);
+  info->cache_hit = kind == MBD_CODE_COMPILED;
+  int fell = 0;
+  for (int s = 0; rc == MBD_OK && s < nshape; s++) {
+    const mbd_eqs_shape *sh = &P->shape[s];
+    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", ""};
+    if (dir[0]) {
+      snprintf(pt.path, sizeof pt.path, "%s/rel-shape-%016llx.c", dir,
+               (unsigned long long)sh->key);
+    }
+    rc = make_part(&pt, kind, &c->shape[s], info, &fell, err);
+  }
+  if (rc == MBD_OK) {
+    part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, ""};
+    if (dir[0]) {
+      snprintf(pt.path, sizeof pt.path, "%s/rel-%016llx.c", dir, (unsigned long long)model_key(m));
+    }
+    rc = make_part(&pt, kind, &c->model, info, &fell, err);
+  }
   if (rc != MBD_OK) {
     mbd_code_free(c);
     return rc;
   }
-  info->derive_time = wall() - t0;
-  info->nodes = mbd_sym_count(ctx);
-  if (kind == MBD_CODE_COMPILED) {
-    double t1 = wall();
-    mbd_error e2;
-    mbd_error_clear(&e2);
-    char *src = NULL;
-    int ran = 0;
-    int crc = mbd_sym_emit_c(ctx, EQS_NAME, c->L.nout, outs, 2 * n, vars, &src, &e2);
-    if (crc == MBD_OK) {
-      crc = mbd_sym_compile_c(src, EQS_NAME, &c->fn, &c->lib, &ran, &e2);
-    }
-    if (crc == MBD_OK && path[0]) {
-      // remember the source under the model's key (a failure only costs a derivation next time)
-      mbd_error e3;
-      write_file(path, src, &e3);
-    }
-    free(src);
-    if (crc == MBD_OK) {
-      info->compile_time = wall() - t1;
-      info->cache_hit = !ran;
-      info->code = c->kind = MBD_CODE_COMPILED;
-    } else {
-      snprintf(info->warning, sizeof info->warning, MSG_CODE_FALLBACK, e2.msg);
-      kind = MBD_CODE_TAPE;
-    }
-  }
-  if (kind == MBD_CODE_TAPE) {
-    double t1 = wall();
-    rc = mbd_sym_tape_new(ctx, c->L.nout, outs, 2 * n, vars, &c->tape, err);
-    info->compile_time = wall() - t1;
-    info->code = c->kind = MBD_CODE_TAPE;
-    if (rc == MBD_OK) {
-      info->instructions = mbd_sym_tape_ninstr(c->tape);
-    }
-  }
-  mbd_sym_ctx_free(ctx);
-  free(vars);
-  free(outs);
-  if (rc != MBD_OK) {
-    mbd_code_free(c);
-    return rc;
+  c->kind = info->code = (kind == MBD_CODE_COMPILED && !fell) ? MBD_CODE_COMPILED : MBD_CODE_TAPE;
+  if (c->kind != MBD_CODE_COMPILED) {
+    info->cache_hit = 0;
   }
   *out = c;
   return MBD_OK;
@@ -483,8 +623,12 @@ int mbd_code_source(const mbd_model *m, const char *name, char **src, mbd_eqs_la
   *src = NULL;
   int rc = mbd_eqs_layout_make(m, L, err);
   if (rc != MBD_OK) {
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+    return rc;
   }
+  // one function: macro copies are derived with the model (the program has no shape functions)
+  mbd_eqs_macros_free(L->macros);
+  L->macros = NULL;
+  L->nvin = 2 * m->nv;
   mbd_sym_ctx *ctx = NULL;
   mbd_sym_id *vars = NULL, *outs = NULL;
   rc = mbd_eqs_derive(m, L, &ctx, &vars, &outs, err);

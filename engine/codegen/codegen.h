@@ -15,8 +15,13 @@
 #ifndef MBD_CODEGEN_H
 #define MBD_CODEGEN_H
 
+#include <stdint.h>
+
 #include "../kinematics/tree.h"
+#include "codegen_msg.h"
 #include "mbd/sym.h"
+
+typedef struct mbd_eqs_macros mbd_eqs_macros;
 
 /* where each output lives in the list (offsets into out[]) */
 typedef struct mbd_eqs_layout {
@@ -34,7 +39,48 @@ typedef struct mbd_eqs_layout {
   char *force_numeric;  /* nforce: 1 for a force the code does not hold (a callback) */
   char *rspring_numeric; /* nrspring: 1 for a spring on a cut joint's angle */
   int need_poses;       /* 1 when a numeric force needs the body poses at every evaluation */
+  mbd_eqs_macros *macros; /* macro copies with equations of their own (macro.c), or NULL */
+  int nvin;             /* the inputs: v = (q, q̇) and, with copies, their bodies' outputs */
 } mbd_eqs_layout;
+
+/* macro.c: the shapes of a model's macro copies and how each copy maps onto the model */
+typedef struct mbd_eqs_shape {
+  mbd_model *local;     /* the first copy of the shape as a tree model in the copy's frame */
+  mbd_eqs_layout L;     /* the layout of its outputs (its rows: internal cut joints and norms) */
+  int npar;             /* its parameters after (q, q̇): c, d0, w per tree joint (10), R (9), g (3) */
+  int ny;               /* pose coordinates of a body (7 spatial, 3 planar) */
+  int obody;            /* where its bodies' outputs start: per body Y (ny), B (ny × n), h (ny) */
+  int nout;             /* outputs in all */
+  uint64_t key;         /* a hash of its description (the compiled cache) */
+} mbd_eqs_shape;
+
+typedef struct mbd_eqs_copy {
+  int shape;            /* index into the shapes */
+  int model_copy;       /* the model's copy (m->copy[]) */
+  int *qmap;            /* the shape's coordinates → the model's */
+  int *rowmap;          /* the shape's rows → the model's */
+  int *bodymap;         /* the shape's bodies (1..) → the model's */
+  double *par;          /* its parameter values */
+  int vslot;            /* its bodies' outputs in the model function's inputs, from here */
+} mbd_eqs_copy;
+
+struct mbd_eqs_macros {
+  int nshape;
+  mbd_eqs_shape *shape;
+  int ncopy;
+  mbd_eqs_copy *copy;
+  int *body_copy;       /* nbody: the copy (index above) a body belongs to, −1 for none */
+  char *row_internal;   /* mrow: 1 for a row a copy's equations give */
+  int nvin;             /* the model function's input length */
+};
+
+int mbd_eqs_macros_make(const mbd_model *m, mbd_eqs_macros **out, mbd_error *err);
+void mbd_eqs_macros_free(mbd_eqs_macros *P);
+
+/* the equations of a shape (its local model with parameters): variables (q, q̇, parameters),
+ * outputs in the shape's layout plus its bodies' poses, pose Jacobians and quadratic terms */
+int mbd_eqs_derive_shape(const mbd_eqs_shape *sh, mbd_sym_ctx **ctx, mbd_sym_id **vars,
+                         mbd_sym_id **outs, mbd_error *err);
 
 /* the layout of the outputs for the tree model m (cheap: no derivation) */
 int mbd_eqs_layout_make(const mbd_model *m, mbd_eqs_layout *L, mbd_error *err);

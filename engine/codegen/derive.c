@@ -45,6 +45,13 @@ typedef struct der {
   spose *ps;               /* nbody */
   mbd_sym_id *Jall;        /* nbody × 7 × n */
   char *dep;               /* nbody × n: 1 when body b's pose depends on coordinate k */
+  mbd_sym_id (*tc)[4];     /* ntj: each tree joint's frame c, separation d0 and universal axis w: */
+  mbd_sym_id (*td0)[3];    /*   constants, or a macro shape's parameters */
+  mbd_sym_id (*tw)[3];
+  mbd_sym_id grav[3];      /* gravity (a shape: seen in the copy's frame, a parameter) */
+  const mbd_sym_id *R;     /* 9: turns the cut joints' point rows global (a shape), or NULL */
+  const mbd_eqs_macros *P; /* the model's copies (their bodies' poses are inputs), or NULL */
+  mbd_sym_id *cvar;        /* the copies' bodies' outputs as variables (P->nvin − 2n) */
 } der;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -88,15 +95,15 @@ static void b_acc(der *D, const mbd_sym_id *B, const mbd_sym_id *x, double s, mb
 /* poses outward (kinematics/tree.c, symbolically)                                             */
 
 /* (cos θ/2, sin θ/2 u), its θ-derivative, rate and quadratic term */
-static void half_angle(der *D, const double *u, mbd_sym_id th, mbd_sym_id thd, mbd_sym_id *e,
+static void half_angle(der *D, const mbd_sym_id *u, mbd_sym_id th, mbd_sym_id thd, mbd_sym_id *e,
                        mbd_sym_id *de, mbd_sym_id *ed, mbd_sym_id *he) {
   mbd_sym_id half = scl(D, 0.5, th);
   mbd_sym_id c = mbd_sym_cos(D->ctx, half), s = mbd_sym_sin(D->ctx, half);
   e[0] = c;
   de[0] = scl(D, -0.5, s);
   for (int k = 0; k < 3; k++) {
-    e[1 + k] = scl(D, u[k], s);
-    de[1 + k] = scl(D, 0.5 * u[k], c);
+    e[1 + k] = mul2(D, u[k], s);
+    de[1 + k] = scl(D, 0.5, mul2(D, u[k], c));
   }
   mbd_sym_id w2 = mbd_sym_mul(D->ctx, thd, thd);
   for (int k = 0; k < 4; k++) {
@@ -112,6 +119,9 @@ typedef struct srel {
 
 static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
   const mbd_sym_id *q = D->q + tj->qadr, *v = D->v + tj->qadr;
+  mbd_sym_id u[3];
+  mbd_sym_consts(D->ctx, 3, tj->u, u);
+  const mbd_sym_id *w = D->tw[tj - D->m->tree->tj];
   o->nrot = 0;
   for (int k = 0; k < 4; k++) {
     o->e[k] = k == 0 ? D->one : D->zero;
@@ -121,12 +131,12 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
     case MBD_TJ_REVOLUTE:
     case MBD_TJ_CYLINDRICAL:
       o->nrot = 1;
-      half_angle(D, tj->u, q[tj->rot], v[tj->rot], o->e, o->de[0], o->ed, o->he);
+      half_angle(D, u, q[tj->rot], v[tj->rot], o->e, o->de[0], o->ed, o->he);
       break;
     case MBD_TJ_UNIVERSAL: {
       mbd_sym_id a[4], da[4], ad[4], ha[4], b[4], db[4], bd[4], hb[4];
-      half_angle(D, tj->u, q[tj->rot], v[tj->rot], a, da, ad, ha);
-      half_angle(D, tj->w, q[tj->rot + 1], v[tj->rot + 1], b, db, bd, hb);
+      half_angle(D, u, q[tj->rot], v[tj->rot], a, da, ad, ha);
+      half_angle(D, w, q[tj->rot + 1], v[tj->rot + 1], b, db, bd, hb);
       o->nrot = 2;
       mbd_sym_qmul(D->ctx, a, b, o->e);
       mbd_sym_qmul(D->ctx, da, b, o->de[0]);
@@ -155,8 +165,7 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
 
 /* x ⊗ c (the child is body2) or c* ⊗ x* (body1) */
 static void to_child(der *D, const mbd_tree_joint *tj, const mbd_sym_id *x, mbd_sym_id *y) {
-  mbd_sym_id c[4];
-  mbd_sym_consts(D->ctx, 4, tj->c, c);
+  const mbd_sym_id *c = D->tc[tj - D->m->tree->tj];
   if (tj->sigma > 0) {
     mbd_sym_qmul(D->ctx, x, c, y);
   } else {
@@ -173,8 +182,10 @@ static void joint_points(der *D, const mbd_tree_joint *tj, mbd_sym_id *aP, mbd_s
   mbd_sym_id a1[3], a1d[3], s2[3];
   mbd_sym_id x = tj->disp >= 0 ? D->q[tj->qadr + tj->disp] : D->zero;
   mbd_sym_id xd = tj->disp >= 0 ? D->v[tj->qadr + tj->disp] : D->zero;
+  const mbd_sym_id *d0 = D->td0[tj - D->m->tree->tj];
   for (int k = 0; k < 3; k++) {
-    a1[k] = add2(D, K(D, tj->s1[k] + tj->d0[k]), scl(D, tj->u[k], x));
+    mbd_sym_id t[3] = {K(D, tj->s1[k]), d0[k], scl(D, tj->u[k], x)};
+    a1[k] = mbd_sym_add_n(D->ctx, 3, t);
     a1d[k] = scl(D, tj->u[k], xd);
     s2[k] = K(D, tj->s2[k]);
   }
@@ -340,7 +351,7 @@ static void planar_child(der *D, const mbd_tree_joint *tj) {
   } else {
     // θ_c = θ_p + σ(c0 + θ)
     mbd_sym_id th = tj->rot >= 0 ? q[tj->rot] : D->zero, thd = tj->rot >= 0 ? v[tj->rot] : D->zero;
-    C->p[0] = add2(D, P->p[0], scl(D, tj->sigma, add2(D, K(D, tj->c[0]), th)));
+    C->p[0] = add2(D, P->p[0], scl(D, tj->sigma, add2(D, D->tc[tj - D->m->tree->tj][0], th)));
     C->pd[0] = add2(D, P->pd[0], scl(D, tj->sigma, thd));
     C->h[2] = P->h[2];
     for (int c = 0; c < n; c++) {
@@ -461,14 +472,20 @@ static void joint_rows(der *D, const mbd_joint *j, mbd_sym_id *rows) {
   for (int i = 0; i < 3; i++) {
     d[i] = mbd_sym_sub(ctx, P2[i], P1[i]);
   }
+  // the coincidence rows (d itself): a shape's are turned from the copy's frame into the global
+  // one, where the model's multipliers live; the dot rows are the same in every frame
+  mbd_sym_id dg[3] = {d[0], d[1], d[2]};
+  if (D->R) {
+    mbd_sym_matvec(ctx, 3, 3, D->R, d, dg);
+  }
   if (D->m->dim == 2) {
     mbd_sym_id th = mbd_sym_sub(ctx, j->body2 ? D->ps[j->body2].p[0] : D->zero,
                                 j->body1 ? D->ps[j->body1].p[0] : D->zero);
     mbd_sym_id ang = mbd_sym_sub(ctx, th, K(D, j->angle0));
     switch (j->type) {
       case MBD_JOINT_REVOLUTE:
-        rows[0] = d[0];
-        rows[1] = d[1];
+        rows[0] = dg[0];
+        rows[1] = dg[1];
         return;
       case MBD_JOINT_TRANSLATIONAL: {
         double nb[3] = {-j->axis1[1], j->axis1[0], 0};
@@ -479,8 +496,8 @@ static void joint_rows(der *D, const mbd_joint *j, mbd_sym_id *rows) {
         return;
       }
       default:  // fixed
-        rows[0] = d[0];
-        rows[1] = d[1];
+        rows[0] = dg[0];
+        rows[1] = dg[1];
         rows[2] = ang;
         return;
     }
@@ -495,15 +512,15 @@ static void joint_rows(der *D, const mbd_joint *j, mbd_sym_id *rows) {
   axis(D, j->body2, j->axis2, h2);
   switch (j->type) {
     case MBD_JOINT_SPHERICAL:
-      memcpy(rows, d, sizeof d);
+      memcpy(rows, dg, sizeof dg);
       return;
     case MBD_JOINT_REVOLUTE:
-      memcpy(rows, d, sizeof d);
+      memcpy(rows, dg, sizeof dg);
       rows[3] = mbd_sym_dot(ctx, 3, f1, h2);
       rows[4] = mbd_sym_dot(ctx, 3, g1, h2);
       return;
     case MBD_JOINT_UNIVERSAL:
-      memcpy(rows, d, sizeof d);
+      memcpy(rows, dg, sizeof dg);
       rows[3] = mbd_sym_dot(ctx, 3, h1, h2);
       return;
     case MBD_JOINT_CYLINDRICAL:
@@ -517,7 +534,7 @@ static void joint_rows(der *D, const mbd_joint *j, mbd_sym_id *rows) {
       }
       return;
     default:  // fixed
-      memcpy(rows, d, sizeof d);
+      memcpy(rows, dg, sizeof dg);
       rows[3] = mbd_sym_dot(ctx, 3, f1, h2);
       rows[4] = mbd_sym_dot(ctx, 3, g1, h2);
       rows[5] = mbd_sym_dot(ctx, 3, g1, f2);
@@ -713,14 +730,32 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
     const spose *P = &D->ps[b];
     int ny = P->ny;
     double mass = bd->mass;
+    // a macro copy's body: its inertia and gravity are in its shape's equations, only the loads
+    // applied to it from outside are here
+    int inert = !(D->P && D->P->body_copy[b] >= 0);
+    if (!inert && is_zero(D, ld[b].F[0]) && is_zero(D, ld[b].F[1]) && is_zero(D, ld[b].F[2]) &&
+        is_zero(D, ld[b].nb[0]) && is_zero(D, ld[b].nb[1]) && is_zero(D, ld[b].nb[2]) &&
+        is_zero(D, ld[b].T)) {
+      continue;
+    }
     mbd_sym_id MY[49], QY[7];
     for (int k = 0; k < 49; k++) {
       MY[k] = D->zero;
     }
-    if (dim == 3) {
+    if (dim == 3 && !inert) {
+      mbd_sym_id G[12], Gn[4];
+      mbd_sym_ep_G(ctx, P->p, G);
+      mbd_sym_matvec_t(ctx, 3, 4, G, ld[b].nb, Gn);
+      for (int i = 0; i < 3; i++) {
+        QY[i] = ld[b].F[i];
+      }
+      for (int k = 0; k < 4; k++) {
+        QY[3 + k] = scl(D, 2, Gn[k]);
+      }
+    } else if (dim == 3) {
       for (int i = 0; i < 3; i++) {
         MY[8 * i] = K(D, mass);
-        QY[i] = add2(D, scl(D, mass, K(D, m->gravity[i])), ld[b].F[i]);
+        QY[i] = add2(D, scl(D, mass, D->grav[i]), ld[b].F[i]);
       }
       // 4 GᵀJ'G and Q_p = 2Gᵀn' − 4 G(ṗ)ᵀ J'ω', ω' = 2Gṗ
       mbd_sym_id G[12], Gd[12], In[9], JG[12], w[3], Jw[3];
@@ -750,11 +785,15 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
       for (int k = 0; k < 4; k++) {
         QY[3 + k] = add2(D, scl(D, 2, Gn[k]), scl(D, -4, GJw[k]));
       }
+    } else if (!inert) {
+      QY[0] = ld[b].F[0];
+      QY[1] = ld[b].F[1];
+      QY[2] = ld[b].T;
     } else {
       MY[0] = MY[8] = K(D, mass);
       MY[16] = K(D, bd->inertia[8]);
-      QY[0] = add2(D, K(D, mass * m->gravity[0]), ld[b].F[0]);
-      QY[1] = add2(D, K(D, mass * m->gravity[1]), ld[b].F[1]);
+      QY[0] = add2(D, scl(D, mass, D->grav[0]), ld[b].F[0]);
+      QY[1] = add2(D, scl(D, mass, D->grav[1]), ld[b].F[1]);
       QY[2] = ld[b].T;
     }
     // Q_Y − M_Y h
@@ -835,17 +874,213 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* rows over the bodies of macro copies (their poses are inputs: Y-space, paper 002 eq 5)       */
+
+/* Φq and γ of an expression whose copy bodies' poses are variables: over the variables z it
+ * depends on — a copy body's local pose Y', with ż = B' q̇', ∂z/∂q = B' and z̈'s quadratic part
+ * h', and the model's own coordinates q, with ż = q̇, ∂z/∂q = I, no quadratic part —
+ *   Φq = Σ_i Φ_z_i ∂z_i/∂q,   γ = −(Σ_i Φ_z_i h_i + Σ_ij Φ_z_i z_j ż_i ż_j) */
+static void row_derivatives_z(der *D, mbd_sym_id phi, const int *bodies, int nbod,
+                              const char *dep, mbd_sym_id *phiq, mbd_sym_id *gamma) {
+  mbd_sym_ctx *ctx = D->ctx;
+  const mbd_eqs_macros *P = D->P;
+  int n = D->n, ny = D->m->dim == 3 ? 7 : 3, cap = n + 2 * 7;
+  mbd_sym_id *z = malloc(sizeof(mbd_sym_id) * (size_t)cap * 3);
+  mbd_sym_id *zd = z + cap, *hz = z + 2 * cap;
+  int *zb = malloc(sizeof(int) * (size_t)cap * 2), *zk = zb + cap;  // body (−1: q) and index
+  mbd_sym_id *gz = malloc(sizeof(mbd_sym_id) * (size_t)cap);
+  mbd_sym_id *terms = malloc(sizeof(mbd_sym_id) * (size_t)(cap * cap + n + 1));
+  if (!z || !zb || !gz || !terms) {
+    free(z), free(zb), free(gz), free(terms);
+    *gamma = MBD_SYM_NONE;
+    return;
+  }
+  int nzv = 0;
+  for (int k = 0; k < nbod; k++) {
+    int b = bodies[k];
+    if (b == 0 || P->body_copy[b] < 0) {
+      continue;
+    }
+    const mbd_eqs_copy *cp = &P->copy[P->body_copy[b]];
+    const mbd_eqs_shape *sh = &P->shape[cp->shape];
+    int nc = sh->local->nv, lb = 1;
+    while (cp->bodymap[lb] != b) {
+      lb++;
+    }
+    const mbd_sym_id *base = D->cvar + (cp->vslot - 2 * n) + (lb - 1) * ny * (2 + nc);
+    for (int i = 0; i < ny; i++) {
+      z[nzv] = base[i];
+      hz[nzv] = base[ny + ny * nc + i];
+      mbd_sym_id t[64];
+      for (int c = 0; c < nc; c++) {
+        t[c] = mul2(D, base[ny + i * nc + c], D->v[cp->qmap[c]]);
+      }
+      zd[nzv] = mbd_sym_add_n(ctx, nc, t);
+      zb[nzv] = b;
+      zk[nzv] = i;
+      nzv++;
+    }
+  }
+  for (int c = 0; c < n; c++) {
+    if (dep[c]) {
+      z[nzv] = D->q[c];
+      zd[nzv] = D->v[c];
+      hz[nzv] = D->zero;
+      zb[nzv] = -1;
+      zk[nzv] = c;
+      nzv++;
+    }
+  }
+  for (int i = 0; i < nzv; i++) {
+    gz[i] = mbd_sym_diff(ctx, phi, z[i]);
+  }
+  // Φq
+  for (int c = 0; c < n; c++) {
+    phiq[c] = D->zero;
+  }
+  for (int i = 0; i < nzv; i++) {
+    if (zb[i] < 0) {
+      phiq[zk[i]] = add2(D, phiq[zk[i]], gz[i]);
+      continue;
+    }
+    const mbd_eqs_copy *cp = &P->copy[P->body_copy[zb[i]]];
+    const mbd_eqs_shape *sh = &P->shape[cp->shape];
+    int nc = sh->local->nv, lb = 1;
+    while (cp->bodymap[lb] != zb[i]) {
+      lb++;
+    }
+    const mbd_sym_id *base = D->cvar + (cp->vslot - 2 * n) + (lb - 1) * ny * (2 + nc);
+    for (int c = 0; c < nc; c++) {
+      int col = cp->qmap[c];
+      phiq[col] = add2(D, phiq[col], mul2(D, gz[i], base[ny + zk[i] * nc + c]));
+    }
+  }
+  // γ
+  int nt = 0;
+  for (int i = 0; i < nzv; i++) {
+    terms[nt++] = mul2(D, gz[i], hz[i]);
+    for (int j = 0; j < nzv; j++) {
+      mbd_sym_id f[3] = {mbd_sym_diff(ctx, gz[i], z[j]), zd[i], zd[j]};
+      terms[nt++] = mbd_sym_mul_n(ctx, 3, f);
+    }
+  }
+  *gamma = mbd_sym_neg(ctx, mbd_sym_add_n(ctx, nt, terms));
+  free(z), free(zb), free(gz), free(terms);
+}
+
+/* a macro copy's body as seen by the model's equations: its local pose Y', pose Jacobian B' and
+ * quadratic term h' are variables, placed by the copy's (constant) frame:
+ *   spatial  r = o + R r',  p = p_R ⊗ p',  B_r = R B'_r,  B_p = p_R ⊗ B'_p,  h alike
+ *   planar   r = o + R r',  θ = θ_R + θ',  B_r = R B'_r,  B_θ = B'_θ */
+static void copy_pose(der *D, int b) {
+  mbd_sym_ctx *ctx = D->ctx;
+  const mbd_eqs_macros *P = D->P;
+  const mbd_eqs_copy *cp = &P->copy[P->body_copy[b]];
+  const mbd_eqs_shape *sh = &P->shape[cp->shape];
+  const mbd_copy *mc = &D->m->copy[cp->model_copy];
+  int n = D->n, ny = sh->ny, nc = sh->local->nv, lb = 1;
+  while (cp->bodymap[lb] != b) {
+    lb++;
+  }
+  const mbd_sym_id *base = D->cvar + (cp->vslot - 2 * n) + (lb - 1) * ny * (2 + nc);
+  const mbd_sym_id *Y = base, *B = base + ny, *h = base + ny + ny * nc;
+  spose *C = &D->ps[b];
+  C->ny = ny;
+  C->J = D->Jall + (size_t)b * 7 * n;
+  for (int k = 0; k < ny * n; k++) {
+    C->J[k] = D->zero;
+  }
+  double Rd[9];
+  if (D->m->dim == 3) {
+    mbd_ep_A(mc->rot, Rd);
+  } else {
+    double c = cos(mc->rot[0]), s = sin(mc->rot[0]);
+    double A[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
+    memcpy(Rd, A, sizeof A);
+  }
+  mbd_sym_id R[9], o[3], pR[4];
+  mbd_sym_consts(ctx, 9, Rd, R);
+  double o3[3] = {mc->origin[0], mc->origin[1], D->m->dim == 3 ? mc->origin[2] : 0};
+  mbd_sym_consts(ctx, 3, o3, o);
+  mbd_sym_consts(ctx, 4, mc->rot, pR);
+  int npos = D->m->dim == 3 ? 3 : 2;
+  mbd_sym_id rl[3] = {Y[0], Y[1], npos == 3 ? Y[2] : D->zero}, rg[3];
+  mbd_sym_matvec(ctx, 3, 3, R, rl, rg);
+  for (int i = 0; i < 3; i++) {
+    C->r[i] = i < npos ? add2(D, o[i], rg[i]) : D->zero;
+  }
+  mbd_sym_id hl[3] = {h[0], h[1], npos == 3 ? h[2] : D->zero}, hg[3];
+  mbd_sym_matvec(ctx, 3, 3, R, hl, hg);
+  for (int i = 0; i < npos; i++) {
+    C->h[i] = hg[i];
+  }
+  // the columns of the copy's coordinates
+  for (int c = 0; c < nc; c++) {
+    int col = cp->qmap[c];
+    mbd_sym_id bl[3] = {B[c], B[nc + c], npos == 3 ? B[2 * nc + c] : D->zero}, bg[3];
+    mbd_sym_matvec(ctx, 3, 3, R, bl, bg);
+    for (int i = 0; i < npos; i++) {
+      C->J[(size_t)i * n + col] = bg[i];
+    }
+    if (npos == 3) {
+      mbd_sym_id pl[4] = {B[3 * nc + c], B[4 * nc + c], B[5 * nc + c], B[6 * nc + c]}, pg[4];
+      mbd_sym_qmul(ctx, pR, pl, pg);
+      for (int k = 0; k < 4; k++) {
+        C->J[(size_t)(3 + k) * n + col] = pg[k];
+      }
+    } else {
+      C->J[(size_t)2 * n + col] = B[2 * nc + c];
+    }
+  }
+  if (npos == 3) {
+    mbd_sym_id pl[4] = {Y[3], Y[4], Y[5], Y[6]}, hp[4] = {h[3], h[4], h[5], h[6]};
+    mbd_sym_qmul(ctx, pR, pl, C->p);
+    mbd_sym_qmul(ctx, pR, hp, C->h + 3);
+    mbd_sym_ep_A(ctx, C->p, C->A);
+  } else {
+    C->p[0] = add2(D, K(D, mc->rot[0]), Y[2]);
+    C->h[2] = h[2];
+    mbd_sym_id cth = mbd_sym_cos(ctx, C->p[0]), sth = mbd_sym_sin(ctx, C->p[0]);
+    for (int k = 0; k < 9; k++) {
+      C->A[k] = D->zero;
+    }
+    C->A[0] = cth;
+    C->A[1] = mbd_sym_neg(ctx, sth);
+    C->A[3] = sth;
+    C->A[4] = cth;
+    C->A[8] = D->one;
+  }
+  // rates: B q̇
+  for (int i = 0; i < ny; i++) {
+    mbd_sym_id t[64];
+    int nt = 0;
+    for (int c = 0; c < nc && nt < 64; c++) {
+      t[nt++] = mul2(D, C->J[(size_t)i * n + cp->qmap[c]], D->v[cp->qmap[c]]);
+    }
+    mbd_sym_id rate = mbd_sym_add_n(ctx, nt, t);
+    if (i < npos) {
+      C->rd[i] = rate;
+    } else {
+      C->pd[i - npos] = rate;
+    }
+  }
+  if (npos == 2) {
+    C->rd[2] = D->zero;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* the layout and the derivation                                                               */
 
 void mbd_eqs_layout_free(mbd_eqs_layout *L) {
   free(L->ang_joint);
   free(L->force_numeric);
   free(L->rspring_numeric);
+  mbd_eqs_macros_free(L->macros);
   memset(L, 0, sizeof *L);
 }
 
 int mbd_eqs_layout_make(const mbd_model *m, mbd_eqs_layout *L, mbd_error *err) {
-  (void)err;
   memset(L, 0, sizeof *L);
   const mbd_tree *t = m->tree;
   int n = m->nv;
@@ -862,7 +1097,7 @@ int mbd_eqs_layout_make(const mbd_model *m, mbd_eqs_layout *L, mbd_error *err) {
   L->rspring_numeric = calloc((size_t)(m->nrspring ? m->nrspring : 1), 1);
   if (!L->ang_joint || !L->force_numeric || !L->rspring_numeric) {
     mbd_eqs_layout_free(L);
-    return MBD_E_NOMEM;
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
   }
   // cut joints whose angle memo follows the motion (spatial angles)
   for (int k = 0; k < t->ncut; k++) {
@@ -881,107 +1116,112 @@ int mbd_eqs_layout_make(const mbd_model *m, mbd_eqs_layout *L, mbd_error *err) {
     L->rspring_numeric[i] = t->joint_tj[m->rspring[i].joint] < 0;
     L->need_poses |= L->rspring_numeric[i];
   }
+  // macro copies: each shape's equations derived once (macro.c)
+  L->nvin = 2 * n;
+  if (m->ncopy >= 2) {
+    int rc = mbd_eqs_macros_make(m, &L->macros, err);
+    if (rc != MBD_OK) {
+      mbd_eqs_layout_free(L);
+      return rc;
+    }
+    if (L->macros) {
+      L->nvin = L->macros->nvin;
+    }
+  }
   return MBD_OK;
 }
 
-int mbd_eqs_derive(const mbd_model *m, const mbd_eqs_layout *L, mbd_sym_ctx **ctxp,
-                   mbd_sym_id **varsp, mbd_sym_id **outsp, mbd_error *err) {
-  *ctxp = NULL;
-  *varsp = *outsp = NULL;
+/* the derivation shared by a model and a shape: poses, M̄ and ḡ, rows, angles into outs (L's
+ * layout).  D holds the variables and the tree constants (or parameters). */
+static int derive_core(der *D, const mbd_eqs_layout *L, mbd_sym_id *outs, mbd_error *err) {
+  const mbd_model *m = D->m;
   const mbd_tree *t = m->tree;
-  int n = m->nv, nb = m->nbody;
-  der D;
-  memset(&D, 0, sizeof D);
-  D.m = m;
-  D.n = n;
-  D.ctx = mbd_sym_ctx_new();
-  mbd_sym_id *vars = malloc(sizeof(mbd_sym_id) * (size_t)(2 * n + 1));
-  mbd_sym_id *outs = malloc(sizeof(mbd_sym_id) * (size_t)(L->nout ? L->nout : 1));
-  D.ps = calloc((size_t)nb, sizeof *D.ps);
-  D.Jall = malloc(sizeof(mbd_sym_id) * (size_t)nb * 7 * (size_t)(n ? n : 1));
-  D.dep = calloc((size_t)nb * (size_t)(n ? n : 1), 1);
+  mbd_sym_ctx *ctx = D->ctx;
+  int n = D->n, nb = m->nbody;
   char *dep2 = calloc((size_t)(n ? n : 1), 1);
   mbd_sym_id *rowbuf = malloc(sizeof(mbd_sym_id) * (size_t)(n ? n : 1));
-  int rc = MBD_OK;
-  if (!D.ctx || !vars || !outs || !D.ps || !D.Jall || !D.dep || !dep2 || !rowbuf) {
-    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
-    goto fail;
+  if (!dep2 || !rowbuf) {
+    free(dep2), free(rowbuf);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
   }
-  mbd_sym_ctx *ctx = D.ctx;
-  D.zero = mbd_sym_const(ctx, 0);
-  D.one = mbd_sym_const(ctx, 1);
-  for (int k = 0; k < n; k++) {
-    char nm[32];
-    snprintf(nm, sizeof nm, "q%d", k);
-    vars[k] = mbd_sym_var(ctx, nm, k);
-    snprintf(nm, sizeof nm, "v%d", k);
-    vars[n + k] = mbd_sym_var(ctx, nm, n + k);
-  }
-  D.q = vars;
-  D.v = vars + n;
   // the ground: identity pose, no motion
-  spose *g = &D.ps[0];
+  spose *g = &D->ps[0];
   for (int k = 0; k < 3; k++) {
-    g->r[k] = g->rd[k] = D.zero;
+    g->r[k] = g->rd[k] = D->zero;
   }
   for (int k = 0; k < 4; k++) {
-    g->p[k] = k == 0 && m->dim == 3 ? D.one : D.zero;
-    g->pd[k] = D.zero;
+    g->p[k] = k == 0 && m->dim == 3 ? D->one : D->zero;
+    g->pd[k] = D->zero;
   }
   for (int k = 0; k < 9; k++) {
-    g->A[k] = (k % 4 == 0) ? D.one : D.zero;
+    g->A[k] = (k % 4 == 0) ? D->one : D->zero;
   }
   for (int k = 0; k < 7; k++) {
-    g->h[k] = D.zero;
+    g->h[k] = D->zero;
   }
-  // poses outward, and each body's coordinates (its parent's and its joint's)
+  // poses outward, and each body's coordinates (its parent's and its joint's); a macro copy's
+  // bodies are inputs
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
-    char *dc = D.dep + (size_t)tj->child * n, *dp = D.dep + (size_t)tj->parent * n;
+    char *dc = D->dep + (size_t)tj->child * n, *dp = D->dep + (size_t)tj->parent * n;
     for (int c = 0; c < n; c++) {
       dc[c] = dp[c] || (c >= tj->qadr && c < tj->qadr + tj->nq);
     }
-    if (m->dim == 3) {
-      spatial_child(&D, tj);
+    if (D->P && D->P->body_copy[tj->child] >= 0) {
+      copy_pose(D, tj->child);
+    } else if (m->dim == 3) {
+      spatial_child(D, tj);
     } else {
-      planar_child(&D, tj);
+      planar_child(D, tj);
     }
   }
-  rc = dynamics(&D, L, outs);
+  int rc = dynamics(D, L, outs);
   if (rc) {
-    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
-    goto fail;
+    free(dep2), free(rowbuf);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
   }
-  // rows: cut joints, drives, norms
+  // rows: cut joints, drives, norms (a copy's own rows: its shape's equations, zero here)
   for (int r = 0; r < m->mrow; r++) {
     const mbd_rowinfo *ri = &m->row[r];
-    mbd_sym_id phi = D.zero, gam = D.zero;
+    mbd_sym_id phi = D->zero, gam = D->zero;
     for (int c = 0; c < n; c++) {
-      rowbuf[c] = D.zero;
+      rowbuf[c] = D->zero;
     }
-    if (ri->owner == MBD_ROW_TREE) {
+    if (D->P && D->P->row_internal[r]) {
+      // the copy's equations give it
+    } else if (ri->owner == MBD_ROW_TREE) {
       // eᵀe − 1, 2eᵀ, −2 ėᵀė
       mbd_sym_id e[4], ed[4];
       for (int k = 0; k < 4; k++) {
-        e[k] = D.q[ri->index + k];
-        ed[k] = D.v[ri->index + k];
-        rowbuf[ri->index + k] = scl(&D, 2, e[k]);
+        e[k] = D->q[ri->index + k];
+        ed[k] = D->v[ri->index + k];
+        rowbuf[ri->index + k] = scl(D, 2, e[k]);
       }
-      phi = mbd_sym_sub(ctx, mbd_sym_dot(ctx, 4, e, e), D.one);
-      gam = scl(&D, -2, mbd_sym_dot(ctx, 4, ed, ed));
+      phi = mbd_sym_sub(ctx, mbd_sym_dot(ctx, 4, e, e), D->one);
+      gam = scl(D, -2, mbd_sym_dot(ctx, 4, ed, ed));
     } else {
       const mbd_joint *j =
           ri->owner == MBD_ROW_JOINT ? &m->joint[ri->index] : &m->joint[m->drive[ri->index].joint];
-      const char *d1 = D.dep + (size_t)j->body1 * n, *d2 = D.dep + (size_t)j->body2 * n;
+      const char *d1 = D->dep + (size_t)j->body1 * n, *d2 = D->dep + (size_t)j->body2 * n;
+      int on_copy = D->P && ((j->body1 && D->P->body_copy[j->body1] >= 0) ||
+                             (j->body2 && D->P->body_copy[j->body2] >= 0));
+      int bodies[2] = {j->body1, j->body2};
       for (int c = 0; c < n; c++) {
-        dep2[c] = d1[c] || d2[c];
+        // a copy's body: its coordinates come in through its pose variables
+        int c1 = j->body1 && D->P && D->P->body_copy[j->body1] >= 0 ? 0 : d1[c];
+        int c2 = j->body2 && D->P && D->P->body_copy[j->body2] >= 0 ? 0 : d2[c];
+        dep2[c] = c1 || c2;
       }
       int jtj = t->joint_tj[j - m->joint];
       if (ri->owner == MBD_ROW_JOINT) {
         mbd_sym_id rows[MBD_JOINT_MAXROW];
-        joint_rows(&D, j, rows);
+        joint_rows(D, j, rows);
         phi = rows[ri->local];
-        row_derivatives(&D, phi, dep2, rowbuf, &gam);
+        if (on_copy) {
+          row_derivatives_z(D, phi, bodies, 2, dep2, rowbuf, &gam);
+        } else {
+          row_derivatives(D, phi, dep2, rowbuf, &gam);
+        }
       } else if (jtj >= 0) {
         // a drive on a tree joint: its coordinate is c0 + q (γ part zero)
         const mbd_tree_joint *tj = &t->tj[jtj];
@@ -992,12 +1232,16 @@ int mbd_eqs_derive(const mbd_model *m, const mbd_eqs_layout *L, mbd_sym_ctx **ct
         while (jt->coord[MBD_DIMX(m)][ci] != kind) {
           ci++;
         }
-        phi = add2(&D, K(&D, tj->coord0[ci]), D.q[c]);
-        rowbuf[c] = D.one;
+        phi = add2(D, K(D, tj->coord0[ci]), D->q[c]);
+        rowbuf[c] = D->one;
       } else {
         // a drive on a cut joint: c(q) and its derivatives; γ output = (c_q q̇)_q q̇
-        phi = cut_coordinate(&D, j, m->drive[ri->index].coord);
-        row_derivatives(&D, phi, dep2, rowbuf, &gam);
+        phi = cut_coordinate(D, j, m->drive[ri->index].coord);
+        if (on_copy) {
+          row_derivatives_z(D, phi, bodies, 2, dep2, rowbuf, &gam);
+        } else {
+          row_derivatives(D, phi, dep2, rowbuf, &gam);
+        }
         gam = mbd_sym_neg(ctx, gam);
       }
     }
@@ -1008,37 +1252,180 @@ int mbd_eqs_derive(const mbd_model *m, const mbd_eqs_layout *L, mbd_sym_ctx **ct
     }
   }
   for (int k = 0; k < L->nang; k++) {
-    outs[L->oang + k] = cut_coordinate(&D, &m->joint[L->ang_joint[k]], MBD_COORD_ANGLE);
+    outs[L->oang + k] = cut_coordinate(D, &m->joint[L->ang_joint[k]], MBD_COORD_ANGLE);
   }
-  // a failed construction anywhere shows as the context's error
-  if (mbd_sym_ctx_error(ctx)->code) {
-    const mbd_error *e = mbd_sym_ctx_error(ctx);
-    rc = MBD_FAIL(err, e->code, MSG_CODE_SYM, e->msg);
-    goto fail;
+  free(dep2);
+  free(rowbuf);
+  (void)nb;
+  return MBD_OK;
+}
+
+/* the working storage of a derivation over model m with n coordinates; 0 or −1 */
+static int der_alloc(der *D, const mbd_model *m, int nvars) {
+  int n = m->nv, nb = m->nbody, ntj = m->tree->ntj;
+  memset(D, 0, sizeof *D);
+  D->m = m;
+  D->n = n;
+  D->ctx = mbd_sym_ctx_new();
+  D->ps = calloc((size_t)nb, sizeof *D->ps);
+  D->Jall = malloc(sizeof(mbd_sym_id) * (size_t)nb * 7 * (size_t)(n ? n : 1));
+  D->dep = calloc((size_t)nb * (size_t)(n ? n : 1), 1);
+  D->tc = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tc);
+  D->td0 = calloc((size_t)(ntj ? ntj : 1), sizeof *D->td0);
+  D->tw = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tw);
+  D->q = malloc(sizeof(mbd_sym_id) * (size_t)(nvars ? nvars : 1));
+  if (!D->ctx || !D->ps || !D->Jall || !D->dep || !D->tc || !D->td0 || !D->tw || !D->q) {
+    return -1;
   }
-  for (int k = 0; k < L->nout; k++) {
+  D->zero = mbd_sym_const(D->ctx, 0);
+  D->one = mbd_sym_const(D->ctx, 1);
+  D->v = D->q + n;
+  return 0;
+}
+
+/* everything but the context and the variables (handed to the caller) */
+static void der_free(der *D) {
+  free(D->ps);
+  free(D->Jall);
+  free(D->dep);
+  free(D->tc);
+  free(D->td0);
+  free(D->tw);
+}
+
+/* the context's error, or a construction that failed, as a status */
+static int check_outs(der *D, const mbd_sym_id *outs, int nout, mbd_error *err) {
+  if (mbd_sym_ctx_error(D->ctx)->code) {
+    const mbd_error *e = mbd_sym_ctx_error(D->ctx);
+    return MBD_FAIL(err, e->code, MSG_CODE_SYM, e->msg);
+  }
+  for (int k = 0; k < nout; k++) {
     if (outs[k] == MBD_SYM_NONE) {
-      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
-      goto fail;
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
     }
   }
-  free(D.ps);
-  free(D.Jall);
-  free(D.dep);
-  free(dep2);
-  free(rowbuf);
+  return MBD_OK;
+}
+
+int mbd_eqs_derive(const mbd_model *m, const mbd_eqs_layout *L, mbd_sym_ctx **ctxp,
+                   mbd_sym_id **varsp, mbd_sym_id **outsp, mbd_error *err) {
+  *ctxp = NULL;
+  *varsp = *outsp = NULL;
+  const mbd_tree *t = m->tree;
+  int n = m->nv;
+  der D;
+  mbd_sym_id *outs = malloc(sizeof(mbd_sym_id) * (size_t)(L->nout ? L->nout : 1));
+  if (der_alloc(&D, m, L->nvin) < 0 || !outs) {
+    der_free(&D);
+    free(D.q);
+    free(outs);
+    mbd_sym_ctx_free(D.ctx);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
+  }
+  mbd_sym_ctx *ctx = D.ctx;
+  // variables: q, q̇, then the copies' bodies' local poses, pose Jacobians, quadratic terms
+  for (int k = 0; k < n; k++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "q%d", k);
+    D.q[k] = mbd_sym_var(ctx, nm, k);
+    snprintf(nm, sizeof nm, "v%d", k);
+    D.q[n + k] = mbd_sym_var(ctx, nm, n + k);
+  }
+  for (int k = 2 * n; k < L->nvin; k++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "y%d", k);
+    D.q[k] = mbd_sym_var(ctx, nm, k);
+  }
+  D.P = L->macros;
+  D.cvar = D.q + 2 * n;
+  // the tree constants, gravity
+  for (int k = 0; k < t->ntj; k++) {
+    mbd_sym_consts(ctx, 4, t->tj[k].c, D.tc[k]);
+    mbd_sym_consts(ctx, 3, t->tj[k].d0, D.td0[k]);
+    mbd_sym_consts(ctx, 3, t->tj[k].w, D.tw[k]);
+  }
+  mbd_sym_consts(ctx, 3, m->gravity, D.grav);
+  int rc = derive_core(&D, L, outs, err);
+  if (rc == MBD_OK) {
+    rc = check_outs(&D, outs, L->nout, err);
+  }
+  der_free(&D);
+  if (rc != MBD_OK) {
+    free(D.q);
+    free(outs);
+    mbd_sym_ctx_free(ctx);
+    return rc;
+  }
   *ctxp = ctx;
-  *varsp = vars;
+  *varsp = D.q;
   *outsp = outs;
   return MBD_OK;
-fail:
-  free(D.ps);
-  free(D.Jall);
-  free(D.dep);
-  free(dep2);
-  free(rowbuf);
-  free(vars);
-  free(outs);
-  mbd_sym_ctx_free(D.ctx);
-  return rc;
+}
+
+int mbd_eqs_derive_shape(const mbd_eqs_shape *sh, mbd_sym_ctx **ctxp, mbd_sym_id **varsp,
+                         mbd_sym_id **outsp, mbd_error *err) {
+  *ctxp = NULL;
+  *varsp = *outsp = NULL;
+  const mbd_model *lm = sh->local;
+  const mbd_tree *t = lm->tree;
+  int n = lm->nv, ny = sh->ny;
+  der D;
+  mbd_sym_id *outs = malloc(sizeof(mbd_sym_id) * (size_t)(sh->nout ? sh->nout : 1));
+  if (der_alloc(&D, lm, 2 * n + sh->npar) < 0 || !outs) {
+    der_free(&D);
+    free(D.q);
+    free(outs);
+    mbd_sym_ctx_free(D.ctx);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
+  }
+  mbd_sym_ctx *ctx = D.ctx;
+  // variables: q', q̇', then the parameters: c, d0, w of each tree joint, R, g
+  for (int k = 0; k < 2 * n + sh->npar; k++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, k < n ? "q%d" : (k < 2 * n ? "v%d" : "p%d"),
+             k < n ? k : (k < 2 * n ? k - n : k - 2 * n));
+    D.q[k] = mbd_sym_var(ctx, nm, k);
+  }
+  const mbd_sym_id *par = D.q + 2 * n;
+  for (int k = 0; k < t->ntj; k++) {
+    for (int i = 0; i < 4; i++) {
+      D.tc[k][i] = par[10 * k + i];
+    }
+    for (int i = 0; i < 3; i++) {
+      D.td0[k][i] = par[10 * k + 4 + i];
+      D.tw[k][i] = par[10 * k + 7 + i];
+    }
+  }
+  D.R = par + 10 * t->ntj;
+  for (int i = 0; i < 3; i++) {
+    D.grav[i] = par[10 * t->ntj + 9 + i];
+  }
+  int rc = derive_core(&D, &sh->L, outs, err);
+  // the bodies' poses, pose Jacobians and quadratic terms in the copy's frame
+  for (int b = 1; rc == MBD_OK && b < lm->nbody; b++) {
+    const spose *P = &D.ps[b];
+    mbd_sym_id *o = outs + sh->obody + (b - 1) * ny * (2 + n);
+    int npos = ny == 7 ? 3 : 2;
+    for (int i = 0; i < ny; i++) {
+      o[i] = i < npos ? P->r[i] : P->p[i - npos];
+      o[ny + ny * n + i] = P->h[i];
+      for (int c = 0; c < n; c++) {
+        o[ny + i * n + c] = JC(P, i, c);
+      }
+    }
+  }
+  if (rc == MBD_OK) {
+    rc = check_outs(&D, outs, sh->nout, err);
+  }
+  der_free(&D);
+  if (rc != MBD_OK) {
+    free(D.q);
+    free(outs);
+    mbd_sym_ctx_free(ctx);
+    return rc;
+  }
+  *ctxp = ctx;
+  *varsp = D.q;
+  *outsp = outs;
+  return MBD_OK;
 }

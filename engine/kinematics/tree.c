@@ -451,6 +451,14 @@ static int choose_tree(const mbd_model *m, const char *const *cut, int ncut, int
     }
     forced[j] = 1;
   }
+  // macro copies (paper 002, section 4): a copy's joints stay in the tree, a joint between a copy
+  // and another body (not the ground) is cut, so that each copy's coordinates are its own
+  for (int j = 0; j < nj; j++) {
+    int b1 = m->joint[j].body1, b2 = m->joint[j].body2;
+    if (b1 && b2 && m->body[b1].copy != m->body[b2].copy) {
+      forced[j] = 1;
+    }
+  }
   // joints by the coordinates they add, then in declaration order (a stable insertion sort)
   for (int j = 0; j < nj; j++) {
     int w = mbd_tree_joint_nq(m->joint[j].type, m->dim), k = j;
@@ -685,6 +693,11 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
     mr->assembly_tol = m->assembly_tol;
     mr->moved_body = -1;
     mr->tree = t;
+    // macro copies (paper 002 section 4): the generated equations derive each shape once
+    if (m->ncopy > 0) {
+      mr->copy = dup(m->copy, m->ncopy, sizeof *m->copy);
+      mr->ncopy = mr->ccopy = mr->copy ? m->ncopy : 0;
+    }
   }
   if (t) {
     t->tj = calloc((size_t)m->nbody, sizeof *t->tj);

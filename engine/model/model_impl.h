@@ -48,7 +48,16 @@ typedef struct mbd_body {
   double q0[7];            /* initial pose as given: planar x y θ; spatial x y z e0..e3 */
   double v0[6];            /* initial velocity as given: vx vy vz wx wy wz (planar: vx vy ω) */
   int block;               /* its coordinate block, −1 for ground (set by assembly) */
+  int copy;                /* the macro copy it belongs to (index into copy[]), 0 for none */
 } mbd_body;
+
+/* a copy of a macro element (paper 002, section 4): a sub-mechanism placed by a rigid transform */
+typedef struct mbd_copy {
+  char shape[MBD_NAME_MAX];  /* the macro's name: copies of one shape share derived equations */
+  char name[MBD_NAME_MAX];   /* the copy's name (prefix of its objects' names) */
+  double origin[3];          /* placement: global position of the copy's frame */
+  double rot[4];             /* its orientation: Euler parameters (planar: rot[0] = angle) */
+} mbd_copy;
 
 /* the pose of one body, filled from its block by the kinematics stage (kinematics/poses.c) */
 typedef struct mbd_pose {
@@ -141,6 +150,7 @@ typedef struct mbd_joint {
   int row0, nrow;          /* its rows in the constraint vector (set by assembly) */
   int drive;               /* drive index or −1 */
   int rspring;             /* rotational spring index or −1 */
+  int copy;                /* the macro copy it belongs to, 0 for none */
 } mbd_joint;
 
 /* what a joint type knows (model/joint_types.c), per model dimension [0] planar, [1] spatial */
@@ -269,6 +279,9 @@ struct mbd_model {
   mbd_spring *spring;
   int nrspring, crspring;
   mbd_rspring *rspring;
+  int ncopy, ccopy;        /* macro copies: copy[0] unused (index 0 is "none") */
+  mbd_copy *copy;
+  int open_copy;           /* the copy objects are added to now, 0 for none */
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;

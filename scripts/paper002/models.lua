@@ -77,4 +77,115 @@ function M.rscr_model(opts)
   return m, phi0
 end
 
+-- RSSR (paper section 3.2 and Fig. 10): revolute – spherical – spherical – revolute, in its own
+-- frame (the macro element of the composite mechanism).
+--   crank     turns about the frame's z axis at the origin; its ball joint at radius a = 1 m:
+--             P(θ) = (a cos θ, a sin θ, 0)
+--   rocker    turns about the frame's y axis through O_r = (d, 0, h) = (3, 0, 0.5) m; its ball
+--             joint at c = 1.5 m along its arm: R(ψ) = O_r + c (cos ψ, 0, −sin ψ)
+--   coupler   b = 3 m between the balls (it spins freely about its own axis: an idle freedom)
+-- |P(θ) − R(ψ)| = b has a solution at every θ: the crank turns whole turns while the rocker swings
+-- between about 52° and 135°.  Slender rods: crank 1 kg, coupler 2 kg, rocker 1.5 kg.
+M.rssr = { a = 1, d = 3, h = 0.5, c = 1.5, b = 3 }
+
+-- the rocker angle ψ(θ) on the branch continued from psi_prev (default: the upper branch)
+function M.rssr_psi(theta, psi_prev)
+  local g = M.rssr
+  local P = {g.a * math.cos(theta), g.a * math.sin(theta), 0}
+  local function f(psi)
+    local R = {g.d + g.c * math.cos(psi), 0, g.h - g.c * math.sin(psi)}
+    return (P[1] - R[1]) ^ 2 + (P[2] - R[2]) ^ 2 + (P[3] - R[3]) ^ 2 - g.b ^ 2
+  end
+  -- roots by a scan and bisection; the one nearest psi_prev
+  local best, root = math.huge, nil
+  local N = 720
+  for i = 0, N - 1 do
+    local p0, p1 = -math.pi + 2 * math.pi * i / N, -math.pi + 2 * math.pi * (i + 1) / N
+    if f(p0) * f(p1) <= 0 then
+      for _ = 1, 60 do
+        local pm = (p0 + p1) / 2
+        if f(p0) * f(pm) <= 0 then p1 = pm else p0 = pm end
+      end
+      local r = (p0 + p1) / 2
+      local dist = psi_prev and math.abs(r - psi_prev) or -r
+      if dist < best then best, root = dist, r end
+    end
+  end
+  return root
+end
+
+-- the RSSR as a macro element: p.theta is the crank's angle at the start (in the copy's frame);
+-- with p.input (a body of another copy) and p.input_tip (a point of that body) the copy takes
+-- that body as its crank instead of making one (the composite mechanism's chain)
+M.rssr_macro = mbd.macro { name = "rssr", build = function(m, p)
+  local g = M.rssr
+  local theta = p.theta or 0
+  local psi = M.rssr_psi(theta, p.psi)
+  local P = {g.a * math.cos(theta), g.a * math.sin(theta), 0}
+  local Or = {g.d, 0, g.h}
+  local R = {g.d + g.c * math.cos(psi), 0, g.h - g.c * math.sin(psi)}
+  local crank, tip = p.input, p.input_tip
+  if not crank then
+    crank = m:body { name = "crank", mass = 1, inertia = {1e-3, g.a ^ 2 / 12, g.a ^ 2 / 12},
+                     pos = p.at {P[1] / 2, P[2] / 2, 0},
+                     rot = p.rotation(mbd.rot.axis_angle({0, 0, 1}, theta)) }
+    m:revolute { name = "R1", body1 = m.ground, at1 = p.at {0, 0, 0}, axis1 = p.dir {0, 0, 1},
+                 body2 = crank, at2 = {-g.a / 2, 0, 0}, axis2 = {0, 0, 1} }
+    tip = {g.a / 2, 0, 0}
+  end
+  local u = {R[1] - P[1], R[2] - P[2], R[3] - P[3]}
+  local across = math.abs(u[3]) < 0.9 * g.b and {0, 0, 1} or {0, 1, 0}
+  local coupler = m:body { name = "coupler", mass = 2, inertia = {1e-3, 2 * g.b ^ 2 / 12,
+                                                                  2 * g.b ^ 2 / 12},
+                           pos = p.at {(P[1] + R[1]) / 2, (P[2] + R[2]) / 2, (P[3] + R[3]) / 2},
+                           rot = p.rotation(mbd.rot.from_axes(u, across)) }
+  local rocker = m:body { name = "rocker", mass = 1.5, inertia = {1e-3, 1.5 * g.c ^ 2 / 12,
+                                                                  1.5 * g.c ^ 2 / 12},
+                          pos = p.at {(Or[1] + R[1]) / 2, 0, (Or[3] + R[3]) / 2},
+                          rot = p.rotation(mbd.rot.axis_angle({0, 1, 0}, psi)) }
+  m:revolute { name = "R2", body1 = m.ground, at1 = p.at(Or), axis1 = p.dir {0, 1, 0},
+               body2 = rocker, at2 = {-g.c / 2, 0, 0}, axis2 = {0, 1, 0} }
+  m:spherical { name = "S1", body1 = crank, at1 = tip, body2 = coupler, at2 = {-g.b / 2, 0, 0} }
+  m:spherical { name = "S2", body1 = coupler, at1 = {g.b / 2, 0, 0}, body2 = rocker,
+                at2 = {g.c / 2, 0, 0} }
+  return { input = crank, output = rocker, psi = psi }
+end }
+
+-- a single RSSR (the paper's RSSR dynamics: a constant torque on the crank)
+function M.rssr_model(opts)
+  opts = opts or {}
+  local m = mbd.model { name = "RSSR", dim = 3, gravity = opts.gravity or {0, 0, 0} }
+  local s = M.rssr_macro:add(m, { name = "s1" })
+  if opts.torque then m:torque { body = s.input, value = {0, 0, opts.torque} } end
+  if opts.drive then m:drive { joint = s.R1, position = opts.drive } end
+  return m, s
+end
+
+-- the composite RSSR (paper Fig. 10): k RSSR copies chained, each one's rocker the next one's
+-- crank.  Copy i+1's frame sits at copy i's rocker pivot with its z axis along that pivot's axis
+-- (copy i's y axis); its crank ball sits on copy i's rocker arm at radius a.
+function M.composite_rssr(k, opts)
+  opts = opts or {}
+  local g = M.rssr
+  local m = mbd.model { name = "composite RSSR", dim = 3, gravity = opts.gravity or {0, 0, 0} }
+  local quarter = mbd.rot.axis_angle({1, 0, 0}, -math.pi / 2)   -- local z → previous y
+  local copies = {}
+  local origin, rot = {0, 0, 0}, {1, 0, 0, 0}
+  for i = 1, k do
+    local p = { name = "s" .. i, origin = origin, rot = rot }
+    if i > 1 then
+      local prev = copies[i - 1]
+      p.input, p.input_tip, p.theta = prev.output, {g.a - g.c / 2, 0, 0}, prev.psi
+    end
+    copies[i] = M.rssr_macro:add(m, p)
+    -- the next frame: at this copy's rocker pivot, turned a quarter about its x axis
+    local Or = mbd.rot.rotate(rot, {g.d, 0, g.h})
+    origin = {origin[1] + Or[1], origin[2] + Or[2], origin[3] + Or[3]}
+    rot = mbd.rot.compose(rot, quarter)
+  end
+  if opts.drive then m:drive { joint = copies[1].R1, position = opts.drive } end
+  if opts.torque then m:torque { body = copies[1].input, value = {0, 0, opts.torque} } end
+  return m, copies
+end
+
 return M

@@ -112,6 +112,18 @@ int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err)
 int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
                                     mbd_error *err);
 
+/* macro elements (paper 002, section 4): a copy of a sub-mechanism, of the shape `shape`, named
+ * `name` and placed at origin (dim entries) with rotation rot (spatial: Euler parameters;
+ * planar: rot[0] is the angle).  While a copy is open every body and joint added belongs to it
+ * (their names may then hold '.', as "<copy>.<name>"); the relative formulation keeps each copy's
+ * joints in its tree, cuts the joints between copies, and derives the equations of a shape once
+ * for all its copies.  Returns the copy's index (≥ 1) or a negative status (a copy already open,
+ * a bad name or placement). */
+int mbd_model_open_copy(mbd_model *m, const char *shape, const char *name, const double *origin,
+                        const double *rot, mbd_error *err);
+/* close the open copy (no-op when none is open) */
+void mbd_model_close_copy(mbd_model *m);
+
 /* lookups: index or −1 */
 int mbd_model_find_body(const mbd_model *m, const char *name);
 int mbd_model_find_joint(const mbd_model *m, const char *name);
