@@ -27,7 +27,9 @@
 #endif
 
 #define EQS_NAME "mbd_relative_eqs"
-#define EQS_VERSION "mbd relative equations 1"
+/* part of the model's cache key: change it with any change to what derive.c emits (a cached source
+ * of an older derivation would otherwise be loaded) */
+#define EQS_VERSION "mbd relative equations 2"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {

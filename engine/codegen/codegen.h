@@ -43,11 +43,13 @@ typedef struct mbd_eqs_layout {
   int nvin;             /* the inputs: v = (q, q̇) and, with copies, their bodies' outputs */
 } mbd_eqs_layout;
 
-/* macro.c: the shapes of a model's macro copies and how each copy maps onto the model */
+/* macro.c: the shapes of a model's macro copies and how each copy maps onto the model; each
+ * tree joint of a shape has MBD_EQS_TJ_PAR parameters: c (4), d0 (3), w (3), l (4) */
+#define MBD_EQS_TJ_PAR 14
 typedef struct mbd_eqs_shape {
   mbd_model *local;     /* the first copy of the shape as a tree model in the copy's frame */
   mbd_eqs_layout L;     /* the layout of its outputs (its rows: internal cut joints and norms) */
-  int npar;             /* its parameters after (q, q̇): c, d0, w per tree joint (10), R (9), g (3) */
+  int npar;             /* its parameters after (q, q̇): per tree joint c, d0, w, l, then R (9), g (3) */
   int ny;               /* pose coordinates of a body (7 spatial, 3 planar) */
   int obody;            /* where its bodies' outputs start: per body Y (ny), B (ny × n), h (ny) */
   int nout;             /* outputs in all */

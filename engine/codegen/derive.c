@@ -48,6 +48,8 @@ typedef struct der {
   mbd_sym_id (*tc)[4];     /* ntj: each tree joint's frame c, separation d0 and universal axis w: */
   mbd_sym_id (*td0)[3];    /*   constants, or a macro shape's parameters */
   mbd_sym_id (*tw)[3];
+  mbd_sym_id (*tl)[4];     /* ntj: a frame on the parent's side, K = l ⊗ ε ⊗ c (the identity but in a
+                              shape: a ball joint to the ground sees the copy's frame turned) */
   mbd_sym_id grav[3];      /* gravity (a shape: seen in the copy's frame, a parameter) */
   const mbd_sym_id *R;     /* 9: turns the cut joints' point rows global (a shape), or NULL */
   const mbd_eqs_macros *P; /* the model's copies (their bodies' poses are inputs), or NULL */
@@ -165,9 +167,11 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
 
 /* x ⊗ c (the child is body2) or c* ⊗ x* (body1) */
 static void to_child(der *D, const mbd_tree_joint *tj, const mbd_sym_id *x, mbd_sym_id *y) {
-  const mbd_sym_id *c = D->tc[tj - D->m->tree->tj];
+  const mbd_sym_id *c = D->tc[tj - D->m->tree->tj], *l = D->tl[tj - D->m->tree->tj];
   if (tj->sigma > 0) {
-    mbd_sym_qmul(D->ctx, x, c, y);
+    mbd_sym_id xc[4];
+    mbd_sym_qmul(D->ctx, x, c, xc);
+    mbd_sym_qmul(D->ctx, l, xc, y);
   } else {
     mbd_sym_id cc[4], xc[4];
     mbd_sym_qconj(D->ctx, c, cc);
@@ -1273,8 +1277,10 @@ static int der_alloc(der *D, const mbd_model *m, int nvars) {
   D->tc = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tc);
   D->td0 = calloc((size_t)(ntj ? ntj : 1), sizeof *D->td0);
   D->tw = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tw);
+  D->tl = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tl);
   D->q = malloc(sizeof(mbd_sym_id) * (size_t)(nvars ? nvars : 1));
-  if (!D->ctx || !D->ps || !D->Jall || !D->dep || !D->tc || !D->td0 || !D->tw || !D->q) {
+  if (!D->ctx || !D->ps || !D->Jall || !D->dep || !D->tc || !D->td0 || !D->tw || !D->tl ||
+      !D->q) {
     return -1;
   }
   D->zero = mbd_sym_const(D->ctx, 0);
@@ -1291,6 +1297,7 @@ static void der_free(der *D) {
   free(D->tc);
   free(D->td0);
   free(D->tw);
+  free(D->tl);
 }
 
 /* the context's error, or a construction that failed, as a status */
@@ -1343,6 +1350,8 @@ int mbd_eqs_derive(const mbd_model *m, const mbd_eqs_layout *L, mbd_sym_ctx **ct
     mbd_sym_consts(ctx, 4, t->tj[k].c, D.tc[k]);
     mbd_sym_consts(ctx, 3, t->tj[k].d0, D.td0[k]);
     mbd_sym_consts(ctx, 3, t->tj[k].w, D.tw[k]);
+    const double one[4] = {1, 0, 0, 0};
+    mbd_sym_consts(ctx, 4, one, D.tl[k]);
   }
   mbd_sym_consts(ctx, 3, m->gravity, D.grav);
   int rc = derive_core(&D, L, outs, err);
@@ -1379,7 +1388,7 @@ int mbd_eqs_derive_shape(const mbd_eqs_shape *sh, mbd_sym_ctx **ctxp, mbd_sym_id
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
   }
   mbd_sym_ctx *ctx = D.ctx;
-  // variables: q', q̇', then the parameters: c, d0, w of each tree joint, R, g
+  // variables: q', q̇', then the parameters: c, d0, w, l of each tree joint, R, g
   for (int k = 0; k < 2 * n + sh->npar; k++) {
     char nm[32];
     snprintf(nm, sizeof nm, k < n ? "q%d" : (k < 2 * n ? "v%d" : "p%d"),
@@ -1388,17 +1397,19 @@ int mbd_eqs_derive_shape(const mbd_eqs_shape *sh, mbd_sym_ctx **ctxp, mbd_sym_id
   }
   const mbd_sym_id *par = D.q + 2 * n;
   for (int k = 0; k < t->ntj; k++) {
+    const mbd_sym_id *pk = par + MBD_EQS_TJ_PAR * k;
     for (int i = 0; i < 4; i++) {
-      D.tc[k][i] = par[10 * k + i];
+      D.tc[k][i] = pk[i];
+      D.tl[k][i] = pk[10 + i];
     }
     for (int i = 0; i < 3; i++) {
-      D.td0[k][i] = par[10 * k + 4 + i];
-      D.tw[k][i] = par[10 * k + 7 + i];
+      D.td0[k][i] = pk[4 + i];
+      D.tw[k][i] = pk[7 + i];
     }
   }
-  D.R = par + 10 * t->ntj;
+  D.R = par + MBD_EQS_TJ_PAR * t->ntj;
   for (int i = 0; i < 3; i++) {
-    D.grav[i] = par[10 * t->ntj + 9 + i];
+    D.grav[i] = par[MBD_EQS_TJ_PAR * t->ntj + 9 + i];
   }
   int rc = derive_core(&D, &sh->L, outs, err);
   // the bodies' poses, pose Jacobians and quadratic terms in the copy's frame

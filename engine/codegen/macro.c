@@ -104,7 +104,8 @@ static uint64_t hvec(uint64_t h, const double *v, int n) {
 
 /* the description of a local model, without its parameters: equal for the copies of a shape */
 static uint64_t shape_key(const mbd_model *lm) {
-  uint64_t h = fnv(14695981039346656037ull, "mbd macro shape 1");
+  // the version: change it with any change to a shape's equations or parameters (cache key)
+  uint64_t h = fnv(14695981039346656037ull, "mbd macro shape 2");
   h = hnum(h, lm->dim);
   for (int b = 1; b < lm->nbody; b++) {
     h = hnum(h, lm->body[b].mass);
@@ -236,7 +237,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
     }
   }
   cp->qmap = calloc((size_t)(nq ? nq : 1), sizeof(int));
-  cp->par = calloc((size_t)(10 * (ntj ? ntj : 1) + 12), sizeof(double));
+  cp->par = calloc((size_t)(MBD_EQS_TJ_PAR * (ntj ? ntj : 1) + 12), sizeof(double));
   ok &= lt->tj && lt->body_tj && lt->joint_tj && lt->cut && cp->qmap && cp->par;
   if (!ok) {
     free(lbody), free(ljoint);
@@ -266,8 +267,8 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
     nq += tj->nq;
     // constants in the copy's frame (tree_impl.h): a ground side's point and axis; the
     // parameters c, d0, w
-    double *par = cp->par + 10 * lt->ntj;
-    double c4[4] = {tj->c[0], tj->c[1], tj->c[2], tj->c[3]}, d0[3], w[3];
+    double *par = cp->par + MBD_EQS_TJ_PAR * lt->ntj;
+    double c4[4] = {tj->c[0], tj->c[1], tj->c[2], tj->c[3]}, d0[3], w[3], l4[4] = {1, 0, 0, 0};
     memcpy(d0, tj->d0, sizeof d0);
     memcpy(w, tj->w, sizeof w);
     if (tj->kind == MBD_TJ_FLOATING) {
@@ -283,7 +284,12 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
         mul3t(R, tj->u, l.u);
         mul3t(R, tj->d0, d0);
         mul3t(R, tj->w, w);
-        if (m->dim == 3) {
+        if (m->dim == 3 && tj->kind == MBD_TJ_SPHERICAL) {
+          // a ball joint's coordinates turn about the ground's axes: K = p_Rᵀ ⊗ e ⊗ c
+          double pc[4] = {mc->rot[0], -mc->rot[1], -mc->rot[2], -mc->rot[3]};
+          memcpy(l4, pc, sizeof pc);
+        } else if (m->dim == 3) {
+          // an axis turned into the copy's frame turns the joint's rotation with it
           double pc[4] = {mc->rot[0], -mc->rot[1], -mc->rot[2], -mc->rot[3]};
           qmul(pc, tj->c, c4);
         } else {
@@ -302,6 +308,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
     memcpy(par, c4, sizeof c4);
     memcpy(par + 4, d0, sizeof d0);
     memcpy(par + 7, w, sizeof w);
+    memcpy(par + 10, l4, sizeof l4);
     memset(l.c, 0, sizeof l.c);
     memset(l.d0, 0, sizeof l.d0);
     memset(l.w, 0, sizeof l.w);
@@ -313,8 +320,8 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
     lt->tj[lt->ntj++] = l;
   }
   // R and the gravity in the copy's frame
-  memcpy(cp->par + 10 * lt->ntj, R, sizeof R);
-  mul3t(R, m->gravity, cp->par + 10 * lt->ntj + 9);
+  memcpy(cp->par + MBD_EQS_TJ_PAR * lt->ntj, R, sizeof R);
+  mul3t(R, m->gravity, cp->par + MBD_EQS_TJ_PAR * lt->ntj + 9);
   lm->nq = lm->nv = nq;
   // rows: the internal cut joints' (in the model's order), the norms of the copy's tree joints
   int rows = 0;
@@ -420,7 +427,7 @@ int mbd_eqs_macros_make(const mbd_model *m, mbd_eqs_macros **out, mbd_error *err
         mbd_eqs_macros_free(P);
         return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "macro elements");
       }
-      sh->npar = 10 * lm->tree->ntj + 12;
+      sh->npar = MBD_EQS_TJ_PAR * lm->tree->ntj + 12;
       sh->ny = m->dim == 3 ? 7 : 3;
       sh->obody = sh->L.oang + sh->L.nang;
       sh->nout = sh->obody + (lm->nbody - 1) * sh->ny * (2 + lm->nv);

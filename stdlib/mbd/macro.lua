@@ -153,7 +153,8 @@ function Macro:add(m, p)
     end,
     __tostring = function() return "model '" .. tostring(m.name) .. "' (copy '" .. name .. "')" end,
   })
-  local index = mbd._copy_open(m, self.name, name, origin, rot)
+  local opened, index = pcall(mbd._copy_open, m, self.name, name, origin, rot)
+  if not opened then error(strip(index), 2) end
   local ok, ports = pcall(self.build, proxy, place)
   mbd._copy_close(m)
   if not ok then error(ports, 0) end

@@ -82,6 +82,100 @@ static mbd_model *loaded2(void) {
   return m;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* macro copies                                                                                */
+
+static void qmul(const double *a, const double *b, double *c) {
+  c[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  c[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  c[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  c[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+/* an RSSR loop written in its copy's frame (placement o, p): crank a about z at the origin, rocker
+ * c about y at (2, 0, 0.5) turned by ψ = 0.8, coupler b between their tips; its bodies' global
+ * poses come out in pos[3][3], rot[3][4] */
+static void rssr_copy(mbd_model *m, const char *name, const double *o, const double *p,
+                      int *bodies, double pos[3][3], double rot[3][4]) {
+  mbd_error err;
+  assert_true(mbd_model_open_copy(m, "rssr", name, o, p, &err) > 0);
+  double A[9];
+  mbd_ep_A(p, A);
+  double psi = 0.8, Or[3] = {2, 0, 0.5};
+  double P[3] = {1, 0, 0}, R[3] = {Or[0] + cos(psi), 0, Or[2] - sin(psi)};
+  double lpos[3][3] = {{0.5, 0, 0},
+                       {(P[0] + R[0]) / 2, (P[1] + R[1]) / 2, (P[2] + R[2]) / 2},
+                       {Or[0] + 0.5 * cos(psi), 0, Or[2] - 0.5 * sin(psi)}};
+  double lrot[3][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {cos(psi / 2), 0, sin(psi / 2), 0}};
+  const char *nm[3] = {"a", "b", "c"};
+  double mass[3] = {1, 2, 1.5};
+  for (int k = 0; k < 3; k++) {
+    double g[3];
+    for (int i = 0; i < 3; i++) {
+      g[i] = o[i] + A[3 * i] * lpos[k][0] + A[3 * i + 1] * lpos[k][1] + A[3 * i + 2] * lpos[k][2];
+    }
+    memcpy(pos[k], g, sizeof g);
+    qmul(p, lrot[k], rot[k]);
+    char full[64];
+    snprintf(full, sizeof full, "%s.%s", name, nm[k]);
+    bodies[k] = body3(m, full, mass[k], 0.1 + 0.02 * k, 0.2, 0.15, pos[k], rot[k], NULL, NULL);
+  }
+  // ground points and axes in the global frame
+  double z[3] = {A[2], A[5], A[8]}, y[3] = {A[1], A[4], A[7]}, o2[3];
+  for (int i = 0; i < 3; i++) {
+    o2[i] = o[i] + A[3 * i] * Or[0] + A[3 * i + 1] * Or[1] + A[3 * i + 2] * Or[2];
+  }
+  double zl[3] = {0, 0, 1}, yl[3] = {0, 1, 0}, am[3] = {-0.5, 0, 0}, ap[3] = {0.5, 0, 0};
+  double bP[3] = {P[0] - lpos[1][0], P[1] - lpos[1][1], P[2] - lpos[1][2]};
+  double bR[3] = {R[0] - lpos[1][0], R[1] - lpos[1][1], R[2] - lpos[1][2]};
+  char jn[64];
+  snprintf(jn, sizeof jn, "%s.R1", name);
+  joint(m, jn, MBD_JOINT_REVOLUTE, 0, o, bodies[0], am, z, zl);
+  snprintf(jn, sizeof jn, "%s.R2", name);
+  joint(m, jn, MBD_JOINT_REVOLUTE, 0, o2, bodies[2], am, y, yl);
+  snprintf(jn, sizeof jn, "%s.S1", name);
+  joint(m, jn, MBD_JOINT_SPHERICAL, bodies[0], ap, bodies[1], bP, NULL, NULL);
+  snprintf(jn, sizeof jn, "%s.S2", name);
+  joint(m, jn, MBD_JOINT_SPHERICAL, bodies[1], bR, bodies[2], ap, NULL, NULL);
+  mbd_model_close_copy(m);
+}
+
+/* two copies of the RSSR loop, placed apart and turned, joined by a ball joint from the first's
+ * rocker tip to the second's crank; gravity, a force on a copy's coupler, a spring to the
+ * ground and a rotational spring on a copy's joint */
+static mbd_model *macro_model(void) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new("macro", 3, &err);
+  double g[3] = {0, -9.81, 0.3};
+  mbd_model_set_gravity(m, g);
+  double o1[3] = {0, 0, 0}, p1[4] = {1, 0, 0, 0}, o2[3] = {3, 1, 0}, p2[4], ax[3] = {1, 1, 1};
+  rot_axis(ax, 0.7, p2);
+  int b1[3], b2[3];
+  double pos1[3][3], rot1[3][4], pos2[3][3], rot2[3][4];
+  rssr_copy(m, "s1", o1, p1, b1, pos1, rot1);
+  rssr_copy(m, "s2", o2, p2, b2, pos2, rot2);
+  // the first rocker's tip, in the second crank's frame
+  double Ac[9], Aa[9], tip[3], ap[3] = {0.5, 0, 0}, d[3], at2[3];
+  mbd_ep_A(rot1[2], Ac);
+  mbd_ep_A(rot2[0], Aa);
+  for (int i = 0; i < 3; i++) {
+    tip[i] = pos1[2][i] + Ac[3 * i] * ap[0] + Ac[3 * i + 1] * ap[1] + Ac[3 * i + 2] * ap[2];
+    d[i] = tip[i] - pos2[0][i];
+  }
+  for (int i = 0; i < 3; i++) {
+    at2[i] = Aa[i] * d[0] + Aa[3 + i] * d[1] + Aa[6 + i] * d[2];
+  }
+  joint(m, "X", MBD_JOINT_SPHERICAL, b1[2], ap, b2[0], at2, NULL, NULL);
+  mbd_force_spec f = {.body = b2[1], .at = {0.1, 0.2, 0}, .value = {1, -2, 0.5}};
+  assert_true(mbd_model_add_force(m, &f, &err) >= 0);
+  mbd_spring_spec s = {.name = "k", .body1 = b1[1], .at1 = {0.2, 0, 0}, .body2 = 0,
+                       .at2 = {1, 2, 1}, .k = 30, .c = 2, .length = 1};
+  assert_true(mbd_model_add_spring(m, &s, &err) >= 0);
+  assert_true(mbd_model_add_rotational_spring(m, mbd_model_find_joint(m, "s2.R2"), 5, 0.5, 0.1,
+                                              &err) >= 0);
+  return m;
+}
+
 /* the tree model of m; with all = 1 every joint is cut (every body floats, every joint type's
  * equations are cut-joint rows) */
 static mbd_model *tree_model(mbd_model *m, int all) {
@@ -203,6 +297,26 @@ static void test_equations_planar(void **state) {
 }
 
 static mbd_model *sfb(void) { return spatial_fourbar(5); }
+
+/* macro copies: the shapes' equations, evaluated per copy and joined by the model's (the ball
+ * joint between copies through the copies' pose Jacobians), against the numeric stages; with
+ * every joint cut the copies' bodies float and the model's equations hold them all */
+static void test_equations_macro(void **state) {
+  (void)state;
+  mbd_model *m = macro_model();
+  mbd_model *mr = tree_model(m, 0);
+  mbd_eqs_layout L;
+  mbd_error err;
+  assert_int_equal(mbd_eqs_layout_make(mr, &L, &err), MBD_OK);
+  assert_non_null(L.macros);
+  assert_int_equal(L.macros->ncopy, 2);
+  assert_int_equal(L.macros->nshape, 1);  // both copies are one shape: derived once
+  mbd_eqs_layout_free(&L);
+  mbd_model_free(mr);
+  mbd_model_free(m);
+  check_equations(macro_model, 0, 1);
+  check_equations(macro_model, 1, 0);
+}
 
 static void test_equations_loops(void **state) {
   (void)state;
@@ -429,7 +543,8 @@ static void test_fallback(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_equations_spatial), cmocka_unit_test(test_equations_planar),
-      cmocka_unit_test(test_equations_loops),   cmocka_unit_test(test_runs),
+      cmocka_unit_test(test_equations_loops),   cmocka_unit_test(test_equations_macro),
+      cmocka_unit_test(test_runs),
       cmocka_unit_test(test_cartesian_code),
       cmocka_unit_test(test_cache),             cmocka_unit_test(test_fallback),
   };
