@@ -187,132 +187,6 @@ static const char *display(const void *self) {
 /* ------------------------------------------------------------------------------------------ */
 /* the Cartesian state behind the channels                                                     */
 
-/* least squares of a small consistent system A x = b (A m×k column-major, m ≤ 7, k ≤ 7, full
- * column rank: a tree joint's rows over its child's pose coordinates) by the normal equations
- * and Gaussian elimination with partial pivoting; 0, or −1 when AᵀA is singular.  (An SVD per
- * body made a sample cost more than the integration steps between samples.) */
-static int small_lsq(int m, int k, const double *A, const double *b, double *x) {
-  double N[8][8], r[8];
-  for (int i = 0; i < k; i++) {
-    r[i] = 0;
-    for (int l = 0; l < m; l++) {
-      r[i] += A[i * m + l] * b[l];
-    }
-    for (int j = 0; j < k; j++) {
-      double s = 0;
-      for (int l = 0; l < m; l++) {
-        s += A[i * m + l] * A[j * m + l];
-      }
-      N[i][j] = s;
-    }
-  }
-  double scale = 0;
-  for (int i = 0; i < k; i++) {
-    scale = fmax(scale, fabs(N[i][i]));
-  }
-  for (int c = 0; c < k; c++) {
-    int p = c;
-    for (int i = c + 1; i < k; i++) {
-      if (fabs(N[i][c]) > fabs(N[p][c])) {
-        p = i;
-      }
-    }
-    if (!(fabs(N[p][c]) > 1e-14 * scale)) {
-      return -1;
-    }
-    for (int j = 0; j < k; j++) {
-      double t = N[c][j];
-      N[c][j] = N[p][j];
-      N[p][j] = t;
-    }
-    double t = r[c];
-    r[c] = r[p];
-    r[p] = t;
-    for (int i = c + 1; i < k; i++) {
-      double f = N[i][c] / N[c][c];
-      for (int j = c; j < k; j++) {
-        N[i][j] -= f * N[c][j];
-      }
-      r[i] -= f * r[c];
-    }
-  }
-  for (int i = k - 1; i >= 0; i--) {
-    double s = r[i];
-    for (int j = i + 1; j < k; j++) {
-      s -= N[i][j] * x[j];
-    }
-    x[i] = s / N[i][i];
-  }
-  return 0;
-}
-
-/* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
- * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
- * its tree joint and its norm (a consistent system: least squares solves it exactly) */
-static int tree_multipliers(const relative *r, const mbd_model *m, mbd_data *d, const mbd_data *x,
-                            mbd_error *err) {
-  const mbd_model *mr = r->mr;
-  const mbd_tree *t = mr->tree;
-  int n = m->nv, mrow = m->mrow;
-  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
-  // cut joints and drives: the same equations in both models, so the same multipliers
-  for (int k = 0; k < t->ncut; k++) {
-    const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
-    for (int i = 0; i < j->nrow; i++) {
-      d->lambda[j->row0 + i] = x->lambda[jr->row0 + i];
-    }
-  }
-  for (int k = 0; k < m->ndrive; k++) {
-    d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
-  }
-  for (int k = t->ntj - 1; k >= 0; k--) {
-    const mbd_tree_joint *tj = &t->tj[k];
-    int c = tj->child;
-    const mbd_block *bl = &m->block[m->body[c].block];
-    int va = bl->vadr, nyc = bl->nv;
-    // the unknowns: the tree joint's rows and the body's norm
-    int urow[MBD_JOINT_MAXROW + 1], nu = 0;
-    if (tj->joint >= 0) {
-      const mbd_joint *j = &m->joint[tj->joint];
-      for (int i = 0; i < j->nrow; i++) {
-        urow[nu++] = j->row0 + i;
-      }
-    }
-    for (int rw = 0; rw < mrow; rw++) {
-      if (m->row[rw].owner == MBD_ROW_BODY && m->row[rw].index == c) {
-        urow[nu++] = rw;
-      }
-    }
-    if (nu == 0) {
-      continue;  // a planar floating body: nothing holds it
-    }
-    // the residual of its equations with the known multipliers
-    double *res = d->tmp_n, *A = d->aug, *sol = d->tmp_m;
-    for (int i = 0; i < nyc; i++) {
-      double s = d->Q[va + i];
-      for (int l = 0; l < nyc; l++) {
-        s -= MBD_AT(d->M, n, va + i, va + l) * d->vdot[va + l];
-      }
-      for (int rw = 0; rw < mrow; rw++) {
-        s -= MBD_AT(d->phiq, mrow, rw, va + i) * d->lambda[rw];
-      }
-      res[i] = s;
-    }
-    for (int u = 0; u < nu; u++) {
-      for (int i = 0; i < nyc; i++) {
-        MBD_AT(A, nyc, i, u) = MBD_AT(d->phiq, mrow, urow[u], va + i);
-      }
-    }
-    if (small_lsq(nyc, nu, A, res, sol) != 0) {
-      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "reactions of the tree joints", d->t);
-    }
-    for (int u = 0; u < nu; u++) {
-      d->lambda[urow[u]] = sol[u];
-    }
-  }
-  return MBD_OK;
-}
-
 /* the state of x (joint coordinates) as the Cartesian state of d: poses and velocities, rows,
  * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
 static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x,
@@ -328,7 +202,7 @@ static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_
   }
   rc = mbd_forces_eval(m, d, err);
   if (rc == MBD_OK) {
-    rc = tree_multipliers(r, m, d, x, err);
+    rc = mbd_tree_multipliers(r->mr, x, m, d, err);
   }
   d->have_dynamics = rc == MBD_OK;
   return rc;

@@ -412,6 +412,131 @@ void mbd_tree_to_cartesian(const mbd_model *mr, const mbd_data *x, const mbd_mod
   memcpy(d->angle_memo, x->angle_memo, (size_t)m->njoint * sizeof(double));
 }
 
+/* least squares of a small consistent system A x = b (A m×k column-major, m ≤ 7, k ≤ 7, full
+ * column rank: a tree joint's rows over its child's pose coordinates) by the normal equations
+ * and Gaussian elimination with partial pivoting; 0, or −1 when AᵀA is singular.  (An SVD per
+ * body made a sample cost more than the integration steps between samples.) */
+static int small_lsq(int m, int k, const double *A, const double *b, double *x) {
+  double N[8][8], r[8];
+  for (int i = 0; i < k; i++) {
+    r[i] = 0;
+    for (int l = 0; l < m; l++) {
+      r[i] += A[i * m + l] * b[l];
+    }
+    for (int j = 0; j < k; j++) {
+      double s = 0;
+      for (int l = 0; l < m; l++) {
+        s += A[i * m + l] * A[j * m + l];
+      }
+      N[i][j] = s;
+    }
+  }
+  double scale = 0;
+  for (int i = 0; i < k; i++) {
+    scale = fmax(scale, fabs(N[i][i]));
+  }
+  for (int c = 0; c < k; c++) {
+    int p = c;
+    for (int i = c + 1; i < k; i++) {
+      if (fabs(N[i][c]) > fabs(N[p][c])) {
+        p = i;
+      }
+    }
+    if (!(fabs(N[p][c]) > 1e-14 * scale)) {
+      return -1;
+    }
+    for (int j = 0; j < k; j++) {
+      double t = N[c][j];
+      N[c][j] = N[p][j];
+      N[p][j] = t;
+    }
+    double t = r[c];
+    r[c] = r[p];
+    r[p] = t;
+    for (int i = c + 1; i < k; i++) {
+      double f = N[i][c] / N[c][c];
+      for (int j = c; j < k; j++) {
+        N[i][j] -= f * N[c][j];
+      }
+      r[i] -= f * r[c];
+    }
+  }
+  for (int i = k - 1; i >= 0; i--) {
+    double s = r[i];
+    for (int j = i + 1; j < k; j++) {
+      s -= N[i][j] * x[j];
+    }
+    x[i] = s / N[i][i];
+  }
+  return 0;
+}
+
+/* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
+ * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
+ * its tree joint and its norm (a consistent system: least squares solves it exactly) */
+int mbd_tree_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
+                         mbd_error *err) {
+  const mbd_tree *t = mr->tree;
+  int n = m->nv, mrow = m->mrow;
+  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
+  // cut joints and drives: the same equations in both models, so the same multipliers
+  for (int k = 0; k < t->ncut; k++) {
+    const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
+    for (int i = 0; i < j->nrow; i++) {
+      d->lambda[j->row0 + i] = x->lambda[jr->row0 + i];
+    }
+  }
+  for (int k = 0; k < m->ndrive; k++) {
+    d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    int c = tj->child;
+    const mbd_block *bl = &m->block[m->body[c].block];
+    int va = bl->vadr, nyc = bl->nv;
+    // the unknowns: the tree joint's rows and the body's norm
+    int urow[MBD_JOINT_MAXROW + 1], nu = 0;
+    if (tj->joint >= 0) {
+      const mbd_joint *j = &m->joint[tj->joint];
+      for (int i = 0; i < j->nrow; i++) {
+        urow[nu++] = j->row0 + i;
+      }
+    }
+    for (int rw = 0; rw < mrow; rw++) {
+      if (m->row[rw].owner == MBD_ROW_BODY && m->row[rw].index == c) {
+        urow[nu++] = rw;
+      }
+    }
+    if (nu == 0) {
+      continue;  // a planar floating body: nothing holds it
+    }
+    // the residual of its equations with the known multipliers
+    double *res = d->tmp_n, *A = d->aug, *sol = d->tmp_m;
+    for (int i = 0; i < nyc; i++) {
+      double s = d->Q[va + i];
+      for (int l = 0; l < nyc; l++) {
+        s -= MBD_AT(d->M, n, va + i, va + l) * d->vdot[va + l];
+      }
+      for (int rw = 0; rw < mrow; rw++) {
+        s -= MBD_AT(d->phiq, mrow, rw, va + i) * d->lambda[rw];
+      }
+      res[i] = s;
+    }
+    for (int u = 0; u < nu; u++) {
+      for (int i = 0; i < nyc; i++) {
+        MBD_AT(A, nyc, i, u) = MBD_AT(d->phiq, mrow, urow[u], va + i);
+      }
+    }
+    if (small_lsq(nyc, nu, A, res, sol) != 0) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "reactions of the tree joints", d->t);
+    }
+    for (int u = 0; u < nu; u++) {
+      d->lambda[urow[u]] = sol[u];
+    }
+  }
+  return MBD_OK;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* building                                                                                    */
 

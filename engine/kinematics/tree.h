@@ -23,6 +23,13 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
  * their rates, the pose Jacobians J = ∂Ẏ/∂v (in d->poseJ) and the quadratic terms h */
 void mbd_tree_poses(const mbd_model *m, mbd_data *d);
 
+/* the multipliers of m's rows in d (m's rows, forces and accelerations evaluated in d): those of
+ * the cut joints and drives copied from x (mr's solution), those of the tree joints and the
+ * bodies' norms by a backward Newton–Euler pass from the leaves to the ground.  MBD_OK or
+ * MBD_E_SINGULAR. */
+int mbd_tree_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
+                         mbd_error *err);
+
 /* the state of x (tree model mr, its poses evaluated) as the state of d of the Cartesian model m
  * it was built from: t, the bodies' coordinates and velocities, the angle memos, and with accel
  * the accelerations Ÿ = J v̇ + h from x->vdot */

@@ -1,8 +1,9 @@
 /* kinematic analysis on relative joint coordinates (paper 002, section 2.5): the position
  * (Newton–Raphson), velocity and acceleration analyses on the joint coordinates of a spanning tree
  * — the cut joints', the drives' and the norms' rows, evaluated numerically, on the tape or by
- * compiled code —, then each output written back as the Cartesian state of the model, where the
- * reactions and drive efforts of every joint follow by inverse dynamics as in kinematics_run.c. */
+ * compiled code —, then the multipliers by inverse dynamics on the joint coordinates (the cut
+ * joints', the drives' and the norms'), each output written back as the Cartesian state of the
+ * model, and the tree joints' reactions by the backward pass of the relative formulation. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,12 +82,21 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
     if (rc < 0) {
       break;
     }
-    // the Cartesian state: poses, rows, and the reactions by inverse dynamics
-    mbd_tree_poses(mr, x);
-    mbd_tree_to_cartesian(mr, x, m, d, 1);
-    rc = mbd_kin_update(m, d, 0, err);
+    // inverse dynamics on the joint coordinates (M̄ q̈ + Φqᵀλ = ḡ: the cut joints', drives' and
+    // norms' multipliers), then the Cartesian state and the tree joints' reactions by the
+    // backward pass
+    rc = mbd_inverse_dynamics(mr, x, err);
     if (rc == MBD_OK) {
-      rc = mbd_inverse_dynamics(m, d, err);
+      mbd_tree_poses(mr, x);
+      mbd_tree_to_cartesian(mr, x, m, d, 1);
+      rc = mbd_kin_update(m, d, 0, err);
+    }
+    if (rc == MBD_OK) {
+      rc = mbd_forces_eval(m, d, err);
+    }
+    if (rc == MBD_OK) {
+      rc = mbd_tree_multipliers(mr, x, m, d, err);
+      d->have_dynamics = rc == MBD_OK;
     }
     if (rc == MBD_OK && o->poll) {
       rc = o->poll(o->poll_ud, t, err);

@@ -77,6 +77,45 @@ function M.rscr_model(opts)
   return m, phi0
 end
 
+-- RSST, the spatial slider-crank (paper Fig. 5; Sandor & Erdman's): revolute – spherical –
+-- spherical – translational.  The crank turns about the global x axis at the origin, its ball at
+-- radius r = 0.08 m: P(φ) = (0, r cos φ, r sin φ); the slider runs along the line through
+-- (0, y0, z0) = (0, 0.1, 0.05) parallel to x; the rod l = 0.3 m long joins the balls.  So
+--   s(φ) = √(l² − (y0 − r cos φ)² − (z0 − r sin φ)²)
+-- is the slider's x, and the rod spins freely about its own axis (an idle freedom: the
+-- kinematic run integrates it, with the crank driven).  Masses: crank 0.5 kg, rod 0.8 kg (spin
+-- inertia 1e-4 kg·m²), slider 1 kg.
+M.rsst = { r = 0.08, l = 0.3, y0 = 0.1, z0 = 0.05 }
+
+function M.rsst_s(phi)
+  local g = M.rsst
+  return math.sqrt(g.l ^ 2 - (g.y0 - g.r * math.cos(phi)) ^ 2 - (g.z0 - g.r * math.sin(phi)) ^ 2)
+end
+
+function M.rsst_model(opts)
+  opts = opts or {}
+  local g = M.rsst
+  local m = mbd.model { name = "RSST", dim = 3, gravity = opts.gravity or {0, 0, 0} }
+  local P, S = {0, g.r, 0}, {M.rsst_s(0), g.y0, g.z0}
+  local u = {S[1] - P[1], S[2] - P[2], S[3] - P[3]}
+  local crank = m:body { name = "crank", mass = 0.5, inertia = {1e-3, 2e-4, 1e-3},
+                         pos = {0, g.r / 2, 0} }
+  local rod = m:body { name = "rod", mass = 0.8, inertia = {1e-4, 6e-3, 6e-3},
+                       pos = {(P[1] + S[1]) / 2, (P[2] + S[2]) / 2, (P[3] + S[3]) / 2},
+                       rot = mbd.rot.from_axes(u, {-u[2], u[1], 0}) }
+  local slider = m:body { name = "slider", mass = 1.0, inertia = {1e-3, 1e-3, 1e-3}, pos = S }
+  local R = m:revolute { name = "R", body1 = m.ground, at1 = {0, 0, 0}, axis1 = {1, 0, 0},
+                         body2 = crank, at2 = {0, -g.r / 2, 0}, axis2 = {1, 0, 0} }
+  m:spherical { name = "S1", body1 = crank, at1 = {0, g.r / 2, 0}, body2 = rod,
+                at2 = {-g.l / 2, 0, 0} }
+  m:spherical { name = "S2", body1 = rod, at1 = {g.l / 2, 0, 0}, body2 = slider, at2 = {0, 0, 0} }
+  m:translational { name = "T", body1 = m.ground, at1 = {0, g.y0, g.z0}, axis1 = {1, 0, 0},
+                    body2 = slider, at2 = {0, 0, 0}, axis2 = {1, 0, 0} }
+  if opts.drive then m:drive { joint = R, position = opts.drive } end
+  if opts.torque then m:torque { body = crank, value = {opts.torque, 0, 0} } end
+  return m
+end
+
 -- RSSR (paper section 3.2 and Fig. 10): revolute – spherical – spherical – revolute, in its own
 -- frame (the macro element of the composite mechanism).
 --   crank     turns about the frame's z axis at the origin; its ball joint at radius a = 1 m:
