@@ -200,7 +200,7 @@ char *mbd_tree_describe(const mbd_model *m) {
   for (int r = 0; r < m->mrow; r++) {
     nnorm += m->row[r].owner == MBD_ROW_TREE;
   }
-  put(&x, "  constraints: %d (%d cut-joint rows, %d drives, %d Euler-parameter norms), rank %d\n",
+  put(&x, "  constraints: %d (cut-joint rows %d, drives %d, Euler-parameter norms %d), rank %d\n",
       m->mrow, m->mrow - m->ndrive - nnorm, m->ndrive, nnorm, m->rank);
   put(&x, "  degrees of freedom: %d", m->nv - m->rank);
   free(depth);
