@@ -190,6 +190,40 @@ M.rssr_macro = mbd.macro { name = "rssr", build = function(m, p)
   return { input = crank, output = rocker, psi = psi }
 end }
 
+-- the same mechanism as a macro's copy, written without the macro (no copy: names "<copy>_<name>"):
+-- the build function run on a stand-in model, with the placement helpers of mbd.macro
+function M.flat_add(macro, m, p)
+  local dim = m.dim
+  local origin, rot = p.origin or {0, 0, 0}, p.rot or {1, 0, 0, 0}
+  local place = {}
+  for k, v in pairs(p) do place[k] = v end
+  place.origin, place.rot = origin, rot
+  place.dir = function(x) return mbd.rot.rotate(rot, x) end
+  place.at = function(x)
+    local r = mbd.rot.rotate(rot, x)
+    return {origin[1] + r[1], origin[2] + r[2], origin[3] + r[3]}
+  end
+  place.rotation = function(r) return mbd.rot.compose(rot, r or {1, 0, 0, 0}) end
+  assert(dim == 3, "flat_add: spatial macros only")
+  local prefix = p.name .. "_"
+  local proxy = setmetatable({}, { __index = function(_, key)
+    local v = m[key]
+    if type(v) == "function" then
+      return function(_, t)
+        local t2 = {}
+        for k, x in pairs(t) do t2[k] = x end
+        if t2.name then t2.name = prefix .. t2.name end
+        return v(m, t2)
+      end
+    end
+    return v
+  end })
+  local ports = macro.build(proxy, place)
+  local copy = { name = p.name }
+  for k, v in pairs(ports or {}) do copy[k] = v end
+  return setmetatable(copy, { __index = function(_, key) return m:find(prefix .. key) end })
+end
+
 -- a single RSSR (the paper's RSSR dynamics: a constant torque on the crank)
 function M.rssr_model(opts)
   opts = opts or {}
@@ -201,7 +235,7 @@ function M.rssr_model(opts)
 end
 
 -- the composite RSSR (paper Fig. 10): k RSSR copies chained, each one's rocker the next one's
--- crank.  Copy i+1's frame sits at copy i's rocker pivot with its z axis along that pivot's axis
+-- crank (opts.flat: the same bodies and joints without macro copies, for comparisons).  Copy i+1's frame sits at copy i's rocker pivot with its z axis along that pivot's axis
 -- (copy i's y axis); its crank ball sits on copy i's rocker arm at radius a.
 function M.composite_rssr(k, opts)
   opts = opts or {}
@@ -216,7 +250,7 @@ function M.composite_rssr(k, opts)
       local prev = copies[i - 1]
       p.input, p.input_tip, p.theta = prev.output, {g.a - g.c / 2, 0, 0}, prev.psi
     end
-    copies[i] = M.rssr_macro:add(m, p)
+    copies[i] = opts.flat and M.flat_add(M.rssr_macro, m, p) or M.rssr_macro:add(m, p)
     -- the next frame: at this copy's rocker pivot, turned a quarter about its x axis
     local Or = mbd.rot.rotate(rot, {g.d, 0, g.h})
     origin = {origin[1] + Or[1], origin[2] + Or[2], origin[3] + Or[3]}
