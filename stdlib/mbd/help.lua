@@ -366,11 +366,13 @@ print(r2.stop_time)]],
 }
 
 topics.kinematics = {
-  title = "m:kinematics { t_end, steps }  -> Run",
+  title = "m:kinematics { t_end, steps, formulation, cut, code }  -> Run",
   text = [[
 Kinematic analysis of a fully driven mechanism (no degree of freedom left free): position,
 velocity and acceleration analyses at `steps` equal intervals up to t_end. Returns the same run
-object as simulate.]],
+object as simulate. formulation = "relative" does the analyses on the joint coordinates of a
+spanning tree (paper 002; cut as in help("relative")), code = "tape" | "compiled" on generated
+equations (help("code")).]],
   example = [[local k = m:kinematics { t_end = 2, steps = 720 }
 print(k:value("slider.x", 0.5))]],
   see = { "drive", "Run", "simulate" },
@@ -451,7 +453,7 @@ topics.stats = {
   text = [[
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
-repartitions.  Counts are the integration's work (the samples' evaluations are not counted).]],
+repartitions; with generated code (help("code")) code, derive_time, compile_time (s), cache_hit.  Counts are the integration's work (the samples' evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -711,6 +713,65 @@ local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"C"} }]],
   see = { "tree", "simulate", "formulations" },
 }
 
+topics.code = {
+  title = "m:simulate { ..., code = \"numeric\" | \"tape\" | \"compiled\" }  (also m:kinematics)",
+  text = [[
+How the equations of a run are evaluated (paper 002):
+  numeric    the stages of the engine (the default)
+  tape       derived symbolically (M, g, Phi, Phi_q, gamma of the model), evaluated in process
+  compiled   the same expressions emitted as C, compiled by the system compiler (env CC, else cc)
+             into a shared object, cached (env MBD_CACHE, else ~/.cache/mbd) by a hash of the model:
+             an unchanged model loads its code without deriving, a changed mass or length derives
+             and compiles again.  No compiler, a failed compile or an unwritable cache: a warning,
+             and the tape runs instead (never a failed run).
+With formulation = "relative" the equations are those of the joint coordinates; any other
+formulation runs on its Cartesian coordinates.  Forces given as functions stay numeric.
+run.stats.code says what ran; derive_time and compile_time (s) and cache_hit how it was made.]],
+  example = [[local run = m:simulate { t_end = 2, formulation = "relative", code = "compiled" }
+print(run.stats.code, run.stats.derive_time, run.stats.compile_time, run.stats.cache_hit)]],
+  see = { "relative", "export_c", "stats" },
+}
+
+topics.export_c = {
+  title = "m:export_c { dir, t_end, rtol, atol, output_every, solver, stabilization, cut }  -> dir",
+  text = [[
+Writes a standalone C program of the model's equations in relative joint coordinates (paper 002):
+dir/equations.c (the derived equations), dir/model.h (sizes, the assembled start, the rows kept),
+dir/main.c (a CVODE Adams driver integrating as m:simulate{formulation = "relative"} with the same
+options) and dir/Makefile.  `make -C dir && dir/model` builds it against SUNDIALS alone and prints
+the joints' angles and displacements at the output times: the numbers of that run in mbd.
+Defaults: t_end = 1, rtol = atol = 1e-6, output_every = t_end/500, solver "baumgarte" with the
+paper's gains (or "augmented").  Drives, forces given as functions and springs on a cut joint's
+angle cannot be exported (an error names them).]],
+  example = [[m:export_c { dir = "out/rscr", t_end = 2, rtol = 1e-8, atol = 1e-8 }
+os.execute("make -C out/rscr && out/rscr/model")]],
+  see = { "code", "relative" },
+}
+
+topics.macro = {
+  title = "mbd.macro { name, build = function(m, p) ... end }  -> Macro;  macro:add(m, {name, ...})",
+  text = [[
+A macro element (paper 002, section 4): a sub-mechanism defined once and placed many times.
+build(m, p) makes its bodies, joints and forces on m (a stand-in for the model: what it makes is
+named "<copy>.<name>"; m.ground is the model's ground) and returns its ports, a table of bodies or
+values.  macro:add(m, p) places a copy: p.name (required, without '.'), p.origin and p.rot (the
+copy's frame: a position, and Euler parameters or a planar angle; default the global frame), and
+any parameters of your own.  build gets p with p.at(x) (a point of the copy's frame, global),
+p.dir(x) (a direction) and p.rotation(r) (an orientation given in the copy's frame).
+add returns the copy: its ports (s1.input) and its objects by short name (s1.crank).
+Built in its frame, every copy of a macro is one shape: with formulation = "relative" and code =
+"tape" or "compiled" its equations are derived once and evaluated per copy (the joints between
+copies are cut and joined by the model's equations).]],
+  example = [[local pend = mbd.macro { name = "pend", build = function(m, p)
+  local a = m:body { name = "a", mass = 1, inertia = 0.1, pos = p.at {0.5, 0}, angle = p.rotation(0) }
+  m:revolute { name = "O", body1 = m.ground, at1 = p.at {0, 0}, body2 = a, at2 = {-0.5, 0} }
+  return { output = a }
+end }
+local s1 = pend:add(m, { name = "s1", origin = {0, 0} })
+local s2 = pend:add(m, { name = "s2", origin = {2, 0}, rot = 0.3 })]],
+  see = { "relative", "code" },
+}
+
 topics.tree = {
   title = "m:tree { cut = {...} }  -> string",
   text = [[
@@ -732,7 +793,7 @@ groups[#groups + 1] = { "contact", { "surface", "contact" } }
 groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "flexible_body" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
-groups[#groups + 1] = { "relative coordinates", { "relative", "tree" } }
+groups[#groups + 1] = { "relative coordinates", { "relative", "tree", "code", "export_c", "macro" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot" } }
 groups[#groups + 1] = { "analysis", { "stability", "sym", "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
@@ -773,6 +834,12 @@ aliases["prismatic"] = "translational"
 aliases["pin"] = "revolute"
 aliases["cut"] = "relative"
 aliases["solver"] = "relative"
+aliases["compiled"] = "code"
+aliases["tape"] = "code"
+aliases["add"] = "macro"
+aliases["macros"] = "macro"
+aliases["derive_time"] = "stats"
+aliases["cache_hit"] = "stats"
 aliases["ball"] = "spherical"
 aliases["hooke"] = "universal"
 aliases["command line"] = "cli"

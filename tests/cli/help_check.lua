@@ -28,6 +28,8 @@ local dsl = {
   "write_csv", "plot", "stability", "info", "sym", "formulations", "integrators", "mbd.model",
   "m:revolute", "run:value", "run.channels", "s:simulate", "mbd.sym.diff", "kane", "rk45",
   "mbd.rot.axis_angle", "ground", "m.ground", "energy",
+  -- paper 002
+  "relative", "m:tree", "m:export_c", "mbd.macro", "rssr:add", "code", "cut", "solver",
 }
 
 local cases = {
