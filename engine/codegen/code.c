@@ -29,7 +29,7 @@
 #define EQS_NAME "mbd_relative_eqs"
 /* part of the model's cache key: change it with any change to what derive.c emits (a cached source
  * of an older derivation would otherwise be loaded) */
-#define EQS_VERSION "mbd relative equations 2"
+#define EQS_VERSION "mbd relative equations 3"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {
@@ -53,19 +53,19 @@ static void ev_free(evaluator *e) {
 }
 
 struct mbd_gencode {
-  const mbd_model *m;      /* the tree model */
+  const mbd_model *m; /* the tree model */
   mbd_eqs_layout L;
-  int kind;                /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
-  evaluator model;         /* the model's equations */
-  evaluator *shape;        /* macro shapes' equations (L.macros->nshape) */
-  double *vin;             /* L.nvin: q, q̇, the copies' bodies' outputs */
-  double *out;             /* L.nout */
-  double *sin, *sout;      /* a copy's inputs (q', q̇', parameters) and outputs */
-  double **cout;           /* per copy: its outputs (kept for the assembly) */
+  int kind;           /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
+  evaluator model;    /* the model's equations */
+  evaluator *shape;   /* macro shapes' equations (L.macros->nshape) */
+  double *vin;        /* L.nvin: q, q̇, the copies' bodies' outputs */
+  double *out;        /* L.nout */
+  double *sin, *sout; /* a copy's inputs (q', q̇', parameters) and outputs */
+  double **cout;      /* per copy: its outputs (kept for the assembly) */
   mbd_eqs_hook hook;
-  const mbd_data *sd[2];   /* the data last evaluated (integration and sampling) */
-  double *stamp[2];        /* their state then: t, q, v (1 + 2n) */
-  int next;                /* the stamp slot to reuse */
+  const mbd_data *sd[2]; /* the data last evaluated (integration and sampling) */
+  double *stamp[2];      /* their state then: t, q, v (1 + 2n) */
+  int next;              /* the stamp slot to reuse */
 };
 
 static double wall(void) {
@@ -145,7 +145,7 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
       }
       double coord = o[L->ophi + r];
       d->phi[r] = (m->dim == 3 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI)
-                                                                 : coord - f[0];
+                                                                : coord - f[0];
       d->phit[r] = -f[1];
       d->gamma[r] = f[2] - o[L->ogam + r];
     }
@@ -456,12 +456,12 @@ const mbd_eqs_hook *mbd_code_hook(const mbd_gencode *c) { return &c->hook; }
 
 /* what one function is made of: the model's equations or a shape's */
 typedef struct part {
-  const mbd_model *m;         /* the model (part of the model) */
+  const mbd_model *m; /* the model (part of the model) */
   const mbd_eqs_layout *L;
   const mbd_eqs_shape *shape; /* a shape's, or NULL for the model's */
   int nin, nout;
-  const char *name;           /* the C function's name */
-  char path[4096];            /* the source under its key in the cache, or "" */
+  const char *name; /* the C function's name */
+  char path[4096];  /* the source under its key in the cache, or "" */
 } part;
 
 static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd_sym_id **outs,
@@ -569,8 +569,8 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   c->sout = calloc((size_t)omax, sizeof(double));
   c->shape = calloc((size_t)(nshape ? nshape : 1), sizeof *c->shape);
   c->cout = calloc((size_t)(ncopy ? ncopy : 1), sizeof *c->cout);
-  int ok = c->vin && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape &&
-           c->cout;
+  int ok =
+      c->vin && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape && c->cout;
   for (int k = 0; ok && k < ncopy; k++) {
     c->cout[k] = calloc((size_t)P->shape[P->copy[k].shape].nout, sizeof(double));
     ok = c->cout[k] != NULL;
@@ -596,8 +596,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     const mbd_eqs_shape *sh = &P->shape[s];
     part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", ""};
     if (dir[0]) {
-      snprintf(pt.path, sizeof pt.path, "%s/rel-shape-%016llx.c", dir,
-               (unsigned long long)sh->key);
+      snprintf(pt.path, sizeof pt.path, "%s/rel-shape-%016llx.c", dir, (unsigned long long)sh->key);
     }
     rc = make_part(&pt, kind, &c->shape[s], info, &fell, err);
   }

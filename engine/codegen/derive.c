@@ -7,10 +7,14 @@
  *             h = (Bq̇)_q q̇, by the chain rule along the tree (eq 5; the paper's "depends" and
  *             "subst" steps: each body's derivatives are built from its parent's, never expanded
  *             from the root);
- *   M̄, ḡ      Σ_b B_bᵀ M_b B_b and Σ_b B_bᵀ (Q_b − M_b h_b), with the body mass matrices and forces
- *             of model/body_kinds.c in Euler parameters (M = diag(m I, 4GᵀJ'G), Q_p = 2Gᵀn' −
- *             4Ġᵀ J'ω'), gravity, constant forces and torques, translational springs, and the
- *             rotational springs on tree joints (their torque acts on the coordinate itself);
+ *   M̄, ḡ      Σ_b V_bᵀ M_b V_b and Σ_b V_bᵀ R_b in Newton–Euler form: V_b the rows of the body's
+ *             velocity (ṙ, ω' = 2G(p)ṗ) in q̇, M_b = diag(m I, J'), R_b = (m g + F − m h_r,
+ *             n' − ω'×J'ω' − J'·2G h_p).  On the unit sphere this equals the Euler-parameter form
+ *             of model/body_kinds.c (M = diag(m I, 4GᵀJ'G), Q_p = 2Gᵀn' − 4ĠᵀJ'ω') but for a
+ *             force along each Euler-parameter block's own direction, which the norm row's
+ *             multiplier takes (the accelerations are the same) — with half the terms.  Gravity,
+ *             constant forces and torques, translational springs, and the rotational springs on
+ *             tree joints (their torque acts on the coordinate itself);
  *   rows      the cut joints' equations (Haug's joint library, as model/joint_types.c) written
  *             in q, Φq = ∂Φ/∂q by symbolic differentiation over the coordinates the two bodies
  *             depend on, γ = −(Φq q̇)_q q̇ (eq 6–8); a drive's joint coordinate c(q) with ∂c/∂q and
@@ -28,12 +32,12 @@
 
 /* the symbolic pose of one body */
 typedef struct spose {
-  int ny;                  /* 3 planar, 7 spatial, 0 the ground */
-  mbd_sym_id r[3], rd[3];  /* CM position and velocity (planar: r[2] = 0) */
-  mbd_sym_id p[4], pd[4];  /* spatial Euler parameters and rates; planar p[0] = θ */
-  mbd_sym_id A[9];         /* rotation body → global */
-  mbd_sym_id h[7];         /* quadratic terms Ÿ = B q̈ + h */
-  mbd_sym_id *J;           /* ny × n by rows (B of this body), NULL for the ground */
+  int ny;                 /* 3 planar, 7 spatial, 0 the ground */
+  mbd_sym_id r[3], rd[3]; /* CM position and velocity (planar: r[2] = 0) */
+  mbd_sym_id p[4], pd[4]; /* spatial Euler parameters and rates; planar p[0] = θ */
+  mbd_sym_id A[9];        /* rotation body → global */
+  mbd_sym_id h[7];        /* quadratic terms Ÿ = B q̈ + h */
+  mbd_sym_id *J;          /* ny × n by rows (B of this body), NULL for the ground */
 } spose;
 
 typedef struct der {
@@ -41,15 +45,15 @@ typedef struct der {
   const mbd_model *m;
   int n;
   mbd_sym_id zero, one;
-  mbd_sym_id *q, *v;       /* n each */
-  spose *ps;               /* nbody */
-  mbd_sym_id *Jall;        /* nbody × 7 × n */
-  char *dep;               /* nbody × n: 1 when body b's pose depends on coordinate k */
-  mbd_sym_id (*tc)[4];     /* ntj: each tree joint's frame c, separation d0 and universal axis w: */
-  mbd_sym_id (*td0)[3];    /*   constants, or a macro shape's parameters */
+  mbd_sym_id *q, *v;    /* n each */
+  spose *ps;            /* nbody */
+  mbd_sym_id *Jall;     /* nbody × 7 × n */
+  char *dep;            /* nbody × n: 1 when body b's pose depends on coordinate k */
+  mbd_sym_id (*tc)[4];  /* ntj: each tree joint's frame c, separation d0 and universal axis w: */
+  mbd_sym_id (*td0)[3]; /*   constants, or a macro shape's parameters */
   mbd_sym_id (*tw)[3];
-  mbd_sym_id (*tl)[4];     /* ntj: a frame on the parent's side, K = l ⊗ ε ⊗ c (the identity but in a
-                              shape: a ball joint to the ground sees the copy's frame turned) */
+  mbd_sym_id (*tl)[4]; /* ntj: a frame on the parent's side, K = l ⊗ ε ⊗ c (the identity but in a
+                          shape: a ball joint to the ground sees the copy's frame turned) */
   mbd_sym_id grav[3];      /* gravity (a shape: seen in the copy's frame, a parameter) */
   const mbd_sym_id *R;     /* 9: turns the cut joints' point rows global (a shape), or NULL */
   const mbd_eqs_macros *P; /* the model's copies (their bodies' poses are inputs), or NULL */
@@ -201,7 +205,7 @@ static void joint_points(der *D, const mbd_tree_joint *tj, mbd_sym_id *aP, mbd_s
   }
 }
 
-#define JC(ps, row, col) ((ps)->J[(size_t)(row) * n + (col)])
+#define JC(ps, row, col) ((ps)->J[(size_t)(row)*n + (col)])
 
 static void spatial_child(der *D, const mbd_tree_joint *tj) {
   int n = D->n;
@@ -256,8 +260,7 @@ static void spatial_child(der *D, const mbd_tree_joint *tj) {
       for (int k = 0; k < 4; k++) {
         col[k] = JC(P, 3 + k, c);
       }
-      if (!(is_zero(D, col[0]) && is_zero(D, col[1]) && is_zero(D, col[2]) &&
-            is_zero(D, col[3]))) {
+      if (!(is_zero(D, col[0]) && is_zero(D, col[1]) && is_zero(D, col[2]) && is_zero(D, col[3]))) {
         mbd_sym_qmul(ctx, col, Kq, out);
       }
     }
@@ -371,25 +374,27 @@ static void planar_child(der *D, const mbd_tree_joint *tj) {
     mbd_sym_id cp = mbd_sym_cos(ctx, P->p[0]), sp = mbd_sym_sin(ctx, P->p[0]);
     mbd_sym_id cc = mbd_sym_cos(ctx, C->p[0]), sc = mbd_sym_sin(ctx, C->p[0]);
     // A a = (c a0 − s a1, s a0 + c a1)
-#define ROT(cs, sn, a, o)                                                    \
-  do {                                                                       \
-    (o)[0] = mbd_sym_sub(ctx, mul2(D, cs, (a)[0]), mul2(D, sn, (a)[1]));     \
-    (o)[1] = add2(D, mul2(D, sn, (a)[0]), mul2(D, cs, (a)[1]));              \
+#define ROT(cs, sn, a, o)                                                \
+  do {                                                                   \
+    (o)[0] = mbd_sym_sub(ctx, mul2(D, cs, (a)[0]), mul2(D, sn, (a)[1])); \
+    (o)[1] = add2(D, mul2(D, sn, (a)[0]), mul2(D, cs, (a)[1]));          \
   } while (0)
     mbd_sym_id AaP[2], AdP[2], AaC[2], AdC[2];
     ROT(cp, sp, aP, AaP);
     ROT(cp, sp, aPd, AdP);
     ROT(cc, sc, aC, AaC);
     ROT(cc, sc, aCd, AdC);
-    mbd_sym_id RaP[2] = {mbd_sym_neg(ctx, AaP[1]), AaP[0]}, RdP[2] = {mbd_sym_neg(ctx, AdP[1]), AdP[0]};
-    mbd_sym_id RaC[2] = {mbd_sym_neg(ctx, AaC[1]), AaC[0]}, RdC[2] = {mbd_sym_neg(ctx, AdC[1]), AdC[0]};
+    mbd_sym_id RaP[2] = {mbd_sym_neg(ctx, AaP[1]), AaP[0]},
+               RdP[2] = {mbd_sym_neg(ctx, AdP[1]), AdP[0]};
+    mbd_sym_id RaC[2] = {mbd_sym_neg(ctx, AaC[1]), AaC[0]},
+               RdC[2] = {mbd_sym_neg(ctx, AdC[1]), AdC[0]};
     mbd_sym_id wp = P->pd[0], wc = C->pd[0];
     mbd_sym_id wp2 = mul2(D, wp, wp), wc2 = mul2(D, wc, wc);
     for (int i = 0; i < 2; i++) {
       mbd_sym_id t[3] = {P->r[i], AaP[i], mbd_sym_neg(ctx, AaC[i])};
       C->r[i] = mbd_sym_add_n(ctx, 3, t);
-      mbd_sym_id u[5] = {P->rd[i], mul2(D, RaP[i], wp), AdP[i], mbd_sym_neg(ctx, mul2(D, RaC[i], wc)),
-                         mbd_sym_neg(ctx, AdC[i])};
+      mbd_sym_id u[5] = {P->rd[i], mul2(D, RaP[i], wp), AdP[i],
+                         mbd_sym_neg(ctx, mul2(D, RaC[i], wc)), mbd_sym_neg(ctx, AdC[i])};
       C->rd[i] = mbd_sym_add_n(ctx, 5, u);
       mbd_sym_id h[7] = {P->h[i],
                          mul2(D, RaP[i], P->h[2]),
@@ -412,11 +417,10 @@ static void planar_child(der *D, const mbd_tree_joint *tj) {
 #undef ROT
     for (int c = 0; c < n; c++) {
       for (int i = 0; i < 2; i++) {
-        mbd_sym_id t[4] = {P->J ? JC(P, i, c) : D->zero,
-                           P->J ? mul2(D, RaP[i], JC(P, 2, c)) : D->zero,
-                           mbd_sym_neg(ctx, mul2(D, RaC[i], JC(C, 2, c))),
-                           (tj->disp >= 0 && c == tj->qadr + tj->disp) ? scl(D, tj->sigma, Au[i])
-                                                                        : D->zero};
+        mbd_sym_id t[4] = {
+            P->J ? JC(P, i, c) : D->zero, P->J ? mul2(D, RaP[i], JC(P, 2, c)) : D->zero,
+            mbd_sym_neg(ctx, mul2(D, RaC[i], JC(C, 2, c))),
+            (tj->disp >= 0 && c == tj->qadr + tj->disp) ? scl(D, tj->sigma, Au[i]) : D->zero};
         JC(C, i, c) = mbd_sym_add_n(ctx, 4, t);
       }
     }
@@ -667,11 +671,13 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
   int cap = nb + m->nrspring + 1;
   mbd_sym_id *tM = malloc(sizeof(mbd_sym_id) * (size_t)(nM ? nM : 1) * cap);
   mbd_sym_id *tg = malloc(sizeof(mbd_sym_id) * (size_t)(n ? n : 1) * cap);
-  int *cM = calloc((size_t)(nM ? nM : 1), sizeof(int)), *cg = calloc((size_t)(n ? n : 1), sizeof(int));
+  int *cM = calloc((size_t)(nM ? nM : 1), sizeof(int)),
+      *cg = calloc((size_t)(n ? n : 1), sizeof(int));
   mbd_sym_id *MJ = malloc(sizeof(mbd_sym_id) * 7 * (size_t)(n ? n : 1));
+  mbd_sym_id *VJ = malloc(sizeof(mbd_sym_id) * 7 * (size_t)(n ? n : 1));
   char *nz = malloc((size_t)(n ? n : 1));
-  if (!ld || !tM || !tg || !cM || !cg || !MJ || !nz) {
-    free(ld), free(tM), free(tg), free(cM), free(cg), free(MJ), free(nz);
+  if (!ld || !tM || !tg || !cM || !cg || !MJ || !VJ || !nz) {
+    free(ld), free(tM), free(tg), free(cM), free(cg), free(MJ), free(VJ), free(nz);
     return MBD_E_NOMEM;
   }
   for (int b = 0; b < nb; b++) {
@@ -732,7 +738,6 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
   for (int b = 1; b < nb; b++) {
     const mbd_body *bd = &m->body[b];
     const spose *P = &D->ps[b];
-    int ny = P->ny;
     double mass = bd->mass;
     // a macro copy's body: its inertia and gravity are in its shape's equations, only the loads
     // applied to it from outside are here
@@ -742,93 +747,95 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
         is_zero(D, ld[b].T)) {
       continue;
     }
-    mbd_sym_id MY[49], QY[7];
+    // the body's velocity rows V (nv × n): planar the pose rows (x, y, θ); spatial the position
+    // rows and the body-frame angular velocity's, W = 2 G(p) B_p (ω' = 2Gṗ) — the Newton–Euler
+    // form of the Euler-parameter mass matrix, 4GᵀJ'G = (2G)ᵀJ'(2G) on the unit sphere, with
+    // fewer terms: M̄ += VᵀM_V V, ḡ += Vᵀ R with R = (m g + F − m h_r, n' − ω'×J'ω' − J'·2G h_p)
+    int nv = dim == 3 ? 6 : 3;
+    mbd_sym_id MY[49], R[7];
     for (int k = 0; k < 49; k++) {
       MY[k] = D->zero;
     }
-    if (dim == 3 && !inert) {
-      mbd_sym_id G[12], Gn[4];
+    for (int k = 0; k < nv; k++) {
+      for (int c = 0; c < n; c++) {
+        VJ[(size_t)k * n + c] = k < 3 || dim == 2 ? JC(P, k, c) : D->zero;
+      }
+    }
+    if (dim == 3) {
+      mbd_sym_id G[12];
       mbd_sym_ep_G(ctx, P->p, G);
-      mbd_sym_matvec_t(ctx, 3, 4, G, ld[b].nb, Gn);
-      for (int i = 0; i < 3; i++) {
-        QY[i] = ld[b].F[i];
-      }
-      for (int k = 0; k < 4; k++) {
-        QY[3 + k] = scl(D, 2, Gn[k]);
-      }
-    } else if (dim == 3) {
-      for (int i = 0; i < 3; i++) {
-        MY[8 * i] = K(D, mass);
-        QY[i] = add2(D, scl(D, mass, D->grav[i]), ld[b].F[i]);
-      }
-      // 4 GᵀJ'G and Q_p = 2Gᵀn' − 4 G(ṗ)ᵀ J'ω', ω' = 2Gṗ
-      mbd_sym_id G[12], Gd[12], In[9], JG[12], w[3], Jw[3];
-      mbd_sym_ep_G(ctx, P->p, G);
-      mbd_sym_ep_G(ctx, P->pd, Gd);
-      mbd_sym_consts(ctx, 9, bd->inertia, In);
-      for (int i = 0; i < 3; i++) {
-        for (int k = 0; k < 4; k++) {
-          mbd_sym_id col[3] = {G[k], G[4 + k], G[8 + k]};
-          JG[4 * i + k] = mbd_sym_dot(ctx, 3, In + 3 * i, col);
+      for (int c = 0; c < n; c++) {
+        mbd_sym_id jp[4] = {JC(P, 3, c), JC(P, 4, c), JC(P, 5, c), JC(P, 6, c)}, w[3];
+        if (is_zero(D, jp[0]) && is_zero(D, jp[1]) && is_zero(D, jp[2]) && is_zero(D, jp[3])) {
+          continue;
+        }
+        mbd_sym_matvec(ctx, 3, 4, G, jp, w);
+        for (int k = 0; k < 3; k++) {
+          VJ[(size_t)(3 + k) * n + c] = scl(D, 2, w[k]);
         }
       }
-      for (int k = 0; k < 4; k++) {
-        for (int l = 0; l < 4; l++) {
-          mbd_sym_id a[3] = {G[k], G[4 + k], G[8 + k]}, c[3] = {JG[l], JG[4 + l], JG[8 + l]};
-          MY[7 * (3 + k) + 3 + l] = scl(D, 4, mbd_sym_dot(ctx, 3, a, c));
+      for (int i = 0; i < 3; i++) {
+        R[i] = ld[b].F[i];
+        R[3 + i] = ld[b].nb[i];
+      }
+      if (inert) {
+        mbd_sym_id In[9], w[3], Jw[3], gyro[3], ah[3], Jah[3];
+        mbd_sym_consts(ctx, 9, bd->inertia, In);
+        for (int i = 0; i < 3; i++) {
+          MY[8 * i] = K(D, mass);
+          for (int k = 0; k < 3; k++) {
+            MY[7 * (3 + i) + 3 + k] = In[3 * i + k];
+          }
+        }
+        mbd_sym_matvec(ctx, 3, 4, G, P->pd, w);
+        mbd_sym_matvec(ctx, 3, 4, G, P->h + 3, ah);
+        for (int i = 0; i < 3; i++) {
+          w[i] = scl(D, 2, w[i]);
+          ah[i] = scl(D, 2, ah[i]);
+        }
+        mbd_sym_matvec(ctx, 3, 3, In, w, Jw);
+        mbd_sym_matvec(ctx, 3, 3, In, ah, Jah);
+        mbd_sym_cross(ctx, w, Jw, gyro);
+        for (int i = 0; i < 3; i++) {
+          mbd_sym_id t[3] = {R[i], scl(D, mass, D->grav[i]), scl(D, -mass, P->h[i])};
+          R[i] = mbd_sym_add_n(ctx, 3, t);
+          mbd_sym_id u[3] = {R[3 + i], mbd_sym_neg(ctx, gyro[i]), mbd_sym_neg(ctx, Jah[i])};
+          R[3 + i] = mbd_sym_add_n(ctx, 3, u);
         }
       }
-      mbd_sym_matvec(ctx, 3, 4, G, P->pd, w);
-      for (int i = 0; i < 3; i++) {
-        w[i] = scl(D, 2, w[i]);
-      }
-      mbd_sym_matvec(ctx, 3, 3, In, w, Jw);
-      mbd_sym_id Gn[4], GJw[4];
-      mbd_sym_matvec_t(ctx, 3, 4, G, ld[b].nb, Gn);
-      mbd_sym_matvec_t(ctx, 3, 4, Gd, Jw, GJw);
-      for (int k = 0; k < 4; k++) {
-        QY[3 + k] = add2(D, scl(D, 2, Gn[k]), scl(D, -4, GJw[k]));
-      }
-    } else if (!inert) {
-      QY[0] = ld[b].F[0];
-      QY[1] = ld[b].F[1];
-      QY[2] = ld[b].T;
     } else {
-      MY[0] = MY[8] = K(D, mass);
-      MY[16] = K(D, bd->inertia[8]);
-      QY[0] = add2(D, scl(D, mass, D->grav[0]), ld[b].F[0]);
-      QY[1] = add2(D, scl(D, mass, D->grav[1]), ld[b].F[1]);
-      QY[2] = ld[b].T;
+      R[0] = ld[b].F[0];
+      R[1] = ld[b].F[1];
+      R[2] = ld[b].T;
+      if (inert) {
+        MY[0] = MY[8] = K(D, mass);
+        MY[16] = K(D, bd->inertia[8]);
+        R[0] = mbd_sym_add_n(
+            ctx, 3, (mbd_sym_id[3]){R[0], scl(D, mass, D->grav[0]), scl(D, -mass, P->h[0])});
+        R[1] = mbd_sym_add_n(
+            ctx, 3, (mbd_sym_id[3]){R[1], scl(D, mass, D->grav[1]), scl(D, -mass, P->h[1])});
+        R[2] = mbd_sym_sub(ctx, R[2], scl(D, bd->inertia[8], P->h[2]));
+      }
     }
-    // Q_Y − M_Y h
-    mbd_sym_id Mh[7], h7[7];
-    for (int k = 0; k < 7; k++) {
-      h7[k] = k < ny ? P->h[k] : D->zero;
-    }
-    mbd_sym_matvec(ctx, 7, 7, MY, h7, Mh);
-    mbd_sym_id R[7];
-    for (int k = 0; k < ny; k++) {
-      R[k] = mbd_sym_sub(ctx, QY[k], Mh[k]);
-    }
-    // which columns of J are not identically zero
+    // which columns of V are not identically zero
     for (int c = 0; c < n; c++) {
       nz[c] = 0;
-      for (int k = 0; k < ny; k++) {
-        nz[c] |= !is_zero(D, JC(P, k, c));
+      for (int k = 0; k < nv; k++) {
+        nz[c] |= !is_zero(D, VJ[(size_t)k * n + c]);
       }
     }
-    // M_Y J (ny × n)
-    for (int k = 0; k < ny; k++) {
+    // M_V V (nv × n)
+    for (int k = 0; k < nv; k++) {
       for (int c = 0; c < n; c++) {
-        if (!nz[c]) {
+        if (!nz[c] || !inert) {
           MJ[(size_t)k * n + c] = D->zero;
           continue;
         }
         mbd_sym_id col[7];
-        for (int l = 0; l < ny; l++) {
-          col[l] = JC(P, l, c);
+        for (int l = 0; l < nv; l++) {
+          col[l] = VJ[(size_t)l * n + c];
         }
-        MJ[(size_t)k * n + c] = mbd_sym_dot(ctx, ny, MY + 7 * k, col);
+        MJ[(size_t)k * n + c] = mbd_sym_dot(ctx, nv, MY + 7 * k, col);
       }
     }
     for (int i = 0; i < n; i++) {
@@ -836,20 +843,20 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
         continue;
       }
       mbd_sym_id ci[7];
-      for (int l = 0; l < ny; l++) {
-        ci[l] = JC(P, l, i);
+      for (int l = 0; l < nv; l++) {
+        ci[l] = VJ[(size_t)l * n + i];
       }
-      tg[(size_t)i * cap + cg[i]++] = mbd_sym_dot(ctx, ny, ci, R);
-      for (int j = i; j < n; j++) {
+      tg[(size_t)i * cap + cg[i]++] = mbd_sym_dot(ctx, nv, ci, R);
+      for (int j = i; j < n && inert; j++) {
         if (!nz[j]) {
           continue;
         }
         mbd_sym_id cj[7];
-        for (int l = 0; l < ny; l++) {
+        for (int l = 0; l < nv; l++) {
           cj[l] = MJ[(size_t)l * n + j];
         }
         int e = i * n - i * (i - 1) / 2 + (j - i);
-        tM[(size_t)e * cap + cM[e]++] = mbd_sym_dot(ctx, ny, ci, cj);
+        tM[(size_t)e * cap + cM[e]++] = mbd_sym_dot(ctx, nv, ci, cj);
       }
     }
   }
@@ -873,7 +880,7 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
       out[L->oM + e] = mbd_sym_add_n(ctx, cM[e], tM + (size_t)e * cap);
     }
   }
-  free(ld), free(tM), free(tg), free(cM), free(cg), free(MJ), free(nz);
+  free(ld), free(tM), free(tg), free(cM), free(cg), free(MJ), free(VJ), free(nz);
   return MBD_OK;
 }
 
@@ -884,8 +891,8 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
  * depends on — a copy body's local pose Y', with ż = B' q̇', ∂z/∂q = B' and z̈'s quadratic part
  * h', and the model's own coordinates q, with ż = q̇, ∂z/∂q = I, no quadratic part —
  *   Φq = Σ_i Φ_z_i ∂z_i/∂q,   γ = −(Σ_i Φ_z_i h_i + Σ_ij Φ_z_i z_j ż_i ż_j) */
-static void row_derivatives_z(der *D, mbd_sym_id phi, const int *bodies, int nbod,
-                              const char *dep, mbd_sym_id *phiq, mbd_sym_id *gamma) {
+static void row_derivatives_z(der *D, mbd_sym_id phi, const int *bodies, int nbod, const char *dep,
+                              mbd_sym_id *phiq, mbd_sym_id *gamma) {
   mbd_sym_ctx *ctx = D->ctx;
   const mbd_eqs_macros *P = D->P;
   int n = D->n, ny = D->m->dim == 3 ? 7 : 3, cap = n + 2 * 7;
@@ -1279,8 +1286,7 @@ static int der_alloc(der *D, const mbd_model *m, int nvars) {
   D->tw = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tw);
   D->tl = calloc((size_t)(ntj ? ntj : 1), sizeof *D->tl);
   D->q = malloc(sizeof(mbd_sym_id) * (size_t)(nvars ? nvars : 1));
-  if (!D->ctx || !D->ps || !D->Jall || !D->dep || !D->tc || !D->td0 || !D->tw || !D->tl ||
-      !D->q) {
+  if (!D->ctx || !D->ps || !D->Jall || !D->dep || !D->tc || !D->td0 || !D->tw || !D->tl || !D->q) {
     return -1;
   }
   D->zero = mbd_sym_const(D->ctx, 0);

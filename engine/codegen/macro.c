@@ -52,7 +52,8 @@ static void placement(const mbd_model *m, const mbd_copy *cp, double *R) {
 /* a point of the ground in the copy's frame: Rᵀ(x − origin) */
 static void ground_point(const mbd_model *m, const mbd_copy *cp, const double *R, const double *x,
                          double *y) {
-  double d[3] = {x[0] - cp->origin[0], x[1] - cp->origin[1], m->dim == 3 ? x[2] - cp->origin[2] : 0};
+  double d[3] = {x[0] - cp->origin[0], x[1] - cp->origin[1],
+                 m->dim == 3 ? x[2] - cp->origin[2] : 0};
   mul3t(R, d, y);
 }
 
@@ -105,7 +106,7 @@ static uint64_t hvec(uint64_t h, const double *v, int n) {
 /* the description of a local model, without its parameters: equal for the copies of a shape */
 static uint64_t shape_key(const mbd_model *lm) {
   // the version: change it with any change to a shape's equations or parameters (cache key)
-  uint64_t h = fnv(14695981039346656037ull, "mbd macro shape 2");
+  uint64_t h = fnv(14695981039346656037ull, "mbd macro shape 3");
   h = hnum(h, lm->dim);
   for (int b = 1; b < lm->nbody; b++) {
     h = hnum(h, lm->body[b].mass);
