@@ -99,8 +99,12 @@ int l_model_export_c(lua_State *L) {
   static const char *const fields[] = {"dir",    "t_end",         "rtol", "atol", "output_every",
                                        "solver", "stabilization", "cut",  NULL};
   lx_check_fields(L, 2, "export_c", fields);
-  mbd_export_opts o = {.t_end = 1, .rtol = 1e-6, .atol = 1e-6, .solver = MBD_FORM_BAUMGARTE,
-                       .alpha = MBD_RELATIVE_ALPHA, .beta = MBD_RELATIVE_BETA};
+  mbd_export_opts o = {.t_end = 1,
+                       .rtol = 1e-6,
+                       .atol = 1e-6,
+                       .solver = MBD_FORM_BAUMGARTE,
+                       .alpha = MBD_RELATIVE_ALPHA,
+                       .beta = MBD_RELATIVE_BETA};
   o.dir = lx_opt_string(L, 2, "export_c", "dir");
   if (!o.dir) {
     return luaL_error(L, "export_c: missing field 'dir'");
@@ -198,8 +202,8 @@ static int l_copy_close(lua_State *L) {
 }
 
 int mbd_open_relative(lua_State *L) {
-  static const luaL_Reg fns[] = {{"_copy_close", l_copy_close}, {"_copy_open", l_copy_open},
-                                 {NULL, NULL}};
+  static const luaL_Reg fns[] = {
+      {"_copy_close", l_copy_close}, {"_copy_open", l_copy_open}, {NULL, NULL}};
   luaL_setfuncs(L, fns, 0);
   return 0;
 }

@@ -25,45 +25,45 @@ typedef struct mbd_eqs_macros mbd_eqs_macros;
 
 /* where each output lives in the list (offsets into out[]) */
 typedef struct mbd_eqs_layout {
-  int n;                /* joint coordinates */
-  int mrow;             /* rows of the tree model */
-  int oM;               /* M̄, upper triangle by rows: (i, j ≥ i), n(n+1)/2 entries */
-  int og;               /* ḡ, n */
-  int ophi;             /* Φ, mrow (a drive's row: its joint coordinate c(q)) */
-  int ophiq;            /* Φq, mrow × n by rows (a drive's: ∂c/∂q) */
-  int ogam;             /* γ, mrow (a drive's: the quadratic part (c_q q̇)_q q̇ of c̈) */
-  int oang;             /* raw relative angles of cut joints with an angle coordinate (memos) */
+  int n;     /* joint coordinates */
+  int mrow;  /* rows of the tree model */
+  int oM;    /* M̄, upper triangle by rows: (i, j ≥ i), n(n+1)/2 entries */
+  int og;    /* ḡ, n */
+  int ophi;  /* Φ, mrow (a drive's row: its joint coordinate c(q)) */
+  int ophiq; /* Φq, mrow × n by rows (a drive's: ∂c/∂q) */
+  int ogam;  /* γ, mrow (a drive's: the quadratic part (c_q q̇)_q q̇ of c̈) */
+  int oang;  /* raw relative angles of cut joints with an angle coordinate (memos) */
   int nang;
-  int *ang_joint;       /* nang model joints */
-  int nout;             /* outputs in all */
-  char *force_numeric;  /* nforce: 1 for a force the code does not hold (a callback) */
-  char *rspring_numeric; /* nrspring: 1 for a spring on a cut joint's angle */
-  int need_poses;       /* 1 when a numeric force needs the body poses at every evaluation */
+  int *ang_joint;         /* nang model joints */
+  int nout;               /* outputs in all */
+  char *force_numeric;    /* nforce: 1 for a force the code does not hold (a callback) */
+  char *rspring_numeric;  /* nrspring: 1 for a spring on a cut joint's angle */
+  int need_poses;         /* 1 when a numeric force needs the body poses at every evaluation */
   mbd_eqs_macros *macros; /* macro copies with equations of their own (macro.c), or NULL */
-  int nvin;             /* the inputs: v = (q, q̇) and, with copies, their bodies' outputs */
+  int nvin;               /* the inputs: v = (q, q̇) and, with copies, their bodies' outputs */
 } mbd_eqs_layout;
 
 /* macro.c: the shapes of a model's macro copies and how each copy maps onto the model; each
  * tree joint of a shape has MBD_EQS_TJ_PAR parameters: c (4), d0 (3), w (3), l (4) */
 #define MBD_EQS_TJ_PAR 14
 typedef struct mbd_eqs_shape {
-  mbd_model *local;     /* the first copy of the shape as a tree model in the copy's frame */
-  mbd_eqs_layout L;     /* the layout of its outputs (its rows: internal cut joints and norms) */
-  int npar;             /* its parameters after (q, q̇): per tree joint c, d0, w, l, then R (9), g (3) */
-  int ny;               /* pose coordinates of a body (7 spatial, 3 planar) */
-  int obody;            /* where its bodies' outputs start: per body Y (ny), B (ny × n), h (ny) */
-  int nout;             /* outputs in all */
-  uint64_t key;         /* a hash of its description (the compiled cache) */
+  mbd_model *local; /* the first copy of the shape as a tree model in the copy's frame */
+  mbd_eqs_layout L; /* the layout of its outputs (its rows: internal cut joints and norms) */
+  int npar;     /* its parameters after (q, q̇): per tree joint c, d0, w, l, then R (9), g (3) */
+  int ny;       /* pose coordinates of a body (7 spatial, 3 planar) */
+  int obody;    /* where its bodies' outputs start: per body Y (ny), B (ny × n), h (ny) */
+  int nout;     /* outputs in all */
+  uint64_t key; /* a hash of its description (the compiled cache) */
 } mbd_eqs_shape;
 
 typedef struct mbd_eqs_copy {
-  int shape;            /* index into the shapes */
-  int model_copy;       /* the model's copy (m->copy[]) */
-  int *qmap;            /* the shape's coordinates → the model's */
-  int *rowmap;          /* the shape's rows → the model's */
-  int *bodymap;         /* the shape's bodies (1..) → the model's */
-  double *par;          /* its parameter values */
-  int vslot;            /* its bodies' outputs in the model function's inputs, from here */
+  int shape;      /* index into the shapes */
+  int model_copy; /* the model's copy (m->copy[]) */
+  int *qmap;      /* the shape's coordinates → the model's */
+  int *rowmap;    /* the shape's rows → the model's */
+  int *bodymap;   /* the shape's bodies (1..) → the model's */
+  double *par;    /* its parameter values */
+  int vslot;      /* its bodies' outputs in the model function's inputs, from here */
 } mbd_eqs_copy;
 
 struct mbd_eqs_macros {
@@ -71,9 +71,9 @@ struct mbd_eqs_macros {
   mbd_eqs_shape *shape;
   int ncopy;
   mbd_eqs_copy *copy;
-  int *body_copy;       /* nbody: the copy (index above) a body belongs to, −1 for none */
-  char *row_internal;   /* mrow: 1 for a row a copy's equations give */
-  int nvin;             /* the model function's input length */
+  int *body_copy;     /* nbody: the copy (index above) a body belongs to, −1 for none */
+  char *row_internal; /* mrow: 1 for a row a copy's equations give */
+  int nvin;           /* the model function's input length */
 };
 
 int mbd_eqs_macros_make(const mbd_model *m, mbd_eqs_macros **out, mbd_error *err);
@@ -99,13 +99,13 @@ int mbd_eqs_derive(const mbd_model *m, const mbd_eqs_layout *L, mbd_sym_ctx **ct
 typedef struct mbd_gencode mbd_gencode;
 
 typedef struct mbd_code_info {
-  int code;             /* the code that runs (mbd_code): a failed compile runs the tape */
-  double derive_time;   /* s of symbolic derivation (0 when a cached compile skipped it) */
-  double compile_time;  /* s of emitting, compiling and loading (tape: building it) */
-  int cache_hit;        /* 1 when the compiled equations came from the cache */
-  char warning[640];    /* why compiled code fell back to the tape; empty otherwise */
-  long nodes;           /* nodes of the derived DAG (0 when not derived) */
-  long instructions;    /* tape instructions (0 for compiled code) */
+  int code;            /* the code that runs (mbd_code): a failed compile runs the tape */
+  double derive_time;  /* s of symbolic derivation (0 when a cached compile skipped it) */
+  double compile_time; /* s of emitting, compiling and loading (tape: building it) */
+  int cache_hit;       /* 1 when the compiled equations came from the cache */
+  char warning[640];   /* why compiled code fell back to the tape; empty otherwise */
+  long nodes;          /* nodes of the derived DAG (0 when not derived) */
+  long instructions;   /* tape instructions (0 for compiled code) */
 } mbd_code_info;
 
 /* the equations of tree model m as code of kind `kind` (MBD_CODE_TAPE or MBD_CODE_COMPILED), with

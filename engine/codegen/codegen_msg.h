@@ -17,11 +17,11 @@
 #define MSG_CODE_EXPORT_FORCE \
   "export_c: the %s on body '%s' is a function the exported program does not have"
 /* export_c: a rotational spring on a cut joint: the joint */
-#define MSG_CODE_EXPORT_RSPRING \
+#define MSG_CODE_EXPORT_RSPRING                                                                   \
   "export_c: the rotational spring on joint '%s' acts on a cut joint's angle (keep the joint in " \
   "the tree with cut = {...})"
 /* export_c: bad options */
-#define MSG_CODE_EXPORT_OPTS                                                                  \
+#define MSG_CODE_EXPORT_OPTS \
   "export_c: needs dir, t_end > 0, rtol and atol > 0, and the solver augmented or baumgarte"
 /* the cache folder cannot hold the model's source: the path, the reason */
 #define MSG_CODE_CACHE_WRITE "cannot write %s: %s"

@@ -31,7 +31,8 @@ static const char *const driver_c =
     "\n"
     "#include \"model.h\"\n"
     "\n"
-    "void " EQS_EXPORT_NAME "(const double *v, double *out);\n"
+    "void " EQS_EXPORT_NAME
+    "(const double *v, double *out);\n"
     "\n"
     "static double out[NOUT > 0 ? NOUT : 1], A[(N + NA) * (N + NA)], b[N + NA];\n"
     "\n"
@@ -78,7 +79,8 @@ static const char *const driver_c =
     "  (void)ud;\n"
     "  const double *y = N_VGetArrayPointer(yv);\n"
     "  double *yd = N_VGetArrayPointer(ydv);\n"
-    "  " EQS_EXPORT_NAME "(y, out);\n"
+    "  " EQS_EXPORT_NAME
+    "(y, out);\n"
     "  int K = N + NA;\n"
     "  memset(A, 0, sizeof A);\n"
     "  for (int i = 0; i < N; i++) {\n"
@@ -284,14 +286,19 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
   // the model's data: sizes, layout, the rows kept, the start, the channels, the run settings
   buf b = {0};
   int n = mr->nv;
-  put(&b, "/* model '%s' exported by mbd: sizes, the layout of the equations' outputs, the rows "
-          "kept\n * by the rank test, the assembled start, the printed channels and the run's "
-          "settings */\n", mr->name);
-  put(&b, "#define N %d\n#define NROW %d\n#define NA %d\n#define NOUT %d\n", n, mr->mrow,
-      mr->ma0, L.nout);
-  put(&b, "#define OFF_M %d\n#define OFF_G %d\n#define OFF_PHI %d\n#define OFF_PHIQ %d\n"
-          "#define OFF_GAMMA %d\n", L.oM, L.og, L.ophi, L.ophiq, L.ogam);
-  put(&b, "#define ALPHA %.17g\n#define BETA %.17g\n", o->solver == MBD_FORM_BAUMGARTE ? o->alpha : 0,
+  put(&b,
+      "/* model '%s' exported by mbd: sizes, the layout of the equations' outputs, the rows "
+      "kept\n * by the rank test, the assembled start, the printed channels and the run's "
+      "settings */\n",
+      mr->name);
+  put(&b, "#define N %d\n#define NROW %d\n#define NA %d\n#define NOUT %d\n", n, mr->mrow, mr->ma0,
+      L.nout);
+  put(&b,
+      "#define OFF_M %d\n#define OFF_G %d\n#define OFF_PHI %d\n#define OFF_PHIQ %d\n"
+      "#define OFF_GAMMA %d\n",
+      L.oM, L.og, L.ophi, L.ophiq, L.ogam);
+  put(&b, "#define ALPHA %.17g\n#define BETA %.17g\n",
+      o->solver == MBD_FORM_BAUMGARTE ? o->alpha : 0,
       o->solver == MBD_FORM_BAUMGARTE ? o->beta : 0);
   put(&b, "#define RTOL %.17g\n#define ATOL %.17g\n#define T_END %.17g\n", o->rtol, o->atol,
       o->t_end);

@@ -40,10 +40,10 @@ typedef struct relative {
   const mbd_data *d_int;     /* the driver's integration data (of the Cartesian model) */
   const mbd_form_ops *inner; /* the solution on the joint coordinates */
   void *inner_self;
-  mbd_sim_opts io;           /* the options it runs with */
-  mbd_gencode *code;           /* generated equations (code = "tape" | "compiled"), or NULL */
-  mbd_code_info info;        /* how they were made */
-  int cartesian;             /* 1: Cartesian coordinates (every joint cut) for generated code */
+  mbd_sim_opts io;    /* the options it runs with */
+  mbd_gencode *code;  /* generated equations (code = "tape" | "compiled"), or NULL */
+  mbd_code_info info; /* how they were made */
+  int cartesian;      /* 1: Cartesian coordinates (every joint cut) for generated code */
 } relative;
 
 /* Cartesian coordinates with generated code (code = "tape" | "compiled" for a formulation other
@@ -189,8 +189,8 @@ static const char *display(const void *self) {
 
 /* the state of x (joint coordinates) as the Cartesian state of d: poses and velocities, rows,
  * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
-static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x,
-                        int flags, mbd_error *err) {
+static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x, int flags,
+                        mbd_error *err) {
   // the poses of x (generated equations skip the pose stage), then d's state from them
   mbd_tree_poses(r->mr, x);
   int accel = !(flags & MBD_FORM_KINEMATIC) && x->have_dynamics;
@@ -226,8 +226,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   return to_cartesian(r, m, d, x, flags, err);
 }
 
-static int step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                mbd_error *err) {
+static int step(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err) {
   (void)m;
   (void)d;
   relative *r = self;

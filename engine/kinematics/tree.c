@@ -20,12 +20,13 @@
  * ground are non-zero), so constraints and forces reach the joint coordinates through the
  * scatter of kinematics/constraints.c and model/forces.c: M̄ = JᵀM_Y J, ḡ = Jᵀ(Q_Y − M_Y h),
  * Φq = Φ_Y J, γ = γ_Y − Φ_Y h (paper 002 eq 9–11). */
+#include "tree.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kinematics_msg.h"
-#include "tree.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Euler-parameter (quaternion) algebra: the Hamilton product, A(a ⊗ b) = A(a) A(b)             */
@@ -634,8 +635,8 @@ static void joint_constants(const mbd_model *m, const mbd_data *d, mbd_tree_join
     double pc[4];
     qconj(P1->p, pc);
     qmul(pc, P2->p, tj->c);
-    double nc = sqrt(tj->c[0] * tj->c[0] + tj->c[1] * tj->c[1] + tj->c[2] * tj->c[2] +
-                     tj->c[3] * tj->c[3]);
+    double nc =
+        sqrt(tj->c[0] * tj->c[0] + tj->c[1] * tj->c[1] + tj->c[2] * tj->c[2] + tj->c[3] * tj->c[3]);
     for (int k = 0; k < 4; k++) {
       tj->c[k] /= nc;
     }
@@ -710,8 +711,8 @@ static int orient(const mbd_model *m, const int *in_tree, mbd_tree *t) {
 
 /* the Cartesian velocities of m's state as joint velocities: the least-squares fit J v = Ẏ of
  * every body's pose rates (exact for a consistent state; J has full column rank) */
-static int fit_velocities(const mbd_model *m, const mbd_data *d, const mbd_model *mr,
-                          mbd_data *dr, mbd_error *err) {
+static int fit_velocities(const mbd_model *m, const mbd_data *d, const mbd_model *mr, mbd_data *dr,
+                          mbd_error *err) {
   int nc = m->nv, n = mr->nv;
   double *A = calloc((size_t)nc * (n ? n : 1), sizeof(double));
   double *b = calloc((size_t)(nc ? nc : 1), sizeof(double));

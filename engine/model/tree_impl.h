@@ -29,7 +29,7 @@
 
 /* how a tree joint moves its child */
 typedef enum mbd_tree_kind {
-  MBD_TJ_REVOLUTE = 0, /* θ about u */
+  MBD_TJ_REVOLUTE = 0,  /* θ about u */
   MBD_TJ_TRANSLATIONAL, /* x along u */
   MBD_TJ_CYLINDRICAL,   /* θ about u, x along u */
   MBD_TJ_UNIVERSAL,     /* θ1 about u (body1), θ2 about axis2 (body2) */
@@ -40,31 +40,31 @@ typedef enum mbd_tree_kind {
 } mbd_tree_kind;
 
 typedef struct mbd_tree_joint {
-  int joint;            /* the model's joint, −1 for a floating joint */
-  int kind;             /* mbd_tree_kind */
-  int parent, child;    /* bodies; the parent is nearer the ground */
-  int sigma;            /* +1: the child is the joint's body2; −1: its body1 */
-  int qadr, nq;         /* its coordinates q[qadr .. qadr + nq); q̇ = v, the same addresses in v */
-  int rot;              /* first rotation coordinate (angle or e0) within its own, −1 for none */
-  int disp;             /* its displacement coordinate within its own, −1 for none */
-  int norm;             /* the model row normalizing its Euler parameters, −1 for none */
-  double s1[3], s2[3];  /* the joint's points in body1's and body2's frames */
-  double d0[3];         /* body1-frame separation of the points at the assembled state */
-  double u[3];          /* axis1 in body1's frame (unit) */
-  double w[3];          /* universal: axis2 seen in body1's frame at the assembled state */
-  double c[4];          /* spatial: Euler parameters of C = A1ᵀA2 at assembly (unit);
-                           planar: c[0] = θ2 − θ1 at assembly */
-  double coord0[2];     /* the joint's channel coordinates (angle, displacement) at q = 0 */
+  int joint;           /* the model's joint, −1 for a floating joint */
+  int kind;            /* mbd_tree_kind */
+  int parent, child;   /* bodies; the parent is nearer the ground */
+  int sigma;           /* +1: the child is the joint's body2; −1: its body1 */
+  int qadr, nq;        /* its coordinates q[qadr .. qadr + nq); q̇ = v, the same addresses in v */
+  int rot;             /* first rotation coordinate (angle or e0) within its own, −1 for none */
+  int disp;            /* its displacement coordinate within its own, −1 for none */
+  int norm;            /* the model row normalizing its Euler parameters, −1 for none */
+  double s1[3], s2[3]; /* the joint's points in body1's and body2's frames */
+  double d0[3];        /* body1-frame separation of the points at the assembled state */
+  double u[3];         /* axis1 in body1's frame (unit) */
+  double w[3];         /* universal: axis2 seen in body1's frame at the assembled state */
+  double c[4];         /* spatial: Euler parameters of C = A1ᵀA2 at assembly (unit);
+                          planar: c[0] = θ2 − θ1 at assembly */
+  double coord0[2];    /* the joint's channel coordinates (angle, displacement) at q = 0 */
 } mbd_tree_joint;
 
 struct mbd_tree {
-  int ntj;              /* tree joints: one per moving body, parents before children */
-  mbd_tree_joint *tj;   /* ntj */
-  int *body_tj;         /* nbody: the tree joint whose child is body b, −1 for the ground */
-  int *joint_tj;        /* njoint: the tree joint of model joint j, −1 for a cut joint */
-  int ncut;             /* cut joints, in model order */
-  int *cut;             /* ncut model joint indices */
-  int nfloat;           /* floating joints */
+  int ntj;            /* tree joints: one per moving body, parents before children */
+  mbd_tree_joint *tj; /* ntj */
+  int *body_tj;       /* nbody: the tree joint whose child is body b, −1 for the ground */
+  int *joint_tj;      /* njoint: the tree joint of model joint j, −1 for a cut joint */
+  int ncut;           /* cut joints, in model order */
+  int *cut;           /* ncut model joint indices */
+  int nfloat;         /* floating joints */
 };
 
 /* the number of coordinates a joint of type `type` takes in a tree, in a model of dimension dim

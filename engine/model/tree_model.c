@@ -191,8 +191,7 @@ char *mbd_tree_describe(const mbd_model *m) {
     put(&x, "  cut joints:");
     for (int k = 0; k < t->ncut; k++) {
       const mbd_joint *j = &m->joint[t->cut[k]];
-      put(&x, "%s %s '%s' (%d rows)", k ? "," : "", mbd_joint_type_name(j->type), j->name,
-          j->nrow);
+      put(&x, "%s %s '%s' (%d rows)", k ? "," : "", mbd_joint_type_name(j->type), j->name, j->nrow);
     }
     put(&x, "\n");
   }

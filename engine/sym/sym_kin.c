@@ -58,8 +58,7 @@ void mbd_sym_ep_A(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *A) {
 }
 
 void mbd_sym_ep_E(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *E) {
-  mbd_sym_id n1 = mbd_sym_neg(ctx, p[1]), n2 = mbd_sym_neg(ctx, p[2]),
-             n3 = mbd_sym_neg(ctx, p[3]);
+  mbd_sym_id n1 = mbd_sym_neg(ctx, p[1]), n2 = mbd_sym_neg(ctx, p[2]), n3 = mbd_sym_neg(ctx, p[3]);
   const mbd_sym_id v[12] = {n1, p[0], n3, p[2], n2, p[3], p[0], n1, n3, n2, p[1], p[0]};
   for (int k = 0; k < 12; k++) {
     E[k] = v[k];
@@ -67,8 +66,7 @@ void mbd_sym_ep_E(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *E) {
 }
 
 void mbd_sym_ep_G(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *G) {
-  mbd_sym_id n1 = mbd_sym_neg(ctx, p[1]), n2 = mbd_sym_neg(ctx, p[2]),
-             n3 = mbd_sym_neg(ctx, p[3]);
+  mbd_sym_id n1 = mbd_sym_neg(ctx, p[1]), n2 = mbd_sym_neg(ctx, p[2]), n3 = mbd_sym_neg(ctx, p[3]);
   const mbd_sym_id v[12] = {n1, p[0], p[3], n2, n2, n3, p[0], p[1], n3, p[2], n1, p[0]};
   for (int k = 0; k < 12; k++) {
     G[k] = v[k];
@@ -82,8 +80,15 @@ void mbd_sym_ep_B(mbd_sym_ctx *ctx, const mbd_sym_id *p, const mbd_sym_id *a, mb
   mbd_sym_cross(ctx, e, a, exa);
   mbd_sym_id zero = mbd_sym_const(ctx, 0);
   // ã row-major
-  mbd_sym_id at[9] = {zero, mbd_sym_neg(ctx, a[2]), a[1], a[2], zero, mbd_sym_neg(ctx, a[0]),
-                      mbd_sym_neg(ctx, a[1]), a[0], zero};
+  mbd_sym_id at[9] = {zero,
+                      mbd_sym_neg(ctx, a[2]),
+                      a[1],
+                      a[2],
+                      zero,
+                      mbd_sym_neg(ctx, a[0]),
+                      mbd_sym_neg(ctx, a[1]),
+                      a[0],
+                      zero};
   for (int i = 0; i < 3; i++) {
     mbd_sym_id t0[2] = {mbd_sym_mul(ctx, p[0], a[i]), exa[i]};
     B[4 * i] = mbd_sym_mul(ctx, two, mbd_sym_add_n(ctx, 2, t0));

@@ -13,14 +13,13 @@
  * (43 = m1·1² + J1 + m2·2², 27 = m2·1² + J2).  Prints θ2(10), the counts, and the CPU time of one
  * integration (set-up, steps, tear-down: what mbd's run.stats.cpu_time covers), least of REPEATS,
  * and per right-hand side. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
 #include <cvode/cvode.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+#include <time.h>
 
 static long nrhs = 0;
 
@@ -58,9 +57,9 @@ static int integrate(SUNContext ctx, double tol, double *theta2, long *steps) {
   yv[2] = yv[3] = 0;
   void *mem = CVodeCreate(CV_ADAMS, ctx);
   SUNNonlinearSolver nls = SUNNonlinSol_FixedPoint(y, 0, ctx);
-  int ok = mem && nls && CVodeInit(mem, rhs, 0.0, y) >= 0 && CVodeSStolerances(mem, tol, tol) >= 0 &&
-           CVodeSetNonlinearSolver(mem, nls) >= 0 && CVodeSetStopTime(mem, 10.0) >= 0 &&
-           CVodeSetMaxNumSteps(mem, 1000000L) >= 0;
+  int ok = mem && nls && CVodeInit(mem, rhs, 0.0, y) >= 0 &&
+           CVodeSStolerances(mem, tol, tol) >= 0 && CVodeSetNonlinearSolver(mem, nls) >= 0 &&
+           CVodeSetStopTime(mem, 10.0) >= 0 && CVodeSetMaxNumSteps(mem, 1000000L) >= 0;
   double t = 0;
   ok = ok && CVode(mem, 10.0, y, &t, CV_NORMAL) >= 0;
   *theta2 = yv[1];

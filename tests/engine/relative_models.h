@@ -18,8 +18,9 @@
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
 
-static inline int body3(mbd_model *m, const char *name, double mass, double ixx, double iyy, double izz,
-                 const double *pos, const double *rot, const double *vel, const double *omega) {
+static inline int body3(mbd_model *m, const char *name, double mass, double ixx, double iyy,
+                        double izz, const double *pos, const double *rot, const double *vel,
+                        const double *omega) {
   mbd_body_spec s;
   memset(&s, 0, sizeof s);
   s.name = name;
@@ -48,7 +49,7 @@ static inline int body3(mbd_model *m, const char *name, double mass, double ixx,
 }
 
 static inline int body2(mbd_model *m, const char *name, double mass, double izz, double x, double y,
-                 double angle, double omega) {
+                        double angle, double omega) {
   mbd_body_spec s;
   memset(&s, 0, sizeof s);
   s.name = name;
@@ -68,7 +69,7 @@ static inline int body2(mbd_model *m, const char *name, double mass, double izz,
 }
 
 static inline int joint(mbd_model *m, const char *name, int type, int b1, const double *at1, int b2,
-                 const double *at2, const double *ax1, const double *ax2) {
+                        const double *at2, const double *ax1, const double *ax2) {
   mbd_joint_spec s;
   memset(&s, 0, sizeof s);
   s.name = name;
@@ -110,9 +111,6 @@ static inline double urand(unsigned *s) {
   *s = *s * 1103515245u + 12345u;
   return ((*s >> 8) & 0xffff) / 65535.0 - 0.5;
 }
-
-
-
 
 /* ------------------------------------------------------------------------------------------ */
 /* mechanisms                                                                                  */
@@ -161,8 +159,8 @@ static inline mbd_model *slider_crank(void) {
   joint(m, "B", MBD_JOINT_REVOLUTE, rod, r2, slider, o, NULL, NULL);
   joint(m, "T", MBD_JOINT_TRANSLATIONAL, 0, o, slider, o, x, NULL);
   joint(m, "F", MBD_JOINT_FIXED, slider, up, flag, o, NULL, NULL);
-  mbd_spring_spec s = {.name = "k", .body1 = 0, .at1 = {0.6, 0}, .body2 = slider, .k = 100,
-                       .c = 0.5, .length = 0.2};
+  mbd_spring_spec s = {
+      .name = "k", .body1 = 0, .at1 = {0.6, 0}, .body2 = slider, .k = 100, .c = 0.5, .length = 0.2};
   assert_true(mbd_model_add_spring(m, &s, &err) >= 0);
   return m;
 }

@@ -69,8 +69,8 @@ static void agree(const mbd_run *a, const mbd_run *b, double tol_pos, double tol
     for (int i = 0; i < mbd_run_nsample(a); i++) {
       double x = mbd_run_sample(a, c, i), y = mbd_run_sample(b, c, i);
       if (!(fabs(x - y) <= tol * fmax(1, fabs(y)))) {
-        fail_msg("%s: %s at t = %g: %.12g vs %.12g (tol %g)", what, nm, mbd_run_times(a)[i], x,
-                 y, tol);
+        fail_msg("%s: %s at t = %g: %.12g vs %.12g (tol %g)", what, nm, mbd_run_times(a)[i], x, y,
+                 tol);
       }
     }
   }
@@ -88,8 +88,8 @@ static void test_tree_choice(void **state) {
   mbd_model *mr = tree_of(m, NULL, 0);
   assert_int_equal(mr->tree->ncut, 1);
   assert_string_equal(mr->joint[mr->tree->cut[0]].name, "C");
-  assert_int_equal(mr->nv, 3);   // three revolutes in the tree
-  assert_int_equal(mr->mrow, 2); // the cut revolute's two rows
+  assert_int_equal(mr->nv, 3);    // three revolutes in the tree
+  assert_int_equal(mr->mrow, 2);  // the cut revolute's two rows
   char nm[64];
   mbd_model_coord_name(mr, 2, nm, sizeof nm);
   assert_string_equal(nm, "B.angle");
@@ -105,7 +105,7 @@ static void test_tree_choice(void **state) {
   mr = tree_of(m, NULL, 0);
   assert_int_equal(mr->tree->ncut, 1);
   assert_string_equal(mr->joint[mr->tree->cut[0]].name, "J3");
-  assert_int_equal(mr->nv, 4);   // J1, J4 (1 each), J2 (2)
+  assert_int_equal(mr->nv, 4);  // J1, J4 (1 each), J2 (2)
   assert_int_equal(mr->mrow, 3);
   // J4 runs from the ground (its body2) to link3 (its body1): the tree inverts it
   const mbd_tree_joint *tj = &mr->tree->tj[mr->tree->body_tj[3]];
@@ -114,8 +114,8 @@ static void test_tree_choice(void **state) {
   mbd_model_free(mr);
   const char *cut2[] = {"J2"};
   mr = tree_of(m, cut2, 1);
-  assert_int_equal(mr->nv, 6);   // J1, J4 and J3's four Euler parameters
-  assert_int_equal(mr->mrow, 5); // the universal's four rows and J3's norm
+  assert_int_equal(mr->nv, 6);    // J1, J4 and J3's four Euler parameters
+  assert_int_equal(mr->mrow, 5);  // the universal's four rows and J3's norm
   mbd_model_coord_name(mr, 3, nm, sizeof nm);
   assert_string_equal(nm, "J3.e1");
   mbd_model_free(mr);
@@ -125,7 +125,7 @@ static void test_tree_choice(void **state) {
   mr = tree_of(m, NULL, 0);
   assert_int_equal(mr->tree->nfloat, 1);
   assert_int_equal(mr->tree->ncut, 0);
-  assert_int_equal(mr->nv, 8);   // the base's seven coordinates and the revolute's angle
+  assert_int_equal(mr->nv, 8);  // the base's seven coordinates and the revolute's angle
   mbd_model_coord_name(mr, 3, nm, sizeof nm);
   assert_string_equal(nm, "base.e0");
   mbd_model_free(mr);
@@ -166,7 +166,8 @@ static void check_fd(mbd_model *m) {
   double *q = calloc((size_t)n, sizeof(double)), *v = calloc((size_t)n, sizeof(double));
   double *qp = calloc((size_t)n, sizeof(double)), *qm = calloc((size_t)n, sizeof(double));
   double *Yp = calloc((size_t)nb * 7, sizeof(double)), *Ym = calloc((size_t)nb * 7, sizeof(double));
-  double *Jvp = calloc((size_t)nb * 7, sizeof(double)), *Jvm = calloc((size_t)nb * 7, sizeof(double));
+  double *Jvp = calloc((size_t)nb * 7, sizeof(double)),
+         *Jvm = calloc((size_t)nb * 7, sizeof(double));
   for (int i = 0; i < n; i++) {
     q[i] = mr->q_asm[i] + urand(&seed);
     v[i] = 2 * urand(&seed);
@@ -372,10 +373,10 @@ static void test_bad_input(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tree_choice),     cmocka_unit_test(test_pose_jacobians),
-      cmocka_unit_test(test_tree_start),      cmocka_unit_test(test_agree_planar),
-      cmocka_unit_test(test_agree_spatial),   cmocka_unit_test(test_agree_spatial_loop),
-      cmocka_unit_test(test_energy),          cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_tree_choice),   cmocka_unit_test(test_pose_jacobians),
+      cmocka_unit_test(test_tree_start),    cmocka_unit_test(test_agree_planar),
+      cmocka_unit_test(test_agree_spatial), cmocka_unit_test(test_agree_spatial_loop),
+      cmocka_unit_test(test_energy),        cmocka_unit_test(test_bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
