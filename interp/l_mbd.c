@@ -7,6 +7,7 @@
 #include "l_model.h"
 #include "l_objects.h"
 #include "l_parallel.h"
+#include "l_relative.h"
 #include "l_rot.h"
 #include "l_run.h"
 #include "l_sym.h"
@@ -107,7 +108,7 @@ static const struct {
     {NULL, mbd_open_model}, {NULL, mbd_open_objects}, {NULL, mbd_open_contact},
     {NULL, mbd_open_run},
     {"rot", mbd_open_rot},  {NULL, mbd_open_system},  {NULL, mbd_open_parallel},
-    {"sym", mbd_open_sym},  {"fem", mbd_open_fem},
+    {"sym", mbd_open_sym},  {"fem", mbd_open_fem}, {NULL, mbd_open_relative},
 };
 
 int mbd_open(lua_State *L) {
@@ -135,5 +136,10 @@ int mbd_open(lua_State *L) {
   lua_pushliteral(L, "mbd.pretty");
   lua_call(L, 1, 1);
   lua_setfield(L, -2, "pretty");
+  // mbd.macro (paper 002's macro elements) is written in Lua too (stdlib/mbd/macro.lua)
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.macro");
+  lua_call(L, 1, 1);
+  lua_setfield(L, -2, "macro");
   return 1;
 }

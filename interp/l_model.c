@@ -9,9 +9,9 @@
  * returned, so no longjmp crosses an engine frame.
  *
  * m.<key> looks up, in this order (the first found wins):
- *   1. a method: body, contact, cylindrical, drive, explain, find, fixed, flexible_body
- *      (l_fem.c), force, info, kinematics, revolute, rotational_spring, simulate, spherical,
- *      spring, surface, torque, translational, universal;
+ *   1. a method: body, contact, cylindrical, drive, explain, export_c, find, fixed,
+ *      flexible_body (l_fem.c), force, info, kinematics, revolute, rotational_spring, simulate,
+ *      spherical, spring, surface, torque, translational, tree, universal;
  *   2. a field: ground, last_run, name, dim;
  *   3. a body by name, then a joint by name, then a contact by name (m.crank).
  * So a body or joint named like a method or a field ("info", "name") is not m.<name>: m:find(name)
@@ -27,6 +27,7 @@
 #include "l_contact.h"
 #include "l_fem.h"
 #include "l_objects.h"
+#include "l_relative.h"
 #include "l_simulate.h"
 #include "l_util.h"
 
@@ -553,6 +554,7 @@ static const luaL_Reg model_methods[] = {
     {"cylindrical", l_model_cylindrical},
     {"drive", l_model_drive},
     {"explain", l_model_explain},
+    {"export_c", l_model_export_c},
     {"find", l_model_find},
     {"fixed", l_model_fixed},
     {"flexible_body", l_model_flexible_body},
@@ -567,6 +569,7 @@ static const luaL_Reg model_methods[] = {
     {"surface", l_model_surface},
     {"torque", l_model_torque},
     {"translational", l_model_translational},
+    {"tree", l_model_tree},
     {"universal", l_model_universal},
     {NULL, NULL}};
 

@@ -152,6 +152,13 @@ static void push_stats(lua_State *L, mbd_run *r) {
   INT(slip_events);
   INT(separations);
   INT(impacts);
+  // relative (paper 002): generated code
+  lua_pushstring(L, mbd_code_name(s->code) ? mbd_code_name(s->code) : "numeric");
+  lua_setfield(L, -2, "code");
+  NUM(derive_time);
+  NUM(compile_time);
+  lua_pushboolean(L, s->cache_hit);
+  lua_setfield(L, -2, "cache_hit");
 #undef NUM
 #undef INT
 }

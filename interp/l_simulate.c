@@ -11,6 +11,7 @@
 #include "l_callback.h"
 #include "l_manifest.h"
 #include "l_model.h"
+#include "l_relative.h"
 #include "l_run.h"
 #include "l_util.h"
 #include "mbd/integrators.h"
@@ -149,7 +150,7 @@ int l_model_simulate(lua_State *L) {
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
       "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
-      NULL};
+      "cut",      "solver",       "code",       NULL};
   lx_check_fields(L, 2, "simulate", fields);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
@@ -169,6 +170,13 @@ int l_model_simulate(lua_State *L) {
   if (o.formulation == MBD_FORM_UK) {
     o.alpha = o.beta = 0;  // udwadia_kalaba: the plain equation 5 unless stabilization is given
   }
+  if (o.formulation == MBD_FORM_RELATIVE) {
+    o.alpha = MBD_RELATIVE_ALPHA;  // relative: the paper's CVSM unless stabilization is given
+    o.beta = MBD_RELATIVE_BETA;
+  }
+  // relative joint coordinates (paper 002): cut, solver, code; the list of cut names stays on
+  // the stack until the run returns
+  l_relative_read(L, 2, &o);
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, &o);
   }
@@ -199,7 +207,8 @@ int l_model_simulate(lua_State *L) {
 
 int l_model_kinematics(lua_State *L) {
   l_model_get(L, 1);
-  static const char *const fields[] = {"t_end", "steps", "position_tol", "max_newton", NULL};
+  static const char *const fields[] = {"t_end",       "steps", "position_tol", "max_newton",
+                                       "formulation", "cut",   "code",         NULL};
   lx_check_fields(L, 2, "kinematics", fields);
   mbd_kin_opts o;
   memset(&o, 0, sizeof o);
@@ -210,6 +219,7 @@ int l_model_kinematics(lua_State *L) {
                           .position_tol = &o.position_tol,
                           .max_newton = &o.max_newton};
   l_sim_read(L, 2, &f);
+  l_relative_read_kin(L, 2, &o);  // formulation = "relative", cut, code (paper 002)
   o.poll = l_poll_interrupt;
   mbd_error err;
   mbd_error_clear(&err);

@@ -62,6 +62,8 @@ const mbd_form_ops *mbd_form_lookup(int f) {
       return &mbd_form_kane;
     case MBD_FORM_UK:
       return &mbd_form_udwadia_kalaba;
+    case MBD_FORM_RELATIVE:
+      return &mbd_form_relative;
     default:
       return NULL;
   }

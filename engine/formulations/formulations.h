@@ -11,7 +11,9 @@
  *   baumgarte       y = [q; v]        the same with γ − 2αΦ̇ − β²Φ             paper 000 eq 5–9
  *   gcp             y = [q_i; v_i]    partition, analyses, the augmented solve  paper 000 eq 10–13
  *   kane            y = [q_i; v_i]    partition, [BᵀM; Φq] v̇ = [BᵀQ; γ]       paper 000 eq 46
- *   udwadia_kalaba  y = [q; v]        v̇ = a + M^−½(Φq M^−½)⁺(b* − Φq a)        paper 004 eq 5 */
+ *   udwadia_kalaba  y = [q; v]        v̇ = a + M^−½(Φq M^−½)⁺(b* − Φq a)        paper 004 eq 5
+ *   relative        y of one of the above on the joint coordinates of a spanning tree (paper 002
+ *                   eq 9–11: M̄ = BᵀMB, ḡ = Bᵀ(f − M(Bq̇)_q q̇ − h), cut-joint rows) */
 #ifndef MBD_FORMULATIONS_H
 #define MBD_FORMULATIONS_H
 
@@ -62,6 +64,12 @@ typedef struct mbd_form_ops {
   /* (event with found == NULL: the modes at the start of the run, before the first step) */
   /* its counters into the run's statistics (re-partitions) */
   void (*stats)(const void *self, mbd_run_stats *st);
+  /* the model whose coordinates y holds, for names in messages (relative: the model in joint
+   * coordinates); NULL op: the driver's model */
+  const mbd_model *(*ymodel)(const void *self);
+  /* the name the run reports, once created (relative on Cartesian coordinates: the formulation
+   * that solves); NULL op: name */
+  const char *(*display)(const void *self);
   void (*destroy)(void *self);
 } mbd_form_ops;
 
@@ -69,7 +77,7 @@ typedef struct mbd_form_ops {
 const mbd_form_ops *mbd_form_lookup(int f);
 
 extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, mbd_form_kane,
-    mbd_form_udwadia_kalaba;
+    mbd_form_udwadia_kalaba, mbd_form_relative;
 
 /* ------------------------------------------------------------------------------------------ */
 /* shared pieces                                                                               */

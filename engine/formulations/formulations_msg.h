@@ -19,6 +19,14 @@
 #define MSG_FORM_UK_STAB \
   "simulate: stabilization matrices are %d×%d but model '%s' has %d constraint rows"
 
+/* relative: a solver it does not offer: its name */
+#define MSG_FORM_REL_SOLVER \
+  "simulate: formulation 'relative' solves with augmented, baumgarte, gcp or kane, not '%s'"
+/* relative: a cut joint the model does not have: name, model */
+#define MSG_FORM_REL_CUT "simulate: cut joint '%s' is not a joint of model '%s'"
+/* relative: a code number outside the list: the number */
+#define MSG_FORM_REL_CODE "simulate: unknown code %d (numeric, tape, compiled)"
+
 /* ---- LAPACK rejected an argument (MBD_E_LAPACK, a bug) --------------------------------------- */
 
 /* the augmented leading matrix: its size (twice), time */

@@ -129,7 +129,17 @@ static int factor_jp(mbd_part *p, const mbd_model *m, mbd_data *d) {
 
 /* the pivot ratio of a factored ma×ma block: min |U_kk| / max |U_kk|, O(m) (the pivot quality the
  * paper's full-pivoting LU watches; dgecon's estimate cost 6% of a run) */
-static double pivot_ratio(const double *lu, int ma) {
+static double pivot_ratio(const double *lu, int ma, const mbd_data *d, int n) {
+  // one row: the ratio of a 1×1 block is always 1; measure its pivot against the row's largest
+  // entry instead (a free body's norm row 2pᵀ, a spherical joint's 2eᵀ: the dependent parameter
+  // passing zero must re-partition)
+  if (ma == 1) {
+    double hi = 0;
+    for (int c = 0; c < n; c++) {
+      hi = fmax(hi, fabs(d->phiq_a[c]));
+    }
+    return hi > 0 ? fabs(lu[0]) / hi : 0;
+  }
   double lo = INFINITY, hi = 0;
   for (int k = 0; k < ma; k++) {
     double u = fabs(MBD_AT(lu, ma, k, k));
@@ -193,7 +203,7 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   } else {
     memcpy(p->pperm, p->perm, (size_t)p->n * sizeof(int));
   }
-  p->rcond = pivot_ratio(p->jd, p->ma);
+  p->rcond = pivot_ratio(p->jd, p->ma, d, p->n);
   p->rcond0 = p->rcond;
   p->degraded = 0;
   return MBD_OK;
@@ -290,7 +300,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   // watch the conditioning of the dependent block (once per evaluation, at the converged state;
   // not from samples, so recording never steers the integration)
   if (!(flags & MBD_FORM_SAMPLE)) {
-    p->rcond = pivot_ratio(p->jd, ma);
+    p->rcond = pivot_ratio(p->jd, ma, d, p->n);
     if (p->rcond < 0.1 * p->rcond0) {
       p->degraded = 1;
     }
@@ -372,7 +382,7 @@ static int better(mbd_part *p, mbd_data *d) {
   if (mbd_lu_factor(ma, p->jd_cand, ma, p->kpiv) != 0) {
     return 0;
   }
-  if (pivot_ratio(p->jd_cand, ma) > 2 * p->rcond) {
+  if (pivot_ratio(p->jd_cand, ma, d, n) > 2 * p->rcond) {
     p->degraded = 1;
   }
   return p->degraded;

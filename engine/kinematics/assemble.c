@@ -238,3 +238,7 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
   m->assembled = 1;
   return MBD_OK;
 }
+
+int mbd_kin_rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
+  return rank_test(m, d, err);
+}

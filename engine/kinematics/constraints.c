@@ -73,6 +73,9 @@ static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, cons
 }
 
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  if (m->eqs) {
+    return m->eqs->rows(m->eqs->ud, m, d, flags, err);  // generated equations (paper 002)
+  }
   // MBD_EVAL_GAMMA: q unchanged since the last evaluation, only v moved — Φ, Φq and Φt stand,
   // γ is recomputed (the local rows are formed again, but not scattered)
   int all = flags != MBD_EVAL_GAMMA;
@@ -86,7 +89,9 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
     const mbd_joint *j = &m->joint[ji];
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];
-    jt->rows[dx](m, d, j, rows);
+    if (j->nrow > 0) {  // a joint of a spanning tree has no rows (its coordinates hold it)
+      jt->rows[dx](m, d, j, rows);
+    }
     for (int k = 0; k < j->nrow; k++) {
       put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);
     }
@@ -154,17 +159,23 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
     }
   }
   // normalization rows of the blocks: spatial Euler parameters pᵀp − 1 = 0, Φq = 2pᵀ, γ = −2ṗᵀṗ
+  // (a tree joint's Euler parameters alike, at their own address: q̇ = v there)
   for (int r = 0; r < m->mrow; r++) {
-    if (m->row[r].owner != MBD_ROW_BODY) {
+    if (m->row[r].owner != MBD_ROW_BODY && m->row[r].owner != MBD_ROW_TREE) {
       continue;
     }
-    const mbd_block *bl = &m->block[m->body[m->row[r].index].block];
-    const double *p = d->q + bl->qadr + 3, *pd = d->v + bl->vadr + 3;
+    int qa = m->row[r].index, va = qa;
+    if (m->row[r].owner == MBD_ROW_BODY) {
+      const mbd_block *bl = &m->block[m->body[m->row[r].index].block];
+      qa = bl->qadr + 3;
+      va = bl->vadr + 3;
+    }
+    const double *p = d->q + qa, *pd = d->v + va;
     d->phi[r] = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1;
     d->gamma[r] = -2 * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
     if (all) {
       for (int k = 0; k < 4; k++) {
-        MBD_AT(d->phiq, m->mrow, r, bl->vadr + 3 + k) = 2 * p[k];
+        MBD_AT(d->phiq, m->mrow, r, va + k) = 2 * p[k];
       }
     }
   }

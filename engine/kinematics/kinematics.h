@@ -53,4 +53,8 @@ int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err);
 /* the model's channels (kinematics/channels.c), built by assembly */
 int mbd_channels_build(mbd_model *m, mbd_error *err);
 
+/* the rank test of assembly on Φq in d (all rows evaluated): m->active0, ma0, rank; redundant
+ * rows named in warnings (kinematics/assemble.c) */
+int mbd_kin_rank_test(mbd_model *m, const mbd_data *d, mbd_error *err);
+
 #endif

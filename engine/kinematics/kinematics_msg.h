@@ -25,4 +25,14 @@
 /* a drive's position function gave a NaN or infinity (MBD_E_NAN): joint, value, time */
 #define MSG_KIN_DRIVE_VALUE "drive on joint '%s': position function gave %g at t = %g"
 
+/* ---- the spanning tree of the relative formulation (tree.c) ---------------------------------- */
+
+/* a cut joint that the model does not have: the name, model */
+#define MSG_KIN_TREE_CUT "relative: cut joint '%s' is not a joint of model '%s'"
+/* the joint coordinates at zero miss the assembled state (a bug or a wild assembly): model, the
+ * residual, the row */
+#define MSG_KIN_TREE_START                                                                   \
+  "relative: the joint coordinates of model '%s' do not reproduce its assembled state (residual " \
+  "%.3g at %s)"
+
 #endif

@@ -5,8 +5,17 @@
 #include <string.h>
 
 #include "kinematics.h"
+#include "tree.h"
 
 void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
+  if (m->tree) {
+    // relative joint coordinates (paper 002): outward from the ground, unless generated
+    // equations stand in for the rows and forces and nothing else reads the poses
+    if (!m->eqs || m->eqs->need_poses) {
+      mbd_tree_poses(m, d);
+    }
+    return;
+  }
   mbd_body_kind_get(m->body[0].kind)->pose(NULL, NULL, &d->pose[0]);
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];

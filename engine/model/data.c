@@ -8,6 +8,7 @@
 
 #include "model_impl.h"
 #include "model_msg.h"
+#include "tree_impl.h"
 
 void mbd_data_free(mbd_data *d) {
   if (!d) {
@@ -17,7 +18,8 @@ void mbd_data_free(mbd_data *d) {
                 d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
-                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws};
+                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws,
+                d->poseJ};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -65,6 +67,15 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
   // flexible bodies: their workspace
   d->flexws = calloc(m->flexws ? m->flexws : 1, sizeof(double));
+  // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c)
+  if (m->tree) {
+    d->poseJ = calloc((size_t)m->nbody * MBD_NY_MAX * nn, sizeof(double));
+    if (!d->poseJ) {
+      mbd_data_free(d);
+      MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
+      return NULL;
+    }
+  }
   int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
@@ -141,6 +152,10 @@ void mbd_model_coord_name(const mbd_model *m, int i, char *buf, size_t len) {
       snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[c]);
       return;
     }
+    if (bl->kind == MBD_BLOCK_TREE && i >= bl->vadr && i < bl->vadr + bl->nv) {
+      mbd_tree_coord_name(m, i, buf, len);
+      return;
+    }
   }
   snprintf(buf, len, "coordinate %d", i);
 }
@@ -167,6 +182,13 @@ void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len) {
     case MBD_ROW_CONTACT:
       snprintf(buf, len, "contact '%s' (%s%.0d)", m->contact[r->index].name,
                r->local ? "rolling " : "normal", r->local);
+      return;
+    case MBD_ROW_TREE:
+      if (r->local >= 0) {
+        snprintf(buf, len, "Euler-parameter norm of joint '%s'", m->joint[r->local].name);
+      } else {
+        snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[-1 - r->local].name);
+      }
       return;
     default:
       snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[r->index].name);

@@ -55,13 +55,27 @@ static void scatter_inertia(const mbd_model *m, mbd_data *d, int b, const double
       QY[r] -= MBD_AT(MY, MBD_NY_MAX, r, c) * ps->h[c];
     }
   }
-  for (int i = 0; i < nvb; i++) {
-    for (int j = 0; j < nvb; j++) {
+  // Jᵀ (M_Y J) column by column, skipping the columns J does not reach (a joint tree's body
+  // depends on the coordinates of its path only): O(ny²·nv + ny·nv²), not O(ny²·nv²)
+  for (int j = 0; j < nvb; j++) {
+    double MJ[MBD_NY_MAX], any = 0;
+    for (int r = 0; r < ny; r++) {
+      any += fabs(MBD_AT(ps->J, ny, r, j));
+    }
+    if (any == 0) {
+      continue;
+    }
+    for (int r = 0; r < ny; r++) {
+      double s = 0;
+      for (int c = 0; c < ny; c++) {
+        s += MBD_AT(MY, MBD_NY_MAX, r, c) * MBD_AT(ps->J, ny, c, j);
+      }
+      MJ[r] = s;
+    }
+    for (int i = 0; i < nvb; i++) {
       double s = 0;
       for (int r = 0; r < ny; r++) {
-        for (int c = 0; c < ny; c++) {
-          s += MBD_AT(ps->J, ny, r, i) * MBD_AT(MY, MBD_NY_MAX, r, c) * MBD_AT(ps->J, ny, c, j);
-        }
+        s += MBD_AT(ps->J, ny, r, i) * MJ[r];
       }
       MBD_AT(d->M, n, a + i, a + j) += s;
     }
@@ -83,6 +97,9 @@ static void scatter_row_force(const mbd_model *m, mbd_data *d, int b1, int b2, c
 }
 
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  if (m->eqs) {
+    return m->eqs->forces(m->eqs->ud, m, d, err);  // generated equations (paper 002)
+  }
   int n = m->nv;
   memset(d->Q, 0, (size_t)n * sizeof(double));
   memset(d->M, 0, (size_t)n * n * sizeof(double));

@@ -8,6 +8,7 @@
 
 #include "model_impl.h"
 #include "model_msg.h"
+#include "tree_impl.h"
 
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
@@ -61,6 +62,8 @@ void mbd_model_unassemble(mbd_model *m) {
   free(m->channel);
   m->channel = NULL;
   m->nchannel = 0;
+  mbd_tree_free(m->tree);
+  m->tree = NULL;
   m->nq = m->nv = m->mrow = m->ma0 = m->rank = 0;
   for (int b = 0; b < m->nbody; b++) {
     m->body[b].block = -1;
@@ -147,8 +150,10 @@ void mbd_model_free(mbd_model *m) {
   free(m->surface);
   free(m->contact);
   free(m->jfric);
+  free(m->copy);
   free(m);
 }
+
 
 int mbd_model_dim(const mbd_model *m) { return m->dim; }
 const char *mbd_model_name(const mbd_model *m) { return m->name; }
@@ -200,13 +205,14 @@ static int finite_all(const double *v, int n) {
   return 1;
 }
 
-// names: letters, digits, '_', and no '.' (channel names are "<name>.<field>")
-static int check_name(const char *name, const char *what, mbd_error *err) {
+// names: letters, digits, '_', and no '.' (channel names are "<name>.<field>"), but in a macro
+// copy, whose objects are called "<copy>.<name>"
+static int check_name(const char *name, const char *what, int in_copy, mbd_error *err) {
   size_t len = strlen(name);
   if (len == 0 || len >= MBD_NAME_MAX) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_LEN, what, MBD_NAME_MAX - 1);
   }
-  if (strchr(name, '.')) {
+  if (!in_copy && strchr(name, '.')) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_DOT, what, name);
   }
   return MBD_OK;
@@ -235,7 +241,7 @@ static int check_inertia3(const double *I, const char *name, mbd_error *err) {
 int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   char name[MBD_NAME_MAX];
   if (s->name) {
-    int rc = check_name(s->name, "body", err);
+    int rc = check_name(s->name, "body", m->open_copy > 0, err);
     if (rc) {
       return rc;
     }
@@ -303,6 +309,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, "body", name);
   }
   b.block = -1;
+  b.copy = m->open_copy;
   m->body[m->nbody] = b;
   mbd_model_unassemble(m);
   return m->nbody++;
@@ -320,7 +327,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   const mbd_joint_type_desc *jt = mbd_joint_type_get(s->type);
   const char *tname = jt->name;
   if (s->name) {
-    int rc = check_name(s->name, tname, err);
+    int rc = check_name(s->name, tname, m->open_copy > 0, err);
     if (rc) {
       return rc;
     }
@@ -391,6 +398,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
   if (GROW(m, joint, njoint, cjoint)) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, tname, name);
   }
+  j.copy = m->open_copy;
   m->joint[m->njoint] = j;
   mbd_model_unassemble(m);
   return m->njoint++;
@@ -514,3 +522,53 @@ int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c,
   r->angle = angle;
   return m->nrspring++;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* macro copies (paper 002, section 4)                                                         */
+
+int mbd_model_open_copy(mbd_model *m, const char *shape, const char *name, const double *origin,
+                        const double *rot, mbd_error *err) {
+  if (m->open_copy) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_COPY_OPEN, name ? name : "",
+                    m->copy[m->open_copy].name);
+  }
+  if (!shape || !name || !*shape || !*name || strlen(shape) >= MBD_NAME_MAX ||
+      strlen(name) >= MBD_NAME_MAX) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_LEN, "macro copy", MBD_NAME_MAX - 1);
+  }
+  double nr = m->dim == 3 ? sqrt(rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2] +
+                                 rot[3] * rot[3])
+                          : 1;
+  if (!finite_all(origin, m->dim) || !finite_all(rot, m->dim == 3 ? 4 : 1) || !(nr > 0)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_COPY_PLACE, name);
+  }
+  for (int k = 1; k < m->ncopy; k++) {
+    if (strcmp(m->copy[k].name, name) == 0) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_COPY_DUP, name);
+    }
+  }
+  if (m->ncopy == 0) {
+    m->ncopy = 1;  // index 0 stands for "no copy"
+  }
+  mbd_copy c;
+  memset(&c, 0, sizeof c);
+  snprintf(c.shape, sizeof c.shape, "%s", shape);
+  snprintf(c.name, sizeof c.name, "%s", name);
+  memcpy(c.origin, origin, (size_t)m->dim * sizeof(double));
+  if (m->dim == 3) {
+    for (int k = 0; k < 4; k++) {
+      c.rot[k] = rot[k] / nr;
+    }
+  } else {
+    c.rot[0] = rot[0];
+  }
+  if (GROW(m, copy, ncopy, ccopy)) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, "macro copy", name);
+  }
+  m->copy[m->ncopy] = c;
+  m->open_copy = m->ncopy;
+  mbd_model_unassemble(m);
+  return m->ncopy++;
+}
+
+void mbd_model_close_copy(mbd_model *m) { m->open_copy = 0; }

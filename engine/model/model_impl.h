@@ -56,7 +56,16 @@ typedef struct mbd_body {
   int nmode;               /* block coordinates after the kind's: a flexible body's modes */
   struct mbd_flex *flex;   /* a flexible body's or a node's data (flex_impl.h), else NULL */
   int node;                /* a node body's node number (from 1), else 0 */
+  int copy;                /* the macro copy it belongs to (index into copy[]), 0 for none */
 } mbd_body;
+
+/* a copy of a macro element (paper 002, section 4): a sub-mechanism placed by a rigid transform */
+typedef struct mbd_copy {
+  char shape[MBD_NAME_MAX];  /* the macro's name: copies of one shape share derived equations */
+  char name[MBD_NAME_MAX];   /* the copy's name (prefix of its objects' names) */
+  double origin[3];          /* placement: global position of the copy's frame */
+  double rot[4];             /* its orientation: Euler parameters (planar: rot[0] = angle) */
+} mbd_copy;
 
 /* the pose of one body, filled from its block by the kinematics stage (kinematics/poses.c) */
 typedef struct mbd_pose {
@@ -134,6 +143,7 @@ typedef enum mbd_block_kind {
   MBD_BLOCK_BODY = 0,      /* a rigid body's own coordinates (its kind gives the layout) */
   MBD_BLOCK_SURFACE,       /* a contact's surface parameters: positions only (nv = 0), solved
                               from the bodies' poses at every evaluation (paper 001 eq 1–8) */
+  MBD_BLOCK_TREE,          /* the joint coordinates of a spanning tree (paper 002, tree_impl.h) */
 } mbd_block_kind;
 
 typedef struct mbd_block {
@@ -159,6 +169,7 @@ typedef struct mbd_joint {
   int row0, nrow;          /* its rows in the constraint vector (set by assembly) */
   int drive;               /* drive index or −1 */
   int rspring;             /* rotational spring index or −1 */
+  int copy;                /* the macro copy it belongs to, 0 for none */
 } mbd_joint;
 
 /* what a joint type knows (model/joint_types.c), per model dimension [0] planar, [1] spatial */
@@ -177,6 +188,19 @@ typedef struct mbd_joint_type_desc {
 const mbd_joint_type_desc *mbd_joint_type_get(int type);
 /* index in [0, 2) of the model's dimension for the tables above */
 #define MBD_DIMX(m) ((m)->dim == 3 ? 1 : 0)
+
+typedef struct mbd_tree mbd_tree; /* the spanning tree of the relative formulation (tree_impl.h) */
+
+/* generated equations (paper 002, engine/codegen/): a model carrying them evaluates its rows and
+ * forces through them instead of the numeric stages (kinematics/constraints.c, forces.c) */
+typedef struct mbd_eqs_hook {
+  /* Φ, Φq, Φt, γ of every row at d->t, d->q, d->v (flags as mbd_constraints_eval) */
+  int (*rows)(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
+  /* M and Q at the state of d */
+  int (*forces)(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err);
+  void *ud;
+  int need_poses;          /* 1: the pose stage still runs (numeric forces read the poses) */
+} mbd_eqs_hook;
 
 typedef struct mbd_drive {
   int joint;               /* driven joint */
@@ -217,7 +241,9 @@ typedef enum mbd_row_owner {
   MBD_ROW_DRIVE,
   MBD_ROW_BODY,
   MBD_ROW_CONTACT,         /* a contact's gap row (local 0) and rolling rows (1, 2) */
-  MBD_ROW_JFRIC            /* a frictional joint's lock (velocity level, while it sticks) */
+  MBD_ROW_JFRIC,           /* a frictional joint's lock (velocity level, while it sticks) */
+  MBD_ROW_TREE             /* pᵀp − 1 of a tree joint's Euler parameters: index = their q address,
+                              local = the joint (a floating joint: −1 − its body) */
 } mbd_row_owner;
 typedef enum mbd_row_level {
   MBD_ROW_POSITION = 0,    /* holonomic Φ(q, t) = 0: position analysis, Φ̇, Φ̈ */
@@ -287,6 +313,9 @@ struct mbd_model {
   int nflex, cflex;        /* flexible bodies (flex_body.c) and capacity */
   struct mbd_flex **flex;
   size_t flexws;           /* doubles of their workspace in each data */
+  int ncopy, ccopy;        /* macro copies: copy[0] unused (index 0 is "none") */
+  mbd_copy *copy;
+  int open_copy;           /* the copy objects are added to now, 0 for none */
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
@@ -307,6 +336,8 @@ struct mbd_model {
   double assembly_tol;
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
+  struct mbd_tree *tree;   /* relative joint coordinates: the spanning tree (tree_impl.h), or NULL */
+  const mbd_eqs_hook *eqs; /* generated equations in place of the numeric stages, or NULL */
 
   /* diagnostics of building and assembly */
   int nwarning;
@@ -357,6 +388,7 @@ struct mbd_data {
   long events[4];          /* contact events: stick, slip, separate, impact */
   mbd_contact_event_rec *evlog; /* MBD_EVLOG_MAX: the first contact events of the run */
   int nevlog;              /* events logged */
+  double *poseJ;           /* tree models: nbody × MBD_NY_MAX × nv pose Jacobians, else NULL */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the

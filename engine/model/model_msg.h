@@ -24,6 +24,15 @@
 /* a '.' in a name (channel names are <name>.<field>): kind, name */
 #define MSG_MODEL_NAME_DOT "%s '%s': a name cannot contain '.'"
 
+/* ---- macro copies (paper 002) ----------------------------------------------------------------- */
+
+/* a copy opened while another is open: the new one, the open one */
+#define MSG_MODEL_COPY_OPEN "macro copy '%s': copy '%s' is still being built"
+/* two copies with one name: the name */
+#define MSG_MODEL_COPY_DUP "macro copy '%s': a copy of that name exists"
+/* a placement with a NaN or a zero rotation: the copy */
+#define MSG_MODEL_COPY_PLACE "macro copy '%s': origin and rot must be finite (rot not zero)"
+
 /* ---- bodies ---------------------------------------------------------------------------------- */
 
 /* a spatial inertia tensor that is not positive definite: body */

@@ -56,6 +56,10 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (dof != 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_DOF, m->name, dof, dof == 1 ? "" : "s");
   }
+  if (o->formulation == MBD_FORM_RELATIVE || o->code != MBD_CODE_NUMERIC) {
+    // joint coordinates, or generated code on Cartesian coordinates (paper 002)
+    return mbd_kinematics_relative(m, o, out, err);
+  }
   mbd_run *run = mbd_run_alloc(m, o->steps + 1);
   mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;
   if (!d) {
@@ -106,4 +110,8 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   mbd_data_free(d);
   *out = run;
   return rc;
+}
+
+int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  return inverse_dynamics(m, d, err);
 }

@@ -57,6 +57,12 @@ int mbd_sim_grid(double t_end, double h, double **out);
  * (milliseconds here) for runs this short, and process time also counts OpenBLAS's idle worker
  * spinning after a LAPACK call at assembly (it doubled the CPU time of millisecond runs); the
  * engine computes on this thread */
+/* kinematics_run.c: Φqᵀλ = Q − M v̇ at the evaluated state of d (reactions and efforts) */
+int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err);
+/* kinematics_relative.c: mbd_kinematics on the joint coordinates of a spanning tree, m assembled
+ * and fully driven */
+int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
+
 double mbd_clock_wall(void);
 double mbd_clock_cpu(void);
 

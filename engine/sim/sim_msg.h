@@ -17,7 +17,7 @@
 /* a formulation this model does not have: formulation name, model */
 #define MSG_SIM_FORMULATION                                                     \
   "simulate: formulation '%s' is not available for model '%s' yet (available: " \
-  "augmented, baumgarte, gcp, kane, udwadia_kalaba)"
+  "augmented, baumgarte, gcp, kane, udwadia_kalaba, relative)"
 /* an integrator number outside the list: the number */
 #define MSG_SIM_INTEGRATOR "simulate: unknown integrator %d"
 /* output_every not positive: output_every */
@@ -34,6 +34,9 @@
   "driven mechanism"
 /* more stop functions than the root mask holds */
 #define MSG_SIM_ROOTS "simulate: more than 63 root functions"
+
+/* warning: what a run's formulation reported (relative: compiled code fell back to the tape) */
+#define MSG_SIM_RUN_WARNING "%s"
 
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 

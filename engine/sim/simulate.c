@@ -46,6 +46,22 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
   o->alpha = 5;
   o->beta = 5;
   o->output_every = 0;  // 0: t_end / 500
+  o->solver = MBD_FORM_BAUMGARTE;
+  o->code = MBD_CODE_NUMERIC;
+}
+
+const char *mbd_code_name(int code) {
+  static const char *const names[MBD_CODE_N] = {"numeric", "tape", "compiled"};
+  return (code >= 0 && code < MBD_CODE_N) ? names[code] : NULL;
+}
+
+int mbd_code_from_name(const char *name) {
+  for (int c = 0; c < MBD_CODE_N; c++) {
+    if (strcmp(name, mbd_code_name(c)) == 0) {
+      return c;
+    }
+  }
+  return -1;
 }
 
 typedef struct sim {
@@ -74,7 +90,9 @@ static int rhs(double t, const double *y, double *ydot, void *ud) {
     if (!isfinite(ydot[i])) {
       char what[96];
       int accel = 0;
-      mbd_model_coord_name(s->m, s->ops->ycoord(s->self, s->m, i, &accel), what, sizeof what);
+      // the coordinates y holds may be the formulation's own (relative: joint coordinates)
+      const mbd_model *ym = s->ops->ymodel ? s->ops->ymodel(s->self) : s->m;
+      mbd_model_coord_name(ym, s->ops->ycoord(s->self, ym, i, &accel), what, sizeof what);
       return MBD_FAIL(s->err, MBD_E_NAN, MSG_SIM_STATE_NAN, accel ? "acceleration" : "velocity",
                       what, ydot[i], t);
     }
@@ -144,7 +162,9 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_T_END, o->t_end);
   }
-  *ops = mbd_form_lookup(o->formulation);
+  // generated code (paper 002) runs through the relative formulation's machinery, also for the
+  // Cartesian formulations (the tree with every joint cut has their coordinates and rows)
+  *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? MBD_FORM_RELATIVE : o->formulation);
   if (!*ops) {
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_FORMULATION, nm ? nm : "?", m->name);
@@ -184,7 +204,12 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   if (rc < 0) {
     return rc;
   }
-  return mbd_sim_run(m, o, out, err);
+  rc = mbd_sim_run(m, o, out, err);
+  // a warning of the run (compiled code that fell back to the tape) joins the model's, shown once
+  if (*out && (*out)->stats.code_warning[0]) {
+    mbd_model_warn(m, MSG_SIM_RUN_WARNING, (*out)->stats.code_warning);
+  }
+  return rc;
 }
 
 /* integrate segment by segment until t_end, stop_when, or a failure */
@@ -266,6 +291,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   rc = mbd_kin_update(m, s.d, 0, err);
   if (rc == MBD_OK) {
     rc = ops->create(&s.self, m, s.d, o, err);
+  }
+  if (rc == MBD_OK && ops->display) {
+    snprintf(run->formulation, sizeof run->formulation, "%s", ops->display(s.self));
   }
   double *y = NULL;
   mbd_ode *ode = NULL;

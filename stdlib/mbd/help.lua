@@ -434,6 +434,8 @@ Assembles the model (initial position and velocity analysis) and integrates it f
   stop_when        function(t, state) -> number: the run ends exactly where it crosses zero
                    (the integrator's root finding); the last sample is taken there and
                    run.stop_time tells when (models)
+  cut, solver      formulation "relative": the joints to cut, the solution on the joint
+                   coordinates (help("relative"))
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
@@ -446,11 +448,13 @@ print(r2.stop_time)]],
 }
 
 topics.kinematics = {
-  title = "m:kinematics { t_end, steps }  -> Run",
+  title = "m:kinematics { t_end, steps, formulation, cut, code }  -> Run",
   text = [[
 Kinematic analysis of a fully driven mechanism (no degree of freedom left free): position,
 velocity and acceleration analyses at `steps` equal intervals up to t_end. Returns the same run
-object as simulate.]],
+object as simulate. formulation = "relative" does the analyses on the joint coordinates of a
+spanning tree (paper 002; cut as in help("relative")), code = "tape" | "compiled" on generated
+equations (help("code")).]],
   example = [[m:drive { joint = O, position = function(t) return 2*math.pi*t end }   -- the crank turns
 local k = m:kinematics { t_end = 2, steps = 720 }
 print(k:value("slider.x", 0.5), k:value("O.effort", 0.5))]],
@@ -471,7 +475,7 @@ topics.formulations = {
                   S = alpha I, T = beta I (none unless given) or S, T matrices; planar models
                   and mbd.system (paper 004)
   relative        relative joint coordinates on a spanning tree, cut joints as constraints
-                  (paper 002)]],
+                  (paper 002; help("relative"): cut, solver)]],
   example = [[for _, f in ipairs { "baumgarte", "gcp", "kane" } do
   local run = m:simulate { t_end = 5, formulation = f, integrator = "adams" }
   print(f, run.stats.nfev, run.stats.cpu_time)
@@ -535,8 +539,9 @@ topics.stats = {
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
 repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
-forces), stick_events, slip_events, separations, impacts.  Counts are the integration's work (the
-samples' evaluations are not counted).]],
+forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
+code, derive_time, compile_time (s), cache_hit.  Counts are the integration's work (the samples'
+evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -918,44 +923,6 @@ print(mbd.version)]],
   see = { "cli", "repl" },
 }
 
--- relative joint coordinates and generated code (paper 002: planned) -------------------------------
-
-topics.tree = {
-  title = "m:tree()  -> the spanning tree, joint coordinates and cut joints",
-  text = [[
-Paper 002 (planned): the spanning tree of the joint graph that formulation = "relative" uses,
-its joint coordinates, and the cut joints that close the loops (chosen automatically to leave the
-fewest coordinates, or simulate { cut = {"S1", ...} }). With code = "compiled" the equations are
-derived symbolically, emitted as C, compiled once by the system compiler and cached by a hash of
-the model; "tape" evaluates the same expressions in-process; "numeric" derives nothing.
-run.stats then also holds derive_time, compile_time, cache_hit, code.]],
-  example = [[print(m:tree())
-local run = m:simulate { formulation = "relative", code = "compiled", t_end = 2 }]],
-  see = { "export_c", "macro", "formulations" },
-}
-
-topics.export_c = {
-  title = "m:export_c { dir }",
-  text = [[
-Paper 002 (planned): standalone C of the model's equations, a driver and a Makefile in dir.]],
-  example = [[m:export_c { dir = "out/rscr" }]],
-  see = { "tree", "macro" },
-}
-
-topics.macro = {
-  title = "mbd.macro { name, build = function(m, p) ... return ports end }  -> Macro",
-  text = [[
-Paper 002 (planned): a sub-mechanism defined once, its kinematics derived once, placed many times
-with macro:add(m, { name = "s1", ... parameters }): the names of its bodies and joints become
-"s1.<name>", and the ports build returns (bodies of the model) are fields of the placement.]],
-  example = [[local rssr = mbd.macro { name = "rssr", build = function(m, p)
-  local crank = m:body { name = "crank", mass = 1, inertia = {1, 1, 1}, pos = p.origin }
-  return { input = crank, output = crank }
-end }
-local s1 = rssr:add(m, { name = "s1", origin = {0, 0, 0} })]],
-  see = { "tree", "export_c" },
-}
-
 -- fields, defaults, units and errors of the DSL's constructors -----------------------------------
 -- Each field is { name, default ("required" when it must be given), unit, what it is }; help(x)
 -- prints them under the topic and the reference (docs/reference.md) shows them as tables.
@@ -1230,14 +1197,114 @@ help.example_context = {
   parallel_map = "none", cli = "none", repl = "none", help = "none", module = "none",
   pretty = "planar", ["fem.beam"] = "none", ["fem.load"] = "beam", flexible_body = "beam",
   ["fem.from_matrices"] = "beam", FE = "beam", Modes = "beam",
-  tree = "planar", export_c = "planar", macro = "spatial",
+  tree = "slider_crank", export_c = "slider_crank", macro = "planar_empty",
+  relative = "slider_crank", code = "slider_crank",
   surface = "contact", contact = "contact", Surface = "contact", Contact = "contact",
 }
 -- the papers not implemented yet: their examples must stop with an error (the implemented part of
 -- the DSL says "not implemented yet"; names it does not have yet fail as Lua does)
-help.planned = { tree = "002", export_c = "002", macro = "002" }
+help.planned = {}
 -- examples that are not Lua (a REPL session, a shell line) are shown but not run
 help.not_run = { repl = "a REPL session", cli = "shell command lines" }
+
+-- relative joint coordinates (paper 002) ---------------------------------------------------------
+
+topics.relative = {
+  title = "m:simulate { formulation = \"relative\", cut = {...}, solver = \"...\", ... }",
+  text = [[
+Relative joint coordinates (paper 002): the joint graph becomes a spanning tree rooted at the
+ground, each joint's own coordinates are the state, and the joints left out of the tree (cut
+joints) close the loops as constraint equations.
+  coordinates   revolute: its angle; translational: its displacement; cylindrical: both;
+                universal: two angles; spherical: four Euler parameters of the relative rotation
+                with their norm as a constraint (no singular angles); fixed: none.  A body with
+                no path to the ground floats (x y z e0..e3, or x y theta).  The coordinates are
+                zero at the assembled state: a joint's angle channel is its value there plus
+                the coordinate.
+  cut           the joints to cut, by name; by default the tree keeps the joints with the fewest
+                coordinates (a spherical joint is cut before a revolute one), the loop-closing
+                joint declared last among equals
+  solver        baumgarte (default: the paper's stabilization, alpha = 199.94, beta = 282.8
+                unless stabilization = {alpha, beta} is given), augmented, gcp or kane (Kane's
+                partial velocities on the joint coordinates)
+Every channel of the Cartesian formulations is recorded (poses, velocities, joint angles,
+reactions of every joint, energy, violation), so a script switches formulation without other
+changes.  m:tree() shows the tree.]],
+  example = [[local run = m:simulate { t_end = 2, formulation = "relative", solver = "kane" }
+print(m:tree())
+local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"B"} }]],
+  see = { "tree", "simulate", "formulations" },
+}
+
+topics.code = {
+  title = "m:simulate { ..., code = \"numeric\" | \"tape\" | \"compiled\" }  (also m:kinematics)",
+  text = [[
+How the equations of a run are evaluated (paper 002):
+  numeric    the stages of the engine (the default)
+  tape       derived symbolically (M, g, Phi, Phi_q, gamma of the model), evaluated in process
+  compiled   the same expressions emitted as C, compiled by the system compiler (env CC, else cc)
+             into a shared object, cached (env MBD_CACHE, else ~/.cache/mbd) by a hash of the model:
+             an unchanged model loads its code without deriving, a changed mass or length derives
+             and compiles again.  No compiler, a failed compile or an unwritable cache: a warning,
+             and the tape runs instead (never a failed run).
+With formulation = "relative" the equations are those of the joint coordinates; any other
+formulation runs on its Cartesian coordinates.  Forces given as functions stay numeric.
+run.stats.code says what ran; derive_time and compile_time (s) and cache_hit how it was made.]],
+  example = [[local run = m:simulate { t_end = 2, formulation = "relative", code = "compiled" }
+print(run.stats.code, run.stats.derive_time, run.stats.compile_time, run.stats.cache_hit)]],
+  see = { "relative", "export_c", "stats" },
+}
+
+topics.export_c = {
+  title = "m:export_c { dir, t_end, rtol, atol, output_every, solver, stabilization, cut }  -> dir",
+  text = [[
+Writes a standalone C program of the model's equations in relative joint coordinates (paper 002):
+dir/equations.c (the derived equations), dir/model.h (sizes, the assembled start, the rows kept),
+dir/main.c (a CVODE Adams driver integrating as m:simulate{formulation = "relative"} with the same
+options) and dir/Makefile.  `make -C dir && dir/model` builds it against SUNDIALS alone and prints
+the joints' angles and displacements at the output times: the numbers of that run in mbd.
+Defaults: t_end = 1, rtol = atol = 1e-6, output_every = t_end/500, solver "baumgarte" with the
+paper's gains (or "augmented").  Drives, forces given as functions and springs on a cut joint's
+angle cannot be exported (an error names them).]],
+  example = [[m:export_c { dir = "out/rscr", t_end = 2, rtol = 1e-8, atol = 1e-8 }
+os.execute("make -C out/rscr && out/rscr/model")]],
+  see = { "code", "relative" },
+}
+
+topics.macro = {
+  title = "mbd.macro { name, build = function(m, p) ... end }  -> Macro;  macro:add(m, {name, ...})",
+  text = [[
+A macro element (paper 002, section 4): a sub-mechanism defined once and placed many times.
+build(m, p) makes its bodies, joints and forces on m (a stand-in for the model: what it makes is
+named "<copy>.<name>"; m.ground is the model's ground) and returns its ports, a table of bodies or
+values.  macro:add(m, p) places a copy: p.name (required, without '.'), p.origin and p.rot (the
+copy's frame: a position, and Euler parameters or a planar angle; default the global frame), and
+any parameters of your own.  build gets p with p.at(x) (a point of the copy's frame, global),
+p.dir(x) (a direction) and p.rotation(r) (an orientation given in the copy's frame).
+add returns the copy: its ports (s1.input) and its objects by short name (s1.crank).
+Built in its frame, every copy of a macro is one shape: with formulation = "relative" and code =
+"tape" or "compiled" its equations are derived once and evaluated per copy (the joints between
+copies are cut and joined by the model's equations).]],
+  example = [[local pend = mbd.macro { name = "pend", build = function(m, p)
+  local a = m:body { name = "a", mass = 1, inertia = 0.1, pos = p.at {0.5, 0}, angle = p.rotation(0) }
+  m:revolute { name = "O", body1 = m.ground, at1 = p.at {0, 0}, body2 = a, at2 = {-0.5, 0} }
+  return { output = a }
+end }
+local s1 = pend:add(m, { name = "s1", origin = {0, 0} })
+local s2 = pend:add(m, { name = "s2", origin = {2, 0}, rot = 0.3 })]],
+  see = { "relative", "code" },
+}
+
+topics.tree = {
+  title = "m:tree { cut = {...} }  -> string",
+  text = [[
+The spanning tree formulation = "relative" uses: each tree joint under its parent body with its
+coordinates, the cut joints with their constraint rows, the constraint count and the degrees of
+freedom.  cut (optional) names joints to cut, as in m:simulate.]],
+  example = [[print(m:tree())
+print(m:tree { cut = {"A"} })]],
+  see = { "relative", "info" },
+}
 
 -- groups of the overview -------------------------------------------------------------------------
 
@@ -1248,7 +1315,7 @@ groups[#groups + 1] = { "forces", { "force", "torque", "spring", "rotational_spr
 groups[#groups + 1] = { "contact", { "surface", "contact", "events" } }
 groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "fem.from_matrices",
                                        "flexible_body" } }
-groups[#groups + 1] = { "relative", { "tree", "export_c", "macro" } }
+groups[#groups + 1] = { "relative coordinates", { "relative", "tree", "code", "export_c", "macro" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot",
@@ -1297,6 +1364,14 @@ aliases["ifelse"] = "sym"
 aliases["t"] = "sym"
 aliases["prismatic"] = "translational"
 aliases["pin"] = "revolute"
+aliases["cut"] = "relative"
+aliases["solver"] = "relative"
+aliases["compiled"] = "code"
+aliases["tape"] = "code"
+aliases["add"] = "macro"
+aliases["macros"] = "macro"
+aliases["derive_time"] = "stats"
+aliases["cache_hit"] = "stats"
 aliases["ball"] = "spherical"
 aliases["hooke"] = "universal"
 aliases["command line"] = "cli"
@@ -1313,9 +1388,8 @@ aliases["rockspec"] = "module"
 aliases["require"] = "module"
 aliases["cpack"] = "module"
 aliases["from_matrices"] = "fem.load"
-aliases["cut"] = "tree"
-aliases["code"] = "tree"
-aliases["compiled"] = "tree"
+aliases["cut"] = "relative"
+aliases["compiled"] = "code"
 aliases["reproducible"] = "manifest"
 for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "atan2", "abs", "sign", "subs",
                      "eval", "vars", "var", "const", "tonumber", "eq", "is" } do
@@ -1340,7 +1414,7 @@ aliases["type"] = "Joint"
 aliases["dim"] = "model"
 aliases["name"] = "model"
 
-for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba", "relative" } do
+for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba" } do
   aliases[f] = "formulations"
 end
 for _, i in ipairs { "adams", "rk45", "bdf", "rk4" } do

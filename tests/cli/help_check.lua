@@ -32,6 +32,8 @@ local dsl = {
   "last_run", "m.last_run", "mbd.pretty", "stop_when", "log_y", "require",
   "fem.from_matrices", "from_matrices", "write_matrices", "node", "geometric_stiffening",
   "rotary_inertia", "Modes", "FE",
+  -- paper 002
+  "relative", "m:tree", "m:export_c", "mbd.macro", "rssr:add", "code", "cut", "solver",
 }
 
 local cases = {

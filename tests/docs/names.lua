@@ -15,8 +15,9 @@ f:close()
 -- the names, as a user writes them
 local names = {}
 local function add(n) names[#names + 1] = n end
+-- (names beginning with "_" are the binding's own plumbing, not the language: mbd._copy_open)
 for k, v in pairs(mbd) do
-  add("mbd." .. k)
+  if k:sub(1, 1) ~= "_" then add("mbd." .. k) end
   if type(v) == "table" and (k == "sym" or k == "rot" or k == "fem") then
     for k2 in pairs(v) do add("mbd." .. k .. "." .. k2) end
   end

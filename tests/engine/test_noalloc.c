@@ -300,6 +300,49 @@ static void test_no_allocation_contacts(void **state) {
   run_model_t(disk_slipping, "disk with its switch to rolling", 1, 3, cart, 3);
 }
 
+/* relative joint coordinates (paper 002): every solver on the joint coordinates, each integrator,
+ * the numeric stages and the equations on the tape (compiled code runs the same path) */
+static void test_no_allocation_relative(void **state) {
+  (void)state;
+  int solvers[] = {MBD_FORM_BAUMGARTE, MBD_FORM_AUGMENTED, MBD_FORM_GCP, MBD_FORM_KANE};
+  int ints[] = {MBD_INT_ADAMS, MBD_INT_BDF, MBD_INT_RK45, MBD_INT_RK4};
+  mbd_model *(*makes[2])(probe *) = {double_pendulum, spatial_pendulum};
+  for (int ci = 0; ci < 2; ci++) {
+  for (int mi = 0; mi < 2; mi++) {
+    for (int si = 0; si < 4; si++) {
+      for (int ii = 0; ii < 4; ii++) {
+        probe p = {-1, 0, 0, 0};
+        mbd_model *m = makes[mi](&p);
+        mbd_sim_opts o;
+        mbd_sim_opts_default(&o);
+        o.t_end = 2;
+        o.formulation = MBD_FORM_RELATIVE;
+        o.solver = solvers[si];
+        o.code = ci ? MBD_CODE_TAPE : MBD_CODE_NUMERIC;
+        o.integrator = ints[ii];
+        o.step = 0.01;
+        o.output_every = 0.01;
+        mbd_run *r = NULL;
+        mbd_error err;
+        mbd_error_clear(&err);
+        if (mbd_simulate(m, &o, &r, &err) != MBD_OK) {
+          fail_msg("%s, relative %s + %s: %s", mbd_model_name(m), mbd_formulation_name(solvers[si]),
+                   mbd_integrator_name(ints[ii]), err.msg);
+        }
+        assert_true(p.calls > 100);
+        if (p.changed != 0) {
+          fail_msg("%s, relative %s + %s: %ld of %ld force calls saw new allocations",
+                   mbd_model_name(m), mbd_formulation_name(solvers[si]),
+                   mbd_integrator_name(ints[ii]), p.changed, p.calls);
+        }
+        mbd_run_free(r);
+        mbd_model_free(m);
+      }
+    }
+  }
+  }
+}
+
 /* the force of a coordinate-level system: gravity on a point mass */
 static int system_force(void *ud, double t, const double *q, const double *qd, double *F,
                         mbd_error *err) {
@@ -353,6 +396,7 @@ static void test_no_allocation_system(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_no_allocation),
                                      cmocka_unit_test(test_no_allocation_contacts),
-                                     cmocka_unit_test(test_no_allocation_system)};
+                                     cmocka_unit_test(test_no_allocation_system),
+                                     cmocka_unit_test(test_no_allocation_relative)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

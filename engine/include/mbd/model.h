@@ -112,6 +112,18 @@ int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err)
 int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
                                     mbd_error *err);
 
+/* macro elements (paper 002, section 4): a copy of a sub-mechanism, of the shape `shape`, named
+ * `name` and placed at origin (dim entries) with rotation rot (spatial: Euler parameters;
+ * planar: rot[0] is the angle).  While a copy is open every body and joint added belongs to it
+ * (their names may then hold '.', as "<copy>.<name>"); the relative formulation keeps each copy's
+ * joints in its tree, cuts the joints between copies, and derives the equations of a shape once
+ * for all its copies.  Returns the copy's index (≥ 1) or a negative status (a copy already open,
+ * a bad name or placement). */
+int mbd_model_open_copy(mbd_model *m, const char *shape, const char *name, const double *origin,
+                        const double *rot, mbd_error *err);
+/* close the open copy (no-op when none is open) */
+void mbd_model_close_copy(mbd_model *m);
+
 /* lookups: index or −1 */
 int mbd_model_find_body(const mbd_model *m, const char *name);
 int mbd_model_find_joint(const mbd_model *m, const char *name);
@@ -209,6 +221,21 @@ typedef enum mbd_formulation {
   MBD_FORM_N
 } mbd_formulation;
 
+/* the paper's Baumgarte coefficients for the relative formulation (paper 002, section 3.2) */
+#define MBD_RELATIVE_ALPHA 199.94
+#define MBD_RELATIVE_BETA 282.8
+
+/* how the relative formulation evaluates its equations (paper 002) */
+typedef enum mbd_code {
+  MBD_CODE_NUMERIC = 0, /* the tree pass and the scatter of rows and forces, numerically */
+  MBD_CODE_TAPE,        /* the equations derived symbolically, evaluated on an in-process tape */
+  MBD_CODE_COMPILED,    /* the same equations as C, compiled and cached (falls back to the tape) */
+  MBD_CODE_N
+} mbd_code;
+
+const char *mbd_code_name(int code);
+int mbd_code_from_name(const char *name); /* −1 for unknown */
+
 const char *mbd_formulation_name(int f);
 int mbd_formulation_from_name(const char *name); /* −1 for unknown */
 
@@ -241,9 +268,17 @@ typedef struct mbd_sim_opts {
    * finding (may be NULL); the last sample is taken there and mbd_run_stop_time gives the time */
   mbd_state_fn stop_fn;
   void *stop_ud;
+  /* relative (paper 002): the joints to cut (ncut names; NULL: the tree that leaves the fewest
+   * coordinates), the solution on the joint coordinates (MBD_FORM_BAUMGARTE, the paper's, with
+   * alpha and beta; MBD_FORM_AUGMENTED, MBD_FORM_GCP, MBD_FORM_KANE) and the code (mbd_code) */
+  const char *const *cut;
+  int ncut;
+  int solver;
+  int code;
 } mbd_sim_opts;
 
-/* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500 */
+/* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500;
+ * relative: solver baumgarte, code numeric */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
 /* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always
@@ -263,11 +298,38 @@ typedef struct mbd_kin_opts {
   int max_newton;
   int (*poll)(void *ud, double t, mbd_error *err); /* as in mbd_sim_opts */
   void *poll_ud;
+  /* MBD_FORM_RELATIVE: the analyses on the joint coordinates of a spanning tree (paper 002), with
+   * the cut joints and the code of mbd_sim_opts; any other value: Cartesian coordinates */
+  int formulation;
+  const char *const *cut;
+  int ncut;
+  int code;
 } mbd_kin_opts;
 
 /* kinematic analysis of a fully driven mechanism (0 degrees of freedom): position, velocity,
  * acceleration at each output time, and the reactions and drive efforts by inverse dynamics. */
 int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
+
+/* a standalone C program of the model's equations in relative joint coordinates (paper 002):
+ * dir/equations.c (the generated equations), dir/model.h (the data), dir/main.c (a CVODE driver
+ * integrating as m:simulate{formulation = "relative"} with the same options) and dir/Makefile.
+ * The program prints the tree joints' angles and displacements at the output times.  Drives,
+ * forces given as functions and springs on cut joints' angles cannot be exported (MBD_E_INPUT). */
+typedef struct mbd_export_opts {
+  const char *dir;      /* folder, made when missing */
+  double t_end, rtol, atol, output_every; /* the run's (output_every 0: t_end/500) */
+  int solver;           /* MBD_FORM_BAUMGARTE (with alpha, beta) or MBD_FORM_AUGMENTED */
+  double alpha, beta;
+  const char *const *cut; /* joints to cut (ncut names) or NULL */
+  int ncut;
+} mbd_export_opts;
+
+int mbd_model_export_c(mbd_model *m, const mbd_export_opts *o, mbd_error *err);
+
+/* the spanning tree the relative formulation would use (cut: ncut joint names to cut, NULL for
+ * the automatic choice): the model is assembled, and *text receives a malloc'd description of the
+ * tree joints with their coordinates, the cut joints and the constraint count (caller frees). */
+int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, mbd_error *err);
 
 /* ------------------------------------------------------------------------------------------ */
 /* channels and results                                                                        */
@@ -298,6 +360,14 @@ typedef struct mbd_run_stats {
   long slip_events;     /* contacts whose static friction gave way (or that turned back) */
   long separations;     /* contacts that opened (normal force reaching zero) */
   long impacts;         /* contacts closed again by an impact */
+  /* relative (paper 002): the code that ran (mbd_code; a compiled run that fell back runs the
+   * tape), the wall time of the symbolic derivation and of the compiler (or of building the tape),
+   * 1 when the compiled equations came from the cache, and why compiled code fell back (empty
+   * when it did not) */
+  int code;
+  double derive_time, compile_time;
+  int cache_hit;
+  char code_warning[640];
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);

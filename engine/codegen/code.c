@@ -1,0 +1,643 @@
+/* generated equations at run time (paper 002, section 3): the derived list of derive.c evaluated
+ * on the tape, or emitted as C, compiled by the system compiler and loaded, then plugged into the
+ * tree model's constraint and force stages.
+ *
+ * The compiled code is cached twice over: the symbolic engine keeps the shared object under a
+ * hash of its source, compiler and flags (mbd_sym_compile_c), and this file keeps the source under
+ * a hash of the model (every number that enters the equations: masses, inertias, joint geometry,
+ * the tree and its assembled constants, forces, springs), so an unchanged model loads its code
+ * without deriving anything and a changed mass or length derives and compiles again.  A missing
+ * compiler, a failed compile, an unloadable object or an unwritable cache make the run use the
+ * tape (the same expressions, in process) with a warning: never a failed run. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kinematics/kinematics_msg.h"
+#include "../model/model_msg.h"
+#include "codegen.h"
+#include "codegen_msg.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#define EQS_NAME "mbd_relative_eqs"
+/* part of the model's cache key: change it with any change to what derive.c emits (a cached source
+ * of an older derivation would otherwise be loaded) */
+#define EQS_VERSION "mbd relative equations 3"
+
+/* one function of the equations: a tape or compiled code */
+typedef struct evaluator {
+  mbd_sym_tape *tape;
+  mbd_sym_cfn fn;
+  mbd_sym_lib *lib;
+} evaluator;
+
+static void ev_run(evaluator *e, const double *v, double *out) {
+  if (e->fn) {
+    e->fn(v, out);
+  } else {
+    mbd_sym_tape_eval(e->tape, v, out);
+  }
+}
+
+static void ev_free(evaluator *e) {
+  mbd_sym_tape_free(e->tape);
+  mbd_sym_lib_close(e->lib);
+  memset(e, 0, sizeof *e);
+}
+
+struct mbd_gencode {
+  const mbd_model *m; /* the tree model */
+  mbd_eqs_layout L;
+  int kind;           /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
+  evaluator model;    /* the model's equations */
+  evaluator *shape;   /* macro shapes' equations (L.macros->nshape) */
+  double *vin;        /* L.nvin: q, q̇, the copies' bodies' outputs */
+  double *out;        /* L.nout */
+  double *sin, *sout; /* a copy's inputs (q', q̇', parameters) and outputs */
+  double **cout;      /* per copy: its outputs (kept for the assembly) */
+  mbd_eqs_hook hook;
+  const mbd_data *sd[2]; /* the data last evaluated (integration and sampling) */
+  double *stamp[2];      /* their state then: t, q, v (1 + 2n) */
+  int next;              /* the stamp slot to reuse */
+};
+
+static double wall(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* evaluation                                                                                  */
+
+static int stamped(const mbd_gencode *c, const mbd_data *d) {
+  int n = c->L.n;
+  for (int s = 0; s < 2; s++) {
+    if (c->sd[s] == d && c->stamp[s][0] == d->t &&
+        memcmp(c->stamp[s] + 1, d->q, (size_t)n * sizeof(double)) == 0 &&
+        memcmp(c->stamp[s] + 1 + n, d->v, (size_t)n * sizeof(double)) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void stamp(mbd_gencode *c, const mbd_data *d) {
+  int n = c->L.n, s = c->sd[0] == d ? 0 : (c->sd[1] == d ? 1 : c->next);
+  if (s == c->next) {
+    c->next = 1 - c->next;
+  }
+  c->sd[s] = d;
+  c->stamp[s][0] = d->t;
+  memcpy(c->stamp[s] + 1, d->q, (size_t)n * sizeof(double));
+  memcpy(c->stamp[s] + 1 + n, d->v, (size_t)n * sizeof(double));
+}
+
+/* every output at the state of d into its arrays: rows (drives with f(t) added), angle memos,
+ * M̄ and ḡ */
+static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  const mbd_eqs_layout *L = &c->L;
+  int n = L->n, mrow = m->mrow;
+  memcpy(c->vin, d->q, (size_t)n * sizeof(double));
+  memcpy(c->vin + n, d->v, (size_t)n * sizeof(double));
+  // macro copies first (paper 002 section 4): each copy's shape with its own coordinates and
+  // parameters; its bodies' poses become inputs of the model's equations
+  const mbd_eqs_macros *P = L->macros;
+  for (int k = 0; P && k < P->ncopy; k++) {
+    const mbd_eqs_copy *cp = &P->copy[k];
+    const mbd_eqs_shape *sh = &P->shape[cp->shape];
+    int nc = sh->local->nv;
+    for (int i = 0; i < nc; i++) {
+      c->sin[i] = d->q[cp->qmap[i]];
+      c->sin[nc + i] = d->v[cp->qmap[i]];
+    }
+    memcpy(c->sin + 2 * nc, cp->par, (size_t)sh->npar * sizeof(double));
+    ev_run(&c->shape[cp->shape], c->sin, c->cout[k]);
+    memcpy(c->vin + cp->vslot, c->cout[k] + sh->obody,
+           (size_t)(sh->nout - sh->obody) * sizeof(double));
+  }
+  ev_run(&c->model, c->vin, c->out);
+  const double *o = c->out;
+  for (int r = 0; r < mrow; r++) {
+    for (int k = 0; k < n; k++) {
+      MBD_AT(d->phiq, mrow, r, k) = o[L->ophiq + (size_t)r * n + k];
+    }
+    d->phi[r] = o[L->ophi + r];
+    d->gamma[r] = o[L->ogam + r];
+    d->phit[r] = 0;
+    if (m->row[r].owner == MBD_ROW_DRIVE) {
+      // c(q) − f(t): Φt = −f', γ = f'' − (c_q q̇)_q q̇; a spatial angle compares modulo 2π
+      const mbd_drive *dr = &m->drive[m->row[r].index];
+      double f[3] = {0, 0, 0};
+      int rc = dr->fn(dr->ud, d->t, f, err);
+      if (rc < 0) {
+        return rc;
+      }
+      if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
+        return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, m->joint[dr->joint].name, f[0], d->t);
+      }
+      double coord = o[L->ophi + r];
+      d->phi[r] = (m->dim == 3 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI)
+                                                                : coord - f[0];
+      d->phit[r] = -f[1];
+      d->gamma[r] = f[2] - o[L->ogam + r];
+    }
+  }
+  // spatial angle memos: a tree joint's angle is its value at assembly plus its coordinate; a cut
+  // joint's continues from its memo
+  if (m->dim == 3) {
+    const mbd_tree *t = m->tree;
+    for (int k = 0; k < t->ntj; k++) {
+      const mbd_tree_joint *tj = &t->tj[k];
+      if (tj->joint >= 0 && mbd_joint_type_get(m->joint[tj->joint].type)->angle_coord[1] >= 0) {
+        d->angle_memo[tj->joint] = tj->coord0[0] + d->q[tj->qadr + tj->rot];
+      }
+    }
+    for (int k = 0; k < L->nang; k++) {
+      double memo = d->angle_memo[L->ang_joint[k]];
+      d->angle_memo[L->ang_joint[k]] = memo + remainder(o[L->oang + k] - memo, 2 * M_PI);
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    d->Q[i] = o[L->og + i];
+    for (int j = i; j < n; j++) {
+      double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
+      MBD_AT(d->M, n, i, j) = v;
+      MBD_AT(d->M, n, j, i) = v;
+    }
+  }
+  // the copies' blocks of M̄ and ḡ and their own rows
+  for (int k = 0; P && k < P->ncopy; k++) {
+    const mbd_eqs_copy *cp = &P->copy[k];
+    const mbd_eqs_shape *sh = &P->shape[cp->shape];
+    const mbd_eqs_layout *Ls = &sh->L;
+    const double *co = c->cout[k];
+    int nc = sh->local->nv;
+    for (int i = 0; i < nc; i++) {
+      int gi = cp->qmap[i];
+      d->Q[gi] += co[Ls->og + i];
+      for (int j = i; j < nc; j++) {
+        int gj = cp->qmap[j];
+        double v = co[Ls->oM + i * nc - i * (i - 1) / 2 + (j - i)];
+        MBD_AT(d->M, n, gi, gj) += v;
+        if (gi != gj) {
+          MBD_AT(d->M, n, gj, gi) += v;
+        }
+      }
+    }
+    for (int r = 0; r < sh->local->mrow; r++) {
+      int gr = cp->rowmap[r];
+      d->phi[gr] = co[Ls->ophi + r];
+      d->gamma[gr] = co[Ls->ogam + r];
+      for (int i = 0; i < nc; i++) {
+        MBD_AT(d->phiq, mrow, gr, cp->qmap[i]) = co[Ls->ophiq + (size_t)r * nc + i];
+      }
+    }
+  }
+  stamp(c, d);
+  return MBD_OK;
+}
+
+static int hook_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  (void)flags;  // every output is evaluated together: Φq too when only q̇ changed
+  return eval_all(ud, m, d, err);
+}
+
+/* Q += Jᵀ Q_Y of body b (the pose stage ran: need_poses) */
+static void scatter(const mbd_model *m, mbd_data *d, int b, const double *QY) {
+  const mbd_pose *ps = &d->pose[b];
+  if (ps->vadr < 0) {
+    return;
+  }
+  for (int c = 0; c < m->nv; c++) {
+    double s = 0;
+    for (int k = 0; k < ps->ny; k++) {
+      s += MBD_AT(ps->J, ps->ny, k, c) * QY[k];
+    }
+    d->Q[c] += s;
+  }
+}
+
+/* M̄ and ḡ, plus the forces the code does not hold: functions of time and state, springs on a cut
+ * joint's angle (numerically, as model/forces.c) */
+static int hook_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  mbd_gencode *c = ud;
+  if (!stamped(c, d)) {
+    int rc = eval_all(c, m, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  const mbd_eqs_layout *L = &c->L;
+  for (int i = 0; i < m->nforce; i++) {
+    if (!L->force_numeric[i]) {
+      continue;
+    }
+    const mbd_force *f = &m->force[i];
+    double val[3] = {0, 0, 0};
+    int rc = f->fn(f->ud, d->t, m, d, val, err);
+    if (rc < 0) {
+      return rc;
+    }
+    int nv = m->dim == 3 ? 3 : (f->kind == FORCE_TORQUE ? 1 : 2);
+    for (int k = 0; k < nv; k++) {
+      if (!isfinite(val[k])) {
+        return MBD_FAIL(err, MBD_E_NAN, MSG_MODEL_FORCE_VALUE,
+                        f->kind == FORCE_TORQUE ? "torque" : "force", m->body[f->body].name, val[k],
+                        d->t);
+      }
+    }
+    const mbd_body_kind_desc *kd = mbd_body_kind_get(m->body[f->body].kind);
+    double QY[MBD_NY_MAX] = {0};
+    if (f->kind == FORCE_POINT) {
+      double F[3] = {val[0], val[1], m->dim == 3 ? val[2] : 0};
+      kd->point_force(&d->pose[f->body], f->at, F, QY);
+    } else {
+      double T[3] = {m->dim == 3 ? val[0] : 0, m->dim == 3 ? val[1] : 0,
+                     m->dim == 3 ? val[2] : val[0]};
+      kd->torque(&d->pose[f->body], T, QY);
+    }
+    scatter(m, d, f->body, QY);
+  }
+  for (int i = 0; i < m->nrspring; i++) {
+    if (!L->rspring_numeric[i]) {
+      continue;
+    }
+    const mbd_rspring *r = &m->rspring[i];
+    const mbd_joint *j = &m->joint[r->joint];
+    mbd_row o;
+    mbd_joint_coord_row(m, d, r->joint, MBD_COORD_ANGLE, &o);
+    double T = -r->k * (o.val - r->angle) - r->c * o.rate;
+    int bs[2] = {j->body1, j->body2};
+    for (int side = 0; side < 2; side++) {
+      double QY[MBD_NY_MAX];
+      for (int k = 0; k < MBD_NY_MAX; k++) {
+        QY[k] = T * o.J[side * MBD_NY_MAX + k];
+      }
+      scatter(m, d, bs[side], QY);
+    }
+  }
+  return MBD_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the model's key, the cache, the compiler                                                    */
+
+typedef struct keyer {
+  uint64_t h;
+} keyer;
+
+static void kput(keyer *k, const char *fmt, double x) {
+  char buf[64];
+  snprintf(buf, sizeof buf, fmt, x);
+  for (const char *s = buf; *s; s++) {
+    k->h ^= (uint8_t)*s;
+    k->h *= 1099511628211ull;
+  }
+}
+
+static void kvec(keyer *k, const double *v, int n) {
+  for (int i = 0; i < n; i++) {
+    kput(k, "%.17g,", v[i]);
+  }
+}
+
+/* a hash of everything the equations are made of (FNV-1a over the numbers as text) */
+static uint64_t model_key(const mbd_model *m) {
+  keyer k = {14695981039346656037ull};
+  for (const char *s = EQS_VERSION; *s; s++) {
+    k.h ^= (uint8_t)*s;
+    k.h *= 1099511628211ull;
+  }
+  kput(&k, "d%g;", m->dim);
+  kvec(&k, m->gravity, 3);
+  kput(&k, "n%g;", m->nv);
+  for (int b = 1; b < m->nbody; b++) {
+    kput(&k, "b%g;", m->body[b].mass);
+    kvec(&k, m->body[b].inertia, 9);
+    kput(&k, "c%g;", m->body[b].copy);
+  }
+  for (int c = 1; c < m->ncopy; c++) {
+    kvec(&k, m->copy[c].origin, 3);
+    kvec(&k, m->copy[c].rot, 4);
+  }
+  for (int j = 0; j < m->njoint; j++) {
+    const mbd_joint *jo = &m->joint[j];
+    kput(&k, "j%g;", jo->type);
+    kput(&k, "%g,", jo->body1);
+    kput(&k, "%g,", jo->body2);
+    kvec(&k, jo->at1, 3);
+    kvec(&k, jo->at2, 3);
+    kvec(&k, jo->axis1, 3);
+    kvec(&k, jo->axis2, 3);
+    kvec(&k, jo->ref1, 3);
+    kvec(&k, jo->ref2, 3);
+    kput(&k, "%.17g,", jo->angle0);
+  }
+  const mbd_tree *t = m->tree;
+  for (int i = 0; i < t->ntj; i++) {
+    const mbd_tree_joint *tj = &t->tj[i];
+    double ints[9] = {tj->joint, tj->kind, tj->parent, tj->child, tj->sigma,
+                      tj->qadr,  tj->nq,   tj->rot,    tj->disp};
+    kvec(&k, ints, 9);
+    kvec(&k, tj->s1, 3);
+    kvec(&k, tj->s2, 3);
+    kvec(&k, tj->d0, 3);
+    kvec(&k, tj->u, 3);
+    kvec(&k, tj->w, 3);
+    kvec(&k, tj->c, 4);
+    kvec(&k, tj->coord0, 2);
+  }
+  for (int r = 0; r < m->mrow; r++) {
+    double ints[4] = {m->row[r].owner, m->row[r].index, m->row[r].local, m->row[r].level};
+    kvec(&k, ints, 4);
+  }
+  for (int i = 0; i < m->ndrive; i++) {
+    double ints[3] = {m->drive[i].joint, m->drive[i].coord, m->drive[i].row};
+    kvec(&k, ints, 3);
+  }
+  for (int i = 0; i < m->nforce; i++) {
+    const mbd_force *f = &m->force[i];
+    double ints[3] = {f->kind, f->body, f->fn != NULL};
+    kvec(&k, ints, 3);
+    kvec(&k, f->at, 3);
+    kvec(&k, f->value, 3);
+  }
+  for (int i = 0; i < m->nspring; i++) {
+    const mbd_spring *s = &m->spring[i];
+    double v[5] = {s->body1, s->body2, s->k, s->c, s->length};
+    kvec(&k, v, 5);
+    kvec(&k, s->at1, 3);
+    kvec(&k, s->at2, 3);
+  }
+  for (int i = 0; i < m->nrspring; i++) {
+    const mbd_rspring *r = &m->rspring[i];
+    double v[4] = {r->joint, r->k, r->c, r->angle};
+    kvec(&k, v, 4);
+  }
+  return k.h;
+}
+
+/* the whole file at path, malloc'd and NUL-terminated, or NULL */
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  char *s = NULL;
+  long len = -1;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    len = ftell(f);
+  }
+  if (len >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+    s = malloc((size_t)len + 1);
+    if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
+      free(s);
+      s = NULL;
+    }
+    if (s) {
+      s[len] = '\0';
+    }
+  }
+  fclose(f);
+  return s;
+}
+
+/* write text to path through a temporary file and a rename (concurrent runs never read half) */
+static int write_file(const char *path, const char *text, mbd_error *err) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)clock());
+  FILE *f = fopen(tmp, "w");
+  size_t len = strlen(text);
+  int ok = f && fwrite(text, 1, len, f) == len;
+  if (f) {
+    ok &= fclose(f) == 0;
+  }
+  if (!ok || rename(tmp, path) != 0) {
+    int e = errno;
+    remove(tmp);
+    return MBD_FAIL(err, MBD_E_IO, MSG_CODE_CACHE_WRITE, path, strerror(e));
+  }
+  return MBD_OK;
+}
+
+void mbd_code_free(mbd_gencode *c) {
+  if (!c) {
+    return;
+  }
+  ev_free(&c->model);
+  int nshape = c->L.macros ? c->L.macros->nshape : 0, ncopy = c->L.macros ? c->L.macros->ncopy : 0;
+  for (int s = 0; c->shape && s < nshape; s++) {
+    ev_free(&c->shape[s]);
+  }
+  for (int k = 0; c->cout && k < ncopy; k++) {
+    free(c->cout[k]);
+  }
+  free(c->shape);
+  free(c->cout);
+  mbd_eqs_layout_free(&c->L);
+  free(c->vin);
+  free(c->out);
+  free(c->sin);
+  free(c->sout);
+  free(c->stamp[0]);
+  free(c->stamp[1]);
+  free(c);
+}
+
+const mbd_eqs_hook *mbd_code_hook(const mbd_gencode *c) { return &c->hook; }
+
+/* what one function is made of: the model's equations or a shape's */
+typedef struct part {
+  const mbd_model *m; /* the model (part of the model) */
+  const mbd_eqs_layout *L;
+  const mbd_eqs_shape *shape; /* a shape's, or NULL for the model's */
+  int nin, nout;
+  const char *name; /* the C function's name */
+  char path[4096];  /* the source under its key in the cache, or "" */
+} part;
+
+static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd_sym_id **outs,
+                       mbd_error *err) {
+  return pt->shape ? mbd_eqs_derive_shape(pt->shape, ctx, vars, outs, err)
+                   : mbd_eqs_derive(pt->m, pt->L, ctx, vars, outs, err);
+}
+
+/* one function as code of kind `kind` into ev: compiled from the cached source when there is one
+ * (no derivation), else derived, then compiled (falling back to the tape, *fell set with the
+ * reason in info->warning) or taped */
+static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *info, int *fell,
+                     mbd_error *err) {
+  if (kind == MBD_CODE_COMPILED && pt->path[0]) {
+    char *src = read_file(pt->path);
+    if (src) {
+      double t0 = wall();
+      int ran = 0;
+      mbd_error e2;
+      mbd_error_clear(&e2);
+      int crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+      free(src);
+      if (crc == MBD_OK) {
+        info->compile_time += wall() - t0;
+        info->cache_hit &= !ran;
+        return MBD_OK;
+      }
+    }
+  }
+  double t0 = wall();
+  mbd_sym_ctx *ctx = NULL;
+  mbd_sym_id *vars = NULL, *outs = NULL;
+  int rc = derive_part(pt, &ctx, &vars, &outs, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  info->derive_time += wall() - t0;
+  info->nodes += mbd_sym_count(ctx);
+  if (kind == MBD_CODE_COMPILED) {
+    double t1 = wall();
+    mbd_error e2;
+    mbd_error_clear(&e2);
+    char *src = NULL;
+    int ran = 0;
+    int crc = mbd_sym_emit_c(ctx, pt->name, pt->nout, outs, pt->nin, vars, &src, &e2);
+    if (crc == MBD_OK) {
+      crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+    }
+    if (crc == MBD_OK && pt->path[0]) {
+      // remember the source under its key (a failure only costs a derivation next time)
+      mbd_error e3;
+      write_file(pt->path, src, &e3);
+    }
+    free(src);
+    if (crc == MBD_OK) {
+      info->compile_time += wall() - t1;
+      info->cache_hit &= !ran;
+    } else {
+      snprintf(info->warning, sizeof info->warning, MSG_CODE_FALLBACK, e2.msg);
+      *fell = 1;
+      kind = MBD_CODE_TAPE;
+    }
+  }
+  if (kind == MBD_CODE_TAPE) {
+    double t1 = wall();
+    rc = mbd_sym_tape_new(ctx, pt->nout, outs, pt->nin, vars, &ev->tape, err);
+    info->compile_time += wall() - t1;
+    if (rc == MBD_OK) {
+      info->instructions += mbd_sym_tape_ninstr(ev->tape);
+    }
+  }
+  mbd_sym_ctx_free(ctx);
+  free(vars);
+  free(outs);
+  return rc;
+}
+
+int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info *info,
+                 mbd_error *err) {
+  *out = NULL;
+  memset(info, 0, sizeof *info);
+  mbd_gencode *c = calloc(1, sizeof *c);
+  if (!c) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+  }
+  c->m = m;
+  int rc = mbd_eqs_layout_make(m, &c->L, err);
+  if (rc != MBD_OK) {
+    free(c);
+    return rc;
+  }
+  int n = m->nv;
+  const mbd_eqs_macros *P = c->L.macros;
+  int nshape = P ? P->nshape : 0, ncopy = P ? P->ncopy : 0, smax = 1, omax = 1;
+  for (int s = 0; s < nshape; s++) {
+    int nin = 2 * P->shape[s].local->nv + P->shape[s].npar;
+    smax = nin > smax ? nin : smax;
+    omax = P->shape[s].nout > omax ? P->shape[s].nout : omax;
+  }
+  c->vin = calloc((size_t)(c->L.nvin + 1), sizeof(double));
+  c->out = calloc((size_t)(c->L.nout ? c->L.nout : 1), sizeof(double));
+  c->stamp[0] = calloc((size_t)(2 * n + 1), sizeof(double));
+  c->stamp[1] = calloc((size_t)(2 * n + 1), sizeof(double));
+  c->sin = calloc((size_t)smax, sizeof(double));
+  c->sout = calloc((size_t)omax, sizeof(double));
+  c->shape = calloc((size_t)(nshape ? nshape : 1), sizeof *c->shape);
+  c->cout = calloc((size_t)(ncopy ? ncopy : 1), sizeof *c->cout);
+  int ok =
+      c->vin && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape && c->cout;
+  for (int k = 0; ok && k < ncopy; k++) {
+    c->cout[k] = calloc((size_t)P->shape[P->copy[k].shape].nout, sizeof(double));
+    ok = c->cout[k] != NULL;
+  }
+  if (!ok) {
+    mbd_code_free(c);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+  }
+  c->hook = (mbd_eqs_hook){hook_rows, hook_forces, c, c->L.need_poses};
+  // the parts: each shape's equations once, then the model's; compiled code is cached under the
+  // model's key and under each shape's (other models with copies of a shape reuse its code)
+  char dir[3072] = "";
+  if (kind == MBD_CODE_COMPILED) {
+    mbd_error e2;
+    mbd_error_clear(&e2);
+    if (mbd_sym_cache_dir(dir, sizeof dir, &e2) != MBD_OK) {
+      dir[0] = '\0';
+    }
+  }
+  info->cache_hit = kind == MBD_CODE_COMPILED;
+  int fell = 0;
+  for (int s = 0; rc == MBD_OK && s < nshape; s++) {
+    const mbd_eqs_shape *sh = &P->shape[s];
+    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", ""};
+    if (dir[0]) {
+      snprintf(pt.path, sizeof pt.path, "%s/rel-shape-%016llx.c", dir, (unsigned long long)sh->key);
+    }
+    rc = make_part(&pt, kind, &c->shape[s], info, &fell, err);
+  }
+  if (rc == MBD_OK) {
+    part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, ""};
+    if (dir[0]) {
+      snprintf(pt.path, sizeof pt.path, "%s/rel-%016llx.c", dir, (unsigned long long)model_key(m));
+    }
+    rc = make_part(&pt, kind, &c->model, info, &fell, err);
+  }
+  if (rc != MBD_OK) {
+    mbd_code_free(c);
+    return rc;
+  }
+  c->kind = info->code = (kind == MBD_CODE_COMPILED && !fell) ? MBD_CODE_COMPILED : MBD_CODE_TAPE;
+  if (c->kind != MBD_CODE_COMPILED) {
+    info->cache_hit = 0;
+  }
+  *out = c;
+  return MBD_OK;
+}
+
+int mbd_code_source(const mbd_model *m, const char *name, char **src, mbd_eqs_layout *L,
+                    mbd_error *err) {
+  *src = NULL;
+  int rc = mbd_eqs_layout_make(m, L, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  // one function: macro copies are derived with the model (the program has no shape functions)
+  mbd_eqs_macros_free(L->macros);
+  L->macros = NULL;
+  L->nvin = 2 * m->nv;
+  mbd_sym_ctx *ctx = NULL;
+  mbd_sym_id *vars = NULL, *outs = NULL;
+  rc = mbd_eqs_derive(m, L, &ctx, &vars, &outs, err);
+  if (rc == MBD_OK) {
+    rc = mbd_sym_emit_c(ctx, name, L->nout, outs, 2 * m->nv, vars, src, err);
+  }
+  mbd_sym_ctx_free(ctx);
+  free(vars);
+  free(outs);
+  return rc;
+}

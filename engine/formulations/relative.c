@@ -1,0 +1,263 @@
+/* formulation "relative": relative joint coordinates on a spanning tree (paper 002)
+ *
+ * The joint graph becomes a spanning tree rooted at the ground (kinematics/tree.c); its joint
+ * coordinates q are the state, the body poses Y(q) are built outward with Ẏ = B q̇ (eq 1–5), and
+ * the equations of motion are the Cartesian ones transformed by B (eq 9–11):
+ *
+ *   M̄ = BᵀMB,  ḡ = Bᵀ(f − M (Bq̇)_q q̇ − h),  [M̄ Φqᵀ; Φq 0][q̈; λ] = [ḡ; γ*]
+ *
+ * with the rows Φ of the cut joints (points coincide, vectors perpendicular, vectors parallel),
+ * the drives and the norms of Euler parameters.  The model in joint coordinates is a model of its
+ * own (built at create): the pose stage fills each body's B rows as its pose Jacobian, so the
+ * row and force stages of the Cartesian formulations give M̄, ḡ, Φq and γ unchanged; one of those
+ * formulations then solves on the joint coordinates — baumgarte with the paper's α = 199.94,
+ * β = 282.8 (CVSM, the leading matrix's pivots checked at every evaluation), or augmented, or gcp
+ * and kane (Kane's partial velocities as the null space of the cut-joint Jacobian), which go
+ * beyond the paper.
+ *
+ * Every channel is the Cartesian model's: at a sample the joint-coordinate state is written as
+ * Cartesian poses and velocities of the driver's model, its rows and forces evaluated there, and
+ * the multipliers of the cut joints and drives copied; the tree joints' multipliers follow by a
+ * backward Newton–Euler pass from the leaves to the ground — for each body, the equations
+ * M_Y Ÿ + Φ_Yᵀλ = Q_Y of its own pose coordinates with the multipliers of its tree joint (and its
+ * norm) unknown, the rows of its children already known.  A script switches formulation without
+ * other changes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codegen/codegen.h"
+#include "../kinematics/kinematics_msg.h"
+#include "../kinematics/tree.h"
+#include "formulations.h"
+#include "formulations_msg.h"
+
+typedef struct relative {
+  mbd_model *mr;             /* the model in joint coordinates */
+  mbd_data *dr;              /* the integration's state in joint coordinates */
+  mbd_data *drs;             /* samples and root functions: a copy of dr's state */
+  const mbd_data *d_int;     /* the driver's integration data (of the Cartesian model) */
+  const mbd_form_ops *inner; /* the solution on the joint coordinates */
+  void *inner_self;
+  mbd_sim_opts io;    /* the options it runs with */
+  mbd_gencode *code;  /* generated equations (code = "tape" | "compiled"), or NULL */
+  mbd_code_info info; /* how they were made */
+  int cartesian;      /* 1: Cartesian coordinates (every joint cut) for generated code */
+} relative;
+
+/* Cartesian coordinates with generated code (code = "tape" | "compiled" for a formulation other
+ * than relative): the tree with every joint cut has the Cartesian model's coordinates and rows —
+ * each body hangs from the ground by a floating joint, the joints in declaration order, then the
+ * drives and the norms — and the formulation asked for solves on it */
+static int cartesian_mode(const mbd_sim_opts *o) { return o->formulation != MBD_FORM_RELATIVE; }
+
+static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
+  int s = cartesian_mode(o) ? o->formulation : o->solver;
+  if (s != MBD_FORM_AUGMENTED && s != MBD_FORM_BAUMGARTE && s != MBD_FORM_GCP &&
+      s != MBD_FORM_KANE && !(cartesian_mode(o) && s == MBD_FORM_UK)) {
+    const mbd_form_ops *f = mbd_form_lookup(s);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_SOLVER, f ? f->name : "?");
+  }
+  if (o->code < 0 || o->code >= MBD_CODE_N) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CODE, o->code);
+  }
+  for (int k = 0; k < o->ncut; k++) {
+    if (!o->cut || !o->cut[k] || mbd_model_find_joint(m, o->cut[k]) < 0) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CUT, o->cut && o->cut[k] ? o->cut[k] : "",
+                      m->name);
+    }
+  }
+  const mbd_form_ops *in = mbd_form_lookup(s);
+  return in->check ? in->check(m, o, err) : MBD_OK;
+}
+
+static void destroy(void *self) {
+  relative *r = self;
+  if (!r) {
+    return;
+  }
+  if (r->inner && r->inner_self && r->inner->destroy) {
+    r->inner->destroy(r->inner_self);
+  }
+  mbd_data_free(r->dr);
+  mbd_data_free(r->drs);
+  mbd_model_free(r->mr);
+  mbd_code_free(r->code);
+  free(r);
+}
+
+/* the tree from the Cartesian state of d (assembled, rows evaluated), its data, the inner run */
+static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                  mbd_error *err) {
+  *self = NULL;
+  relative *r = calloc(1, sizeof *r);
+  if (!r) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
+  }
+  int rc = MBD_OK;
+  const char **all = NULL;
+  if (cartesian_mode(o)) {
+    // every joint cut: the Cartesian model's coordinates and rows
+    all = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof *all);
+    rc = all ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
+    for (int j = 0; all && j < m->njoint; j++) {
+      all[j] = m->joint[j].name;
+    }
+  }
+  if (rc == MBD_OK) {
+    rc = all ? mbd_tree_build(m, d, all, m->njoint, &r->mr, err)
+             : mbd_tree_build(m, d, o->cut, o->ncut, &r->mr, err);
+  }
+  free(all);
+  // generated equations (paper 002, section 3): derived, then on the tape or compiled; the tree
+  // model's rows and forces go through them
+  r->info.code = MBD_CODE_NUMERIC;
+  if (rc == MBD_OK && o->code != MBD_CODE_NUMERIC) {
+    rc = mbd_code_new(r->mr, o->code, &r->code, &r->info, err);
+    if (rc == MBD_OK) {
+      r->mr->eqs = mbd_code_hook(r->code);
+    }
+  }
+  if (rc == MBD_OK) {
+    r->dr = mbd_data_alloc(r->mr, err);
+    r->drs = r->dr ? mbd_data_alloc(r->mr, err) : NULL;
+    rc = r->drs ? MBD_OK : MBD_E_NOMEM;
+  }
+  if (rc == MBD_OK) {
+    mbd_data_reset(r->mr, r->dr);
+    r->dr->t = d->t;
+    rc = mbd_kin_update(r->mr, r->dr, 0, err);
+  }
+  if (rc == MBD_OK) {
+    r->io = *o;
+    r->cartesian = cartesian_mode(o);
+    r->io.formulation = r->cartesian ? o->formulation : o->solver;
+    // an open tree has no rows: gcp and kane have nothing to partition, and all four solve
+    // M̄ q̈ = ḡ — the augmented solve does it without a partition
+    if (r->mr->ma0 == 0 && (o->solver == MBD_FORM_GCP || o->solver == MBD_FORM_KANE)) {
+      r->io.formulation = MBD_FORM_AUGMENTED;
+    }
+    r->inner = mbd_form_lookup(r->io.formulation);
+    rc = r->inner->create(&r->inner_self, r->mr, r->dr, &r->io, err);
+  }
+  if (rc < 0) {
+    destroy(r);
+    return rc;
+  }
+  r->d_int = d;
+  *self = r;
+  return MBD_OK;
+}
+
+static int ny(const void *self, const mbd_model *m) {
+  (void)m;
+  const relative *r = self;
+  return r->inner->ny(r->inner_self, r->mr);
+}
+
+static void pack(const void *self, const mbd_model *m, const mbd_data *d, double *y) {
+  (void)m;
+  (void)d;
+  const relative *r = self;
+  r->inner->pack(r->inner_self, r->mr, r->dr, y);
+}
+
+static void deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
+  (void)m;
+  (void)d;
+  const relative *r = self;
+  r->inner->deriv(r->inner_self, r->mr, r->dr, ydot);
+}
+
+static int ycoord(const void *self, const mbd_model *m, int i, int *accel) {
+  (void)m;
+  const relative *r = self;
+  return r->inner->ycoord(r->inner_self, r->mr, i, accel);
+}
+
+static const mbd_model *ymodel(const void *self) { return ((const relative *)self)->mr; }
+
+/* "relative", or the Cartesian formulation that runs on generated code */
+static const char *display(const void *self) {
+  const relative *r = self;
+  return r->cartesian ? r->inner->name : "relative";
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the Cartesian state behind the channels                                                     */
+
+/* the state of x (joint coordinates) as the Cartesian state of d: poses and velocities, rows,
+ * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
+static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x, int flags,
+                        mbd_error *err) {
+  // the poses of x (generated equations skip the pose stage), then d's state from them
+  mbd_tree_poses(r->mr, x);
+  int accel = !(flags & MBD_FORM_KINEMATIC) && x->have_dynamics;
+  mbd_tree_to_cartesian(r->mr, x, m, d, accel);
+  d->have_dynamics = 0;
+  int rc = mbd_kin_update(m, d, 0, err);
+  if (rc < 0 || !accel) {
+    return rc;
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc == MBD_OK) {
+    rc = mbd_tree_multipliers(r->mr, x, m, d, err);
+  }
+  d->have_dynamics = rc == MBD_OK;
+  return rc;
+}
+
+/* the inner formulation on the joint coordinates; the Cartesian state of d when asked for (a
+ * sample, a root function, an event) */
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
+  relative *r = self;
+  mbd_data *x = r->dr;
+  if (d != r->d_int) {
+    // the driver's sampling data: evaluate on a copy, the integration's state stays untouched
+    mbd_data_copy_state(r->mr, r->drs, r->dr);
+    x = r->drs;
+  }
+  int rc = r->inner->eval(r->inner_self, r->mr, x, t, y, flags, err);
+  if (rc != 0 || flags == 0) {
+    return rc;
+  }
+  return to_cartesian(r, m, d, x, flags, err);
+}
+
+static int step(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err) {
+  (void)m;
+  (void)d;
+  relative *r = self;
+  return r->inner->step ? r->inner->step(r->inner_self, r->mr, r->dr, t, y, err) : 0;
+}
+
+static void stats(const void *self, mbd_run_stats *st) {
+  const relative *r = self;
+  st->newton_iterations += r->dr->newton_iterations;
+  st->lu_factorizations += r->dr->lu_factorizations;
+  st->repartitions += r->dr->row_reselections;
+  st->code = r->info.code;
+  st->derive_time = r->info.derive_time;
+  st->compile_time = r->info.compile_time;
+  st->cache_hit = r->info.cache_hit;
+  snprintf(st->code_warning, sizeof st->code_warning, "%s", r->info.warning);
+  if (r->inner->stats) {
+    r->inner->stats(r->inner_self, st);
+  }
+}
+
+const mbd_form_ops mbd_form_relative = {.name = "relative",
+                                        .check = check,
+                                        .create = create,
+                                        .ny = ny,
+                                        .pack = pack,
+                                        .eval = eval,
+                                        .deriv = deriv,
+                                        .ycoord = ycoord,
+                                        .step = step,
+                                        .stats = stats,
+                                        .ymodel = ymodel,
+                                        .display = display,
+                                        .destroy = destroy};

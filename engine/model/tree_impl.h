@@ -1,0 +1,84 @@
+/* mbd — joint trees of the relative formulation (paper 002 eq 1–5): private to model/,
+ * kinematics/, formulations/ and sym/.
+ *
+ * The joint graph of a model (bodies as nodes, ground included; joints as edges) becomes a
+ * spanning tree rooted at the ground: each moving body is the child of exactly one tree joint, and
+ * the joints left out (cut joints) close the loops as constraint rows.  A body with no path to the
+ * ground hangs from it by a floating joint (6 or 3 degrees of freedom).  The coordinates are the
+ * joints' own: an angle, a displacement, two angles of a universal joint, the Euler parameters of
+ * a spherical joint (with their normalization row), the Cartesian coordinates of a floating joint.
+ *
+ * A tree joint relates body2 to body1 through the relative rotation R(q) and the translation T(q)
+ * of the joint, both in body1's frame and the identity at q = 0:
+ *
+ *   A2 = A1 R(q) C,     r2 + A2 s2 = r1 + A1 (s1 + d0 + T(q))
+ *
+ * with C = A1ᵀA2 and d0 = A1ᵀ(r2 + A2 s2 − r1 − A1 s1) taken at the assembled state, so that q = 0
+ * is the assembled configuration (the paper: "the origin of the joint coordinates is the initial
+ * assembly").  In Euler parameters A2 = A1 R C is p2 = p1 ⊗ ε(q) ⊗ c (Hamilton product, A(a ⊗ b) =
+ * A(a) A(b)): the relative rotation is composed through the constant frame c of the joint — the
+ * intermediate axis of Wehage's algorithm (paper 002 eq 3).  Revolute: ε = (cos θ/2, sin θ/2 u);
+ * universal: ε = ε(u, θ1) ⊗ ε(w, θ2) with w = C axis2; spherical: ε = e, the coordinates
+ * themselves (no singular chart; eᵀe = 1 is a row).  When the tree runs from body2 to body1 the
+ * same relation is inverted, so a joint's coordinates always mean body2 relative to body1, as the
+ * Cartesian channels do (an angle is the channel's value minus its value at assembly). */
+#ifndef MBD_TREE_IMPL_H
+#define MBD_TREE_IMPL_H
+
+#include "model_impl.h"
+
+/* how a tree joint moves its child */
+typedef enum mbd_tree_kind {
+  MBD_TJ_REVOLUTE = 0,  /* θ about u */
+  MBD_TJ_TRANSLATIONAL, /* x along u */
+  MBD_TJ_CYLINDRICAL,   /* θ about u, x along u */
+  MBD_TJ_UNIVERSAL,     /* θ1 about u (body1), θ2 about axis2 (body2) */
+  MBD_TJ_SPHERICAL,     /* relative Euler parameters e0..e3 */
+  MBD_TJ_FIXED,         /* no coordinate */
+  MBD_TJ_FLOATING,      /* the child's Cartesian coordinates: planar x y θ, spatial r, p */
+  MBD_TJ_NKINDS
+} mbd_tree_kind;
+
+typedef struct mbd_tree_joint {
+  int joint;           /* the model's joint, −1 for a floating joint */
+  int kind;            /* mbd_tree_kind */
+  int parent, child;   /* bodies; the parent is nearer the ground */
+  int sigma;           /* +1: the child is the joint's body2; −1: its body1 */
+  int qadr, nq;        /* its coordinates q[qadr .. qadr + nq); q̇ = v, the same addresses in v */
+  int rot;             /* first rotation coordinate (angle or e0) within its own, −1 for none */
+  int disp;            /* its displacement coordinate within its own, −1 for none */
+  int norm;            /* the model row normalizing its Euler parameters, −1 for none */
+  double s1[3], s2[3]; /* the joint's points in body1's and body2's frames */
+  double d0[3];        /* body1-frame separation of the points at the assembled state */
+  double u[3];         /* axis1 in body1's frame (unit) */
+  double w[3];         /* universal: axis2 seen in body1's frame at the assembled state */
+  double c[4];         /* spatial: Euler parameters of C = A1ᵀA2 at assembly (unit);
+                          planar: c[0] = θ2 − θ1 at assembly */
+  double coord0[2];    /* the joint's channel coordinates (angle, displacement) at q = 0 */
+} mbd_tree_joint;
+
+struct mbd_tree {
+  int ntj;            /* tree joints: one per moving body, parents before children */
+  mbd_tree_joint *tj; /* ntj */
+  int *body_tj;       /* nbody: the tree joint whose child is body b, −1 for the ground */
+  int *joint_tj;      /* njoint: the tree joint of model joint j, −1 for a cut joint */
+  int ncut;           /* cut joints, in model order */
+  int *cut;           /* ncut model joint indices */
+  int nfloat;         /* floating joints */
+};
+
+/* the number of coordinates a joint of type `type` takes in a tree, in a model of dimension dim
+ * (−1 when the type has no equations in that dimension) */
+int mbd_tree_joint_nq(int type, int dim);
+/* the tree kind of a joint type */
+int mbd_tree_kind_of(int type);
+
+/* model/tree_model.c: the tree's lifetime and names */
+void mbd_tree_free(mbd_tree *t);
+/* the name of coordinate i of a tree model ("O.angle", "S.e2", "body.x") into buf */
+void mbd_tree_coord_name(const mbd_model *m, int i, char *buf, size_t len);
+/* a readable description of the tree (for m:tree()): the tree joints outward with their
+ * coordinates, the cut joints and their rows; malloc'd text, NULL when out of memory */
+char *mbd_tree_describe(const mbd_model *m);
+
+#endif

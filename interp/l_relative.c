@@ -1,0 +1,209 @@
+/* the Lua side of paper 002 (DSL.md "Relative joint coordinates and generated code"): the
+ * relative formulation's run options, m:tree() */
+#include "l_relative.h"
+
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l_model.h"
+#include "l_util.h"
+
+/* the names of a list of strings at the field `key` of the table at idx, in a buffer of pointers
+ * pushed on the stack (the strings stay referenced by the table) */
+static const char **read_names(lua_State *L, int idx, const char *key, int *n) {
+  *n = 0;
+  if (lua_getfield(L, idx, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushnil(L);  // keeps the stack count the same
+    return NULL;
+  }
+  if (!lua_istable(L, -1)) {
+    luaL_error(L, "simulate: field '%s' expects a list of joint names, got %s", key,
+               lx_typename(L, -1));
+  }
+  int len = (int)luaL_len(L, -1);
+  const char **names = lua_newuserdatauv(L, sizeof(char *) * (size_t)(len ? len : 1), 0);
+  for (int i = 1; i <= len; i++) {
+    if (lua_geti(L, -2, i) != LUA_TSTRING) {
+      luaL_error(L, "simulate: field '%s' expects a list of joint names, entry %d is %s", key, i,
+                 lx_typename(L, -1));
+    }
+    names[i - 1] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, -2);  // the list stays alive in the options table
+  *n = len;
+  return names;
+}
+
+int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
+  idx = lua_absindex(L, idx);
+  int ncut = 0;
+  const char **cut = read_names(L, idx, "cut", &ncut);
+  const char *solver = lx_opt_string(L, idx, "simulate", "solver");
+  if (o->formulation != MBD_FORM_RELATIVE && (cut || solver)) {
+    luaL_error(L, "simulate: fields cut and solver are for formulation 'relative'");
+  }
+  o->cut = cut;
+  o->ncut = ncut;
+  if (solver) {
+    static const char *const ok[] = {"augmented", "baumgarte", "gcp", "kane"};
+    o->solver = -1;
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+      if (strcmp(solver, ok[k]) == 0) {
+        o->solver = mbd_formulation_from_name(solver);
+      }
+    }
+    if (o->solver < 0) {
+      luaL_error(L, "simulate: unknown solver '%s' (augmented, baumgarte, gcp, kane)", solver);
+    }
+  }
+  const char *code = lx_opt_string(L, idx, "simulate", "code");
+  if (code) {
+    o->code = mbd_code_from_name(code);
+    if (o->code < 0) {
+      luaL_error(L, "simulate: unknown code '%s' (numeric, tape, compiled)", code);
+    }
+  }
+  return 1;
+}
+
+int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
+  idx = lua_absindex(L, idx);
+  const char *f = lx_opt_string(L, idx, "kinematics", "formulation");
+  if (f && strcmp(f, "relative") != 0) {
+    luaL_error(L, "kinematics: formulation is 'relative' or absent (Cartesian), got '%s'", f);
+  }
+  o->formulation = f ? MBD_FORM_RELATIVE : MBD_FORM_AUGMENTED;
+  int ncut = 0;
+  const char **cut = read_names(L, idx, "cut", &ncut);
+  if (cut && !f) {
+    luaL_error(L, "kinematics: field cut is for formulation 'relative'");
+  }
+  o->cut = cut;
+  o->ncut = ncut;
+  const char *code = lx_opt_string(L, idx, "kinematics", "code");
+  if (code) {
+    o->code = mbd_code_from_name(code);
+    if (o->code < 0) {
+      luaL_error(L, "kinematics: unknown code '%s' (numeric, tape, compiled)", code);
+    }
+  }
+  return 1;
+}
+
+int l_model_export_c(lua_State *L) {
+  l_model_get(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  static const char *const fields[] = {"dir",    "t_end",         "rtol", "atol", "output_every",
+                                       "solver", "stabilization", "cut",  NULL};
+  lx_check_fields(L, 2, "export_c", fields);
+  mbd_export_opts o = {.t_end = 1,
+                       .rtol = 1e-6,
+                       .atol = 1e-6,
+                       .solver = MBD_FORM_BAUMGARTE,
+                       .alpha = MBD_RELATIVE_ALPHA,
+                       .beta = MBD_RELATIVE_BETA};
+  o.dir = lx_opt_string(L, 2, "export_c", "dir");
+  if (!o.dir) {
+    return luaL_error(L, "export_c: missing field 'dir'");
+  }
+  lx_opt_number(L, 2, "export_c", "t_end", &o.t_end);
+  lx_opt_number(L, 2, "export_c", "rtol", &o.rtol);
+  lx_opt_number(L, 2, "export_c", "atol", &o.atol);
+  lx_opt_number(L, 2, "export_c", "output_every", &o.output_every);
+  const char *solver = lx_opt_string(L, 2, "export_c", "solver");
+  if (solver) {
+    if (strcmp(solver, "augmented") == 0) {
+      o.solver = MBD_FORM_AUGMENTED;
+    } else if (strcmp(solver, "baumgarte") != 0) {
+      return luaL_error(L, "export_c: unknown solver '%s' (baumgarte, augmented)", solver);
+    }
+  }
+  if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
+    static const char *const sf[] = {"alpha", "beta", NULL};
+    lx_check_fields(L, -1, "export_c: stabilization", sf);
+    lx_opt_number(L, -1, "stabilization", "alpha", &o.alpha);
+    lx_opt_number(L, -1, "stabilization", "beta", &o.beta);
+  }
+  lua_pop(L, 1);
+  int ncut = 0;
+  o.cut = read_names(L, 2, "cut", &ncut);
+  o.ncut = ncut;
+  mbd_model *m = l_model_enter(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  mbd_model_clear_warnings(m);
+  int rc = mbd_model_export_c(m, &o, &err);
+  l_model_show_warnings(L, 1);
+  if (rc < 0) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_pushstring(L, o.dir);
+  return 1;
+}
+
+int l_model_tree(lua_State *L) {
+  l_model_get(L, 1);
+  int ncut = 0;
+  const char **cut = NULL;
+  if (!lua_isnoneornil(L, 2)) {
+    static const char *const fields[] = {"cut", NULL};
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lx_check_fields(L, 2, "tree", fields);
+    cut = read_names(L, 2, "cut", &ncut);
+  }
+  mbd_model *m = l_model_enter(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  char *text = NULL;
+  mbd_model_clear_warnings(m);
+  int rc = mbd_model_tree(m, cut, ncut, &text, &err);
+  l_model_show_warnings(L, 1);
+  if (rc < 0) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_pushstring(L, text);
+  free(text);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the engine side of mbd.macro                                                                */
+
+/* mbd._copy_open(m, shape, name, origin, rot) -> copy index */
+static int l_copy_open(lua_State *L) {
+  mbd_model *m = l_model_enter(L, 1);
+  const char *shape = luaL_checkstring(L, 2), *name = luaL_checkstring(L, 3);
+  int dim = mbd_model_dim(m);
+  double origin[3] = {0, 0, 0}, rot[4] = {1, 0, 0, 0};
+  if (lx_read_numbers(L, 4, origin, dim) != dim) {
+    return luaL_error(L, "macro copy '%s': origin expects %d numbers", name, dim);
+  }
+  if (dim == 2) {
+    rot[0] = luaL_checknumber(L, 5);
+  } else if (lx_read_numbers(L, 5, rot, 4) != 4) {
+    return luaL_error(L, "macro copy '%s': rot expects 4 numbers (Euler parameters)", name);
+  }
+  mbd_error err;
+  mbd_error_clear(&err);
+  int k = mbd_model_open_copy(m, shape, name, origin, rot, &err);
+  if (k < 0) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_pushinteger(L, k);
+  return 1;
+}
+
+static int l_copy_close(lua_State *L) {
+  mbd_model_close_copy(l_model_enter(L, 1));
+  return 0;
+}
+
+int mbd_open_relative(lua_State *L) {
+  static const luaL_Reg fns[] = {
+      {"_copy_close", l_copy_close}, {"_copy_open", l_copy_open}, {NULL, NULL}};
+  luaL_setfuncs(L, fns, 0);
+  return 0;
+}

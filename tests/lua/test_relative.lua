@@ -1,0 +1,400 @@
+-- Lua-level tests of the relative formulation (DSL "Relative joint coordinates and generated
+-- code"): formulation = "relative" with cut, solver and code, m:tree(), every channel of the
+-- examples' mechanisms against Cartesian augmented, stop_when, and bad input naming the line.
+-- Run with the mbd program (cases: harness.lua).
+local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
+
+-- the mechanisms of examples/ (the same bodies, joints and forces)
+local function double_pendulum()
+  local m = mbd.model { name = "double pendulum", dim = 2 }
+  local th1, th2 = 0.5236, 0.7854
+  local l1 = m:body { name = "link1", mass = 5, inertia = 10,
+                      pos = {math.cos(th1), math.sin(th1)}, angle = th1 }
+  local l2 = m:body { name = "link2", mass = 7, inertia = 20,
+                      pos = {2 * math.cos(th1) + math.cos(th2), 2 * math.sin(th1) + math.sin(th2)},
+                      angle = th2 }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
+  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
+  m:torque { body = l1, value = 10 }
+  m:force { body = l2, at = {1, 0}, value = {8, 7} }
+  return m
+end
+
+local function fourbar()
+  local m = mbd.model { name = "four-bar", dim = 2, gravity = {0, -9.81} }
+  local function bar(name, mass, len, p1, p2)
+    return m:body { name = name, mass = mass, inertia = mass * len ^ 2 / 12,
+                    pos = {(p1[1] + p2[1]) / 2, (p1[2] + p2[2]) / 2},
+                    angle = math.atan(p2[2] - p1[2], p2[1] - p1[1]) }
+  end
+  local A, B = {0.4 * math.cos(1.2), 0.4 * math.sin(1.2)}, {1.3, 0.75}
+  local crank = bar("crank", 1.0, 0.4, {0, 0}, A)
+  local coupler = bar("coupler", 3.0, 1.2, A, B)
+  local rocker = bar("rocker", 2.0, 0.8, B, {1, 0})
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.2, 0} }
+  m:revolute { name = "A", body1 = crank, at1 = {0.2, 0}, body2 = coupler, at2 = {-0.6, 0} }
+  m:revolute { name = "B", body1 = coupler, at1 = {0.6, 0}, body2 = rocker, at2 = {-0.4, 0} }
+  m:revolute { name = "C", body1 = rocker, at1 = {0.4, 0}, body2 = m.ground, at2 = {1, 0} }
+  return m
+end
+
+local function slider_crank()
+  local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }
+  local r, l, th = 0.3, 0.8, math.pi / 4
+  local crank = m:body { name = "crank", mass = 2, inertia = 0.015,
+                         pos = {r / 2 * math.cos(th), r / 2 * math.sin(th)}, angle = th }
+  local bx = r * math.cos(th) + math.sqrt(l ^ 2 - (r * math.sin(th)) ^ 2)
+  local phi = -math.asin(r * math.sin(th) / l)
+  local rod = m:body { name = "rod", mass = 1.5, inertia = 0.08,
+                       pos = {r * math.cos(th) + l / 2 * math.cos(phi), r * math.sin(th) / 2},
+                       angle = phi }
+  local slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {bx, 0} }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-r / 2, 0} }
+  m:revolute { name = "A", body1 = crank, at1 = {r / 2, 0}, body2 = rod, at2 = {-l / 2, 0} }
+  m:revolute { name = "B", body1 = rod, at1 = {l / 2, 0}, body2 = slider, at2 = {0, 0} }
+  m:translational { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
+                    axis1 = {1, 0} }
+  m:spring { name = "k", body1 = slider, at1 = {0, 0}, body2 = m.ground, at2 = {2, 0},
+             k = 200, c = 5, length = 0.6 }
+  return m
+end
+
+-- examples/spatial_slider_crank.lua, part 2 (free, with the spring)
+local function spatial_slider_crank()
+  local r, l, y0, z0 = 0.08, 0.3, 0.1, 0.05
+  local s0 = math.sqrt(l ^ 2 - (y0 - r) ^ 2 - z0 ^ 2)
+  local m = mbd.model { name = "spatial slider-crank", dim = 3 }
+  local P, S = {0, r, 0}, {s0, y0, z0}
+  local u = {S[1] - P[1], S[2] - P[2], S[3] - P[3]}
+  local spin = 10
+  local crank = m:body { name = "crank", mass = 0.5, inertia = {1e-3, 2e-4, 1e-3},
+                         pos = {0, r / 2, 0}, omega = {spin, 0, 0}, vel = {0, 0, spin * r / 2} }
+  local rod = m:body { name = "rod", mass = 0.8, inertia = {1e-4, 6e-3, 6e-3},
+                       pos = {(P[1] + S[1]) / 2, (P[2] + S[2]) / 2, (P[3] + S[3]) / 2},
+                       rot = mbd.rot.from_axes(u, {-u[2], u[1], 0}) }
+  local slider = m:body { name = "slider", mass = 1.0, inertia = {1e-3, 1e-3, 1e-3}, pos = S }
+  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0, 0}, axis1 = {1, 0, 0},
+               body2 = crank, at2 = {0, -r / 2, 0}, axis2 = {1, 0, 0} }
+  m:spherical { name = "P", body1 = crank, at1 = {0, r / 2, 0}, body2 = rod, at2 = {-l / 2, 0, 0} }
+  m:universal { name = "S", body1 = slider, at1 = {0, 0, 0}, axis1 = {0, 0, 1},
+                body2 = rod, at2 = {l / 2, 0, 0}, axis2 = {0, 1, 0} }
+  m:translational { name = "guide", body1 = m.ground, at1 = {0, y0, z0}, axis1 = {1, 0, 0},
+                    body2 = slider, at2 = {0, 0, 0}, axis2 = {1, 0, 0} }
+  m:spring { name = "return", body1 = m.ground, at1 = {0, y0, z0}, body2 = slider,
+             at2 = {0, 0, 0}, k = 2000, c = 0, length = 0.2 }
+  return m
+end
+
+local function spherical_pendulum()
+  local g, L, alpha, mass, radius = 9.81, 1.0, math.rad(30), 1.0, 0.05
+  local I = 2 / 5 * mass * radius ^ 2
+  local w = math.sqrt(g / (L * math.cos(alpha)))
+  local m = mbd.model { name = "spherical pendulum", dim = 3, gravity = {0, 0, -g} }
+  local r = {L * math.sin(alpha), 0, -L * math.cos(alpha)}
+  local ball = m:body { name = "ball", mass = mass, inertia = {I, I, I}, pos = r,
+                        vel = {0, w * r[1], 0}, omega = {0, 0, w} }
+  m:spherical { name = "pivot", body1 = m.ground, at1 = {0, 0, 0},
+                body2 = ball, at2 = {-r[1], -r[2], -r[3]} }
+  return m
+end
+
+-- examples/spinning_top.lua's top, spun 30 times slower (the reference must be tight: at the
+-- example's 300 rad/s a second of motion is 50 turns)
+local function spinning_top()
+  local mass, l, g, I1, I3, theta, w3 = 0.5, 0.04, 9.81, 2e-4, 3e-4, math.rad(30), 10
+  local m = mbd.model { name = "spinning top", dim = 3, gravity = {0, 0, -g} }
+  local rot = mbd.rot.axis_angle({1, 0, 0}, theta)
+  local e3 = mbd.rot.rotate(rot, {0, 0, 1})
+  local W, psidot = 2, w3 - 2 * math.cos(theta)
+  local w = {psidot * e3[1], psidot * e3[2], W + psidot * e3[3]}
+  local r = {l * e3[1], l * e3[2], l * e3[3]}
+  local v = {w[2] * r[3] - w[3] * r[2], w[3] * r[1] - w[1] * r[3], w[1] * r[2] - w[2] * r[1]}
+  local top = m:body { name = "top", mass = mass, inertia = {I1, I1, I3}, pos = r, rot = rot,
+                       vel = v, omega = w }
+  m:spherical { name = "tip", body1 = m.ground, at1 = {0, 0, 0}, body2 = top, at2 = {0, 0, -l} }
+  return m
+end
+
+-- relative (each solver) against Cartesian augmented, rtol = atol = 1e-12 over 0.5 s.  Each
+-- run's global error is ~1e-9 on O(1) positions (the augmented run's drift off its constraints
+-- included), so positions, angles and the energy agree within 1e-8 (relative to max(1, |x|)).
+-- Velocities are position errors times the mechanisms' rates (the spatial slider-crank's spring
+-- and crank: up to ~50 rad/s), 1e-7; reactions come from accelerations, 1e-6.
+local function agrees(make, solver)
+  return function()
+    local m = make()
+    local opts = { t_end = 0.5, rtol = 1e-12, atol = 1e-12, position_tol = 1e-12,
+                   output_every = 0.05 }
+    local ref = m:simulate(opts)
+    opts.formulation, opts.solver = "relative", solver
+    local run = m:simulate(opts)
+    local bound = { pos = 1e-8, vel = 1e-7, force = 1e-6 }
+    for _, ch in ipairs(ref.channels) do
+      local field = ch:match("%.(%w+)$") or ch
+      local kind = (field:match("^f[xyz]$") or field:match("^t[xyz]$") or field == "effort")
+                   and "force" or (field:match("^v[xyz]$") or field:match("^w[xyz]$")
+                   or field == "omega") and "vel" or "pos"
+      if ch ~= "violation" then
+        local t, xa = run:series(ch)
+        local _, xb = ref:series(ch)
+        for i = 1, #t do
+          local d = math.abs(xa[i] - xb[i]) / math.max(1, math.abs(xb[i]))
+          if not (d <= bound[kind]) then
+            return false, string.format("%s at t = %g: %.12g vs %.12g", ch, t[i], xa[i], xb[i])
+          end
+        end
+      end
+    end
+    return run.formulation == "relative" and #run.channels == #ref.channels,
+           "formulation or channels differ"
+  end
+end
+
+local cases = {}
+for _, ex in ipairs {
+  {"double pendulum", double_pendulum}, {"four-bar", fourbar}, {"slider-crank", slider_crank},
+  {"spatial slider-crank", spatial_slider_crank}, {"spherical pendulum", spherical_pendulum},
+  {"spinning top", spinning_top} } do
+  for _, solver in ipairs { "baumgarte", "kane" } do
+    cases[#cases + 1] = {ex[1] .. ": relative (" .. solver .. ") = augmented",
+                         agrees(ex[2], solver), {}, true,
+                         check = function(ok, why) return ok, why end}
+  end
+end
+
+-- m:export_c writes a program that builds with make and prints the joints' coordinates: they
+-- must be the numbers of the same run in mbd.  The program repeats the run with the same
+-- equations and CVODE settings but its own LU (LAPACK's in mbd): round-off differences that move
+-- a few step-size choices (1065 steps against 1056 on the spatial slider-crank) and then carry
+-- through the integration.  Measured at rtol = atol = 1e-11 over 0.5 s: 5e-10 rad (four-bar),
+-- 8e-9 rad (the spatial slider-crank with its stiff spring); bound 1e-7 rad.
+local function exported(make, solver)
+  return function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    local m = make()
+    m:export_c { dir = dir, t_end = 0.5, rtol = 1e-11, atol = 1e-11, output_every = 0.05,
+                 solver = solver }
+    local run = m:simulate { t_end = 0.5, rtol = 1e-11, atol = 1e-11, output_every = 0.05,
+                             formulation = "relative", solver = solver }
+    if not os.execute("make -s -C '" .. dir .. "' >/dev/null 2>&1") then
+      return false, "make failed in " .. dir
+    end
+    local p = io.popen("'" .. dir .. "/model' 2>/dev/null")
+    local header = p:read("l")
+    local names = {}
+    for w in header:gmatch("%S+") do names[#names + 1] = w end
+    local worst, where, rows = 0, "", 0
+    for line in p:lines() do
+      local vals = {}
+      for w in line:gmatch("%S+") do vals[#vals + 1] = tonumber(w) end
+      for i = 2, #names do
+        local d = math.abs(vals[i] - run:value(names[i], vals[1]))
+        if d > worst then worst, where = d, names[i] .. " at t = " .. vals[1] end
+      end
+      rows = rows + 1
+    end
+    p:close()
+    os.execute("rm -rf '" .. dir .. "'")
+    if rows ~= 11 or #names < 2 then return false, "rows " .. rows .. ", names " .. #names end
+    return worst <= 1e-7, string.format("%.3g at %s", worst, where)
+  end
+end
+
+-- macro elements: a spatial double pendulum (a ball joint to the ground, a revolute between the
+-- links) placed twice, turned and moved, joined by a spring; and the same mechanism written by
+-- hand (names "s1_a" for "s1.a")
+local pend = mbd.macro { name = "pend", build = function(m, p)
+  local a = m:body { name = "a", mass = 1, inertia = {0.1, 0.02, 0.1}, pos = p.at {0.5, 0, 0},
+                     rot = p.rotation(), omega = p.dir {0, 0, 1} }
+  local b = m:body { name = "b", mass = 2, inertia = {0.2, 0.05, 0.2}, pos = p.at {1.5, 0, 0},
+                     rot = p.rotation() }
+  m:spherical { name = "O", body1 = m.ground, at1 = p.at {0, 0, 0}, body2 = a, at2 = {-0.5, 0, 0} }
+  m:revolute { name = "A", body1 = a, at1 = {0.5, 0, 0}, axis1 = {0, 1, 0}, body2 = b,
+               at2 = {-0.5, 0, 0}, axis2 = {0, 1, 0} }
+  return { input = a, output = b }
+end }
+local places = { {name = "s1", origin = {0, 0, 0}, rot = mbd.rot.axis_angle({0, 1, 0}, 0.4)},
+                 {name = "s2", origin = {3, 0, 0}, rot = mbd.rot.axis_angle({1, 0, 1}, -0.6)} }
+local function pendulums(by_hand)
+  local m = mbd.model { name = "pendulums", dim = 3, gravity = {0, 0, -9.81} }
+  local ends = {}
+  for i, p in ipairs(places) do
+    if by_hand then
+      local function at(x) local r = mbd.rot.rotate(p.rot, x)
+        return {p.origin[1] + r[1], p.origin[2] + r[2], p.origin[3] + r[3]} end
+      local a = m:body { name = p.name .. "_a", mass = 1, inertia = {0.1, 0.02, 0.1},
+                         pos = at {0.5, 0, 0}, rot = p.rot,
+                         omega = mbd.rot.rotate(p.rot, {0, 0, 1}) }
+      local b = m:body { name = p.name .. "_b", mass = 2, inertia = {0.2, 0.05, 0.2},
+                         pos = at {1.5, 0, 0}, rot = p.rot }
+      m:spherical { name = p.name .. "_O", body1 = m.ground, at1 = at {0, 0, 0}, body2 = a,
+                    at2 = {-0.5, 0, 0} }
+      m:revolute { name = p.name .. "_A", body1 = a, at1 = {0.5, 0, 0}, axis1 = {0, 1, 0},
+                   body2 = b, at2 = {-0.5, 0, 0}, axis2 = {0, 1, 0} }
+      ends[i] = {a, b}
+    else
+      local c = pend:add(m, p)
+      ends[i] = {c.input, c.output}
+    end
+  end
+  m:spring { name = "k", body1 = ends[1][2], at1 = {0.5, 0, 0}, body2 = ends[2][1],
+             at2 = {0, 0, 0}, k = 40, c = 0.5, length = 2 }
+  return m
+end
+
+-- the macro's run (numeric and on the tape: the shape's equations derived once) against the
+-- hand-written one: the same mechanism, whose copies the two scripts place through differently
+-- rounded transforms; the spring-coupled pendulums carry that round-off through the integration
+-- (rtol 1e-10 over 1 s: measured 4e-9 on a velocity of 0.9 m/s); bound 1e-7 on every channel but
+-- the violation (a wrong shape, a wrong placement moves them by whole percents)
+local function same_as_by_hand(code)
+  return function()
+    local opts = { t_end = 1, rtol = 1e-10, atol = 1e-10, output_every = 0.1,
+                   formulation = "relative" }
+    local hand = pendulums(true):simulate(opts)
+    opts.code = code
+    local mac = pendulums(false):simulate(opts)
+    for _, ch in ipairs(mac.channels) do
+      if ch ~= "violation" then
+        local hch = ch:gsub("^(s%d)%.", "%1_")
+        local t, x = mac:series(ch)
+        local _, y = hand:series(hch)
+        for i = 1, #t do
+          if not (math.abs(x[i] - y[i]) <= 1e-7 * math.max(1, math.abs(y[i]))) then
+            return false, string.format("%s at t = %g: %.12g vs %.12g", ch, t[i], x[i], y[i])
+          end
+        end
+      end
+    end
+    return #mac.channels == #hand.channels and mac.stats.code == code, "channels or code differ"
+  end
+end
+
+-- the RSCR of paper 002 (scripts/paper002/models.lua) driven through two turns: its kinematic
+-- analysis on the joint coordinates against the closed form of its output angle and slide.  The
+-- analysis converges each step to position_tol 1e-10; the measured error is 3e-13 rad (bound
+-- 1e-10: a wrong joint or tree is off by 1e-2 or more)
+local P002 = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".")
+                    .. "/../../scripts/paper002/models.lua")
+local function rscr_closed_form(code)
+  return function()
+    local m, phi0 = P002.rscr_model { drive = mbd.sym.t * 2 * math.pi }
+    local k = m:kinematics { t_end = 2, steps = 360, formulation = "relative", code = code }
+    local t, phi = k:series("R2.angle")
+    local _, slide = k:series("C.displacement")
+    local worst, prev = 0, phi0
+    for i = 1, #t do
+      local want, x = P002.rscr_closed(2 * math.pi * t[i], prev)
+      prev = want
+      worst = math.max(worst, math.abs(phi[i] - (want - phi0)), math.abs(slide[i] + x))
+    end
+    return worst <= 1e-10 and #t == 361 and k:value("R1.angle", 2) > 12.56,
+           string.format("error %.3g over %d samples", worst, #t)
+  end
+end
+
+local more = {
+  {"RSCR kinematics (relative) matches the closed form through two turns",
+   rscr_closed_form("numeric"), {}, true, check = function(ok, why) return ok, why end},
+  {"RSCR kinematics (relative, tape) matches the closed form through two turns",
+   rscr_closed_form("tape"), {}, true, check = function(ok, why) return ok, why end},
+  {"macro copies move as the mechanism written by hand (numeric)", same_as_by_hand("numeric"),
+   {}, true, check = function(ok, why) return ok, why end},
+  {"macro copies move as the mechanism written by hand (tape)", same_as_by_hand("tape"),
+   {}, true, check = function(ok, why) return ok, why end},
+  {"a copy's objects are named <copy>.<name>", function()
+     local m = pendulums(false)
+     return {m:find("s1.a") ~= nil, m:find("s2.A") ~= nil, m:find("a") == nil}
+   end, {}, true, {true, true, true}},
+  -- (the failing calls are not tail calls: Lua drops a tail caller's line)
+  {"mbd.macro needs a build function", function() local x = mbd.macro { name = "x" }; return x end,
+   {}, false, "mbd.macro: field 'build' expects a function(m, p)"},
+  {"mbd.macro refuses unknown fields",
+   function() local x = mbd.macro { name = "x", build = print, biuld = 1 }; return x end, {}, false,
+   "mbd.macro: unknown field 'biuld'"},
+  {"a copy's name has no '.'", function()
+     local m = mbd.model { dim = 3 }
+     local c = pend:add(m, { name = "a.b" }); return c
+   end, {}, false, "macro 'pend': add needs a name without '.'", line = 2},
+  {"two copies with one name", function()
+     local m = mbd.model { dim = 3 }
+     pend:add(m, { name = "s" })
+     local c = pend:add(m, { name = "s" }); return c
+   end, {}, false, "macro copy 's': a copy of that name exists", line = 3},
+  {"an error in build names the build's line", function()
+     local bad = mbd.macro { name = "bad", build = function(m, p)
+       m:body { name = "x", mass = -1, inertia = {1, 1, 1} }
+     end }
+     local c = bad:add(mbd.model { dim = 3 }, { name = "c" }); return c
+   end, {}, false, "body 'c.x': mass must be positive", line = 2},
+  {"export_c of the four-bar (baumgarte) builds and prints mbd's numbers",
+   exported(fourbar, "baumgarte"), {}, true, check = function(ok, why) return ok, why end},
+  {"export_c of the spatial slider-crank (augmented) builds and prints mbd's numbers",
+   exported(spatial_slider_crank, "augmented"), {}, true,
+   check = function(ok, why) return ok, why end},
+  {"export_c refuses a drive",
+   function()
+     local m = fourbar()
+     m:drive { joint = m:find("O"), position = function(t) return t end }
+     return m:export_c { dir = "unused" }
+   end, {}, false, "export_c: the drive on joint 'O' is a function the exported program", line = 3},
+  {"export_c needs dir", function() return fourbar():export_c {} end, {}, false,
+   "export_c: missing field 'dir'"},
+  -- the tree of the four-bar: three revolutes, the last declared cut (2 rows), 1 dof
+  {"m:tree() of the four-bar", function()
+     local t = fourbar():tree()
+     return {t:match("cut joints: revolute 'C' %(2 rows%)") ~= nil,
+             t:match("coordinates: 3") ~= nil, t:match("degrees of freedom: 1") ~= nil}
+   end, {}, true, {true, true, true}},
+  {"m:tree{cut} obeys the cut", function()
+     local t = fourbar():tree { cut = {"A"} }
+     return t:match("cut joints: revolute 'A'") ~= nil
+   end, {}, true, true},
+  {"the spatial slider-crank cuts its spherical joint", function()
+     return spatial_slider_crank():tree():match("cut joints: spherical 'P' %(3 rows%)") ~= nil
+   end, {}, true, true},
+  -- the spherical pendulum in relative coordinates: four Euler parameters and their norm
+  {"a spherical tree joint has four coordinates and a norm", function()
+     local t = spherical_pendulum():tree()
+     return {t:match("%[pivot.e0 pivot.e1 pivot.e2 pivot.e3%] %+ norm") ~= nil,
+             t:match("degrees of freedom: 3") ~= nil}
+   end, {}, true, {true, true}},
+  -- stop_when reads the Cartesian channels of a relative run: the root is found to the
+  -- trajectory's error (1e-10 s at rtol 1e-12, as test_stop_when.lua's kane case)
+  {"stop_when with relative coordinates", function()
+     local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
+     local th = -math.pi / 2 + 1.2
+     local rod = m:body { name = "rod", mass = 1.5, inertia = 1.5 * 1.44 / 12,
+                          pos = {0.6 * math.cos(th), 0.6 * math.sin(th)}, angle = th }
+     m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {-0.6, 0} }
+     local opts = { t_end = 2, rtol = 1e-12, atol = 1e-12, output_every = 0.01,
+                    stop_when = function(t, s) return s:get("rod.theta") + math.pi / 2 end }
+     local a = m:simulate(opts)
+     opts.formulation = "relative"
+     local b = m:simulate(opts)
+     return b.stop_time - a.stop_time
+   end, {}, true, 0, tol = 1e-10},
+  -- bad input, named at the user's line
+  {"an unknown cut joint",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", cut = {"X"} } end,
+   {}, false, "simulate: cut joint 'X' is not a joint of model 'four-bar'"},
+  {"cut must be a list of names",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", cut = "C" } end,
+   {}, false, "simulate: field 'cut' expects a list of joint names, got string"},
+  {"an unknown solver",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", solver = "x" } end,
+   {}, false, "simulate: unknown solver 'x' (augmented, baumgarte, gcp, kane)"},
+  {"solver without formulation relative",
+   function() return fourbar():simulate { t_end = 1, formulation = "kane", solver = "kane" } end,
+   {}, false, "simulate: fields cut and solver are for formulation 'relative'"},
+  {"an unknown code",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", code = "x" } end,
+   {}, false, "simulate: unknown code 'x' (numeric, tape, compiled)"},
+  {"m:tree with an unknown cut",
+   function() return fourbar():tree { cut = {"X"} } end,
+   {}, false, "relative: cut joint 'X' is not a joint of model 'four-bar'"},
+}
+for _, c in ipairs(more) do cases[#cases + 1] = c end
+
+H.run(cases, "relative")
