@@ -35,4 +35,10 @@
   "relative: the joint coordinates of model '%s' do not reproduce its assembled state (residual " \
   "%.3g at %s)"
 
+/* relative coordinates and generated code take rigid bodies and joints only: the object, what it
+ * is, the model */
+#define MSG_KIN_TREE_UNSUPPORTED                                                                  \
+  "model '%s': %s '%s' cannot be written in relative joint coordinates or generated code yet; "  \
+  "use formulation augmented, baumgarte, gcp, kane or udwadia_kalaba with code = \"numeric\""
+
 #endif

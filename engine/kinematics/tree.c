@@ -790,6 +790,22 @@ static int number_rows(mbd_model *mr) {
 int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
                    mbd_model **out, mbd_error *err) {
   *out = NULL;
+  // rigid bodies and joints only: flexible bodies and contacts have coordinates of their own
+  for (int b = 1; b < m->nbody; b++) {
+    int k = m->body[b].kind;
+    if (k != MBD_BODY_RIGID2 && k != MBD_BODY_RIGID3) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_KIN_TREE_UNSUPPORTED, m->name,
+                      mbd_body_kind_get(k)->name, m->body[b].name);
+    }
+  }
+  if (m->ncontact > 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_KIN_TREE_UNSUPPORTED, m->name, "contact",
+                    m->contact[0].name);
+  }
+  if (m->njfric > 0) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_KIN_TREE_UNSUPPORTED, m->name, "joint with friction",
+                    m->joint[m->jfric[0].joint].name);
+  }
   int *in_tree = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof(int));
   if (!in_tree) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "relative");

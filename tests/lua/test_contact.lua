@@ -197,4 +197,9 @@ local cases = {
    false, "plot: series[1] needs lists x and y of the same length"},
 }
 
+-- relative coordinates and generated code do not take contacts yet: a clear refusal, not a crash
+cases[#cases + 1] = {"generated code refuses a contact",
+  function() local m = disk() return m:simulate { t_end = 0.1, formulation = "kane", code = "tape" } end,
+  {}, false, "does not handle contacts (model 'disk')"}
+
 H.run(cases, "contact")

@@ -157,4 +157,12 @@ local cases = {
     "geometric stiffening needs the modes of a beam along x clamped at one node", line = 2 },
 }
 
+-- relative coordinates and generated code take rigid bodies only: a clear refusal, not a crash
+cases[#cases + 1] = {"relative coordinates refuse a flexible body",
+  function() local m = cantilever(3) return m:simulate { t_end = 0.1, formulation = "relative" } end,
+  {}, false, "spatial flexible body 'arm' cannot be written in relative joint coordinates"}
+cases[#cases + 1] = {"generated code refuses a flexible body",
+  function() local m = cantilever(3) return m:simulate { t_end = 0.1, code = "tape" } end,
+  {}, false, "spatial flexible body 'arm' cannot be written in relative joint coordinates"}
+
 H.run(cases, "fem")
