@@ -164,9 +164,9 @@ end
 local runs = { fig[1], fig[2], fig[3], ref }
 mbd.plot { runs = runs, labels = { "KANE", "GCP", "CS", "reference (1e-10)" }, y = "link2.y",
            file = out .. "/paper000_fig8_y2.png", ylabel = "y2 [m]",
-           title = "Paper 000 Fig. 8: spatial four-bar, y2(t), CVODE Adams, eps_int = eps_pos = 1e-3" }
+           title = "Paper 000 Fig. 8: spatial four-bar, y2(t), eps_int = eps_pos = 1e-3" }
 mbd.plot { runs = { tight[1], tight[2], tight[3], ref }, labels = { "KANE", "GCP", "CS", "reference (1e-10)" },
            y = "link2.y", file = out .. "/paper000_fig8_y2_converged.png", ylabel = "y2 [m]",
-           title = "Spatial four-bar, y2(t), CVODE Adams, eps_int = 1e-6, eps_pos = 1e-8" }
+           title = "Spatial four-bar, y2(t), eps_int = 1e-6, eps_pos = 1e-8" }
 print("wrote " .. out .. "/paper000_fig8_y2.png, paper000_fig8_y2_converged.png")
 claims:finish()
