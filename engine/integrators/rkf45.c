@@ -174,8 +174,10 @@ static int stages(mbd_ode *s, double t, double h, const double *y, const double 
       return rc;
     }
   }
-  // the fifth-order solution and the error estimate, component by component
+  // the fifth-order solution and the error estimate, component by component; a component that
+  // is not finite makes the estimate NaN (fmax would pass over it)
   double worst = 0.0;
+  int finite = 1;
   for (int c = 0; c < n; c++) {
     double sol = 0.0, est = 0.0;
     for (int j = 0; j < 6; j++) {
@@ -184,9 +186,10 @@ static int stages(mbd_ode *s, double t, double h, const double *y, const double 
     }
     yend[c] = y[c] + h * sol;
     worst = fmax(worst, fabs(h * est));
+    finite = finite && isfinite(yend[c]) && isfinite(est);
   }
   if (delta) {
-    *delta = worst;
+    *delta = finite ? worst : NAN;
   }
   return 0;
 }
@@ -358,7 +361,11 @@ int ode_rkf_advance(mbd_ode *s, double tstop, mbd_error *err) {
     int rc = stages(s, t, h, s->y, r->f, r->ynew, &delta, &bad_t);
     double tnew = last ? tstop : t + h;
     int accept = 0;
-    if (rc == 0) {
+    if (rc == 0 && !isfinite(delta)) {
+      // a stage that was not finite: no estimate to scale by, a quarter step (fmin would take
+      // hmax over a NaN)
+      r->h = RKF_RETRY * h;
+    } else if (rc == 0) {
       // MATLAB 4's test and step update: tau = tol max(||y||_inf, 1), here max(rtol ||y||, atol)
       double tau = fmax(s->opts.rtol * inf_norm(s->y, n), s->opts.atol);
       accept = delta <= tau;

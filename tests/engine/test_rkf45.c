@@ -9,6 +9,9 @@
 #include "mbd/integrators.h"
 #include "mbd_test.h"
 
+/* the message templates, so expected errors are matched against the template */
+#include "../../engine/integrators/integrators_impl.h"
+
 #define MAXSTEP 4096
 
 // what the callbacks see: the step sizes taken
@@ -212,6 +215,31 @@ static void test_evaluation_count(void **state) {
   MBD_ASSERT_NEAR(st.avg_step, 20.0 / (double)st.steps, 1e-12);
 }
 
+// y' = -y, but NaN from t = 1 on (a right-hand side that does not report its own failure)
+static int nan_rhs(double t, const double *y, double *yd, void *ud) {
+  (void)ud;
+  yd[0] = t < 1.0 ? -y[0] : NAN;
+  return 0;
+}
+
+/* a derivative that turns NaN: every attempt across t = 1 is rejected with a quarter of the step
+ * (there is no error estimate to scale by) until the step no longer moves t: the run fails with
+ * the underflow message just before t = 1, with the state there (it must not loop: fmin(hmax,
+ * NaN) would give hmax back) */
+static void test_nan_stage(void **state) {
+  (void)state;
+  double tout[1] = {2.0}, y[1] = {1.0};
+  mbd_ode_opts o = rkf_opts(1e-8, 1e-8);
+  mbd_ode_stats st;
+  mbd_error err = {0};
+  int rc = mbd_ode_solve(1, 0.0, y, tout, 1, &o, nan_rhs, NULL, NULL, NULL, &st, &err);
+  assert_int_equal(rc, MBD_E_INTEGRATOR);
+  MBD_ASSERT_FITS(err.msg, MSG_ODE_RKF_UNDERFLOW);
+  assert_true(st.t_reached < 1.0 && st.t_reached > 1.0 - 1e-12);
+  // the solution up to there: e^-t to the tolerance (a few local errors of 1e-8)
+  MBD_ASSERT_NEAR(y[0], exp(-st.t_reached), 1e-7);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_first_step_and_zero_error),
@@ -220,6 +248,7 @@ int main(void) {
       cmocka_unit_test(test_max_norm),
       cmocka_unit_test(test_scalar_tolerance),
       cmocka_unit_test(test_evaluation_count),
+      cmocka_unit_test(test_nan_stage),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
