@@ -34,7 +34,7 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
     if (ig) {
       *f->integrator = mbd_integrator_from_name(ig);
       if (*f->integrator < 0) {
-        luaL_error(L, "%s: unknown integrator '%s' (adams, rk45, bdf, rk4)", fn, ig);
+        luaL_error(L, "%s: unknown integrator '%s' (adams, rk45, bdf, rk4, rkf45)", fn, ig);
       }
     }
     lx_opt_number(L, idx, fn, "rtol", f->rtol);

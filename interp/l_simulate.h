@@ -32,7 +32,7 @@ typedef struct l_sim_fields {
 } l_sim_fields;
 
 /* read the fields f names from the run table at idx (already checked for unknown keys).  Raises
- * "<fn>: missing field 't_end'", "simulate: unknown integrator '<name>' (adams, rk45, bdf, rk4)",
+ * "<fn>: missing field 't_end'", "simulate: unknown integrator '<name>' (adams, rk45, bdf, rk4, rkf45)",
  * "simulate: integrator 'rk4' needs field 'step' (the fixed step h)", "simulate: rtol and atol
  * must be positive" and the type errors of the field walker. */
 void l_sim_read(lua_State *L, int idx, const l_sim_fields *f);

@@ -11,7 +11,7 @@
 #define MSG_ODE_NULL "mbd_ode_%s: %s is NULL"
 #define MSG_ODE_N "mbd_ode_%s: n = %d, the state needs at least one component"
 #define MSG_ODE_NTOUT "mbd_ode_%s: ntout = %d, at least one output time is needed"
-#define MSG_ODE_KIND "mbd_ode_%s: unknown integrator kind %d (adams, bdf, rk45, rk4)"
+#define MSG_ODE_KIND "mbd_ode_%s: unknown integrator kind %d (adams, bdf, rk45, rk4, rkf45)"
 #define MSG_ODE_RTOL "mbd_ode_%s: %s: rtol = %g must be > 0 and finite"
 #define MSG_ODE_ATOL "mbd_ode_%s: %s: atol = %g must be > 0 and finite"
 #define MSG_ODE_STEP_RK4 "mbd_ode_%s: rk4: step = %g must be > 0 and finite"
@@ -38,6 +38,16 @@
 #define MSG_ODE_RK4_ROOT_RC \
   "rk4: root function returned %d at t = %.17g; it may return 0 (ok) or < 0 (stop)"
 
+/* rkf45 failures (MBD_E_INTEGRATOR) */
+#define MSG_ODE_RKF_UNDERFLOW \
+  "%s: the step %.6g no longer moves t = %.17g after %ld rejected attempts: a singularity is likely"
+#define MSG_ODE_RKF_RECOV \
+  "%s: right-hand side returned %d (retry) at the accepted state t = %.17g; only a step can be " \
+  "retried"
+#define MSG_ODE_RKF_ROOT_RECOV \
+  "%s: right-hand side returned %d (retry) at t = %.17g while locating a root"
+#define MSG_ODE_ROOT_RC "%s: root function returned %d at t = %.17g; it may return 0 (ok) or < 0 (stop)"
+
 /* allocation failures (MBD_E_NOMEM): who, what */
 #define MSG_ODE_NOMEM "%s: cannot allocate %s"
 
@@ -46,9 +56,13 @@
 #define ODE_NAME_BDF "cvode bdf"
 #define ODE_NAME_RK45 "arkode erkstep dormand-prince 5(4)"
 #define ODE_NAME_RK4 "rk4"
+#define ODE_NAME_RKF45 "rkf45 (fehlberg 4(5), matlab 4 ode45 control)"
 
-/* what a SUNDIALS solver owns (sundials.c); NULL for rk4 */
+/* what a SUNDIALS solver owns (sundials.c); NULL for rk4 and rkf45 */
 typedef struct ode_sun ode_sun;
+
+/* what rkf45 owns (rkf45.c); NULL for the other kinds */
+typedef struct ode_rkf ode_rkf;
 
 /* the lifecycle object: problem, outputs, roots, the current state and the counters */
 struct mbd_ode {
@@ -79,7 +93,8 @@ struct mbd_ode {
   double *w;        /* rk4: stages k1..k4, stage state, step start, middle, end (8n) */
   mbd_ode_stats st; /* rk4: every counter; SUNDIALS: restarts and last_step only */
   double covered;   /* time integrated over all segments (for avg_step) */
-  ode_sun *sun;     /* the SUNDIALS solver (adams, bdf, rk45), NULL for rk4 */
+  ode_sun *sun;     /* the SUNDIALS solver (adams, bdf, rk45), NULL for rk4 and rkf45 */
+  ode_rkf *rkf;     /* rkf45's steps and workspace, NULL for the other kinds */
 };
 
 /* the SUNDIALS side (sundials.c), called only by ode.c */
@@ -107,5 +122,23 @@ int ode_sun_advance(mbd_ode *s, double tstop, mbd_error *err);
 
 /* add the solver's counters (all segments) to st */
 void ode_sun_stats(const mbd_ode *s, mbd_ode_stats *st);
+
+/* the rkf45 side (rkf45.c), called only by ode.c */
+
+/* rkf45's record for s->n components (s->rkf set); MBD_OK or MBD_E_NOMEM */
+int ode_rkf_new(mbd_ode *s, mbd_error *err);
+
+/* free s->rkf (NULL-safe) */
+void ode_rkf_free(mbd_ode *s);
+
+/* workspace for n components (a reinit with a new size; on failure s is unchanged); the step
+ * sizes are kept */
+int ode_rkf_resize(mbd_ode *s, int n, mbd_error *err);
+
+/* the state was replaced (reinit, or a step callback that changed y): f at it is not known */
+void ode_rkf_forget(mbd_ode *s);
+
+/* integrate from s->t to tstop (> s->t): MBD_OK, MBD_ROOT or an error; s->t, s->y follow */
+int ode_rkf_advance(mbd_ode *s, double tstop, mbd_error *err);
 
 #endif

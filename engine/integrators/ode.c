@@ -1,7 +1,8 @@
 /* ODE integrators (see mbd/integrators.h): the entry points, their checks, the lifecycle object,
  * the hand-written fixed-step RK4 with its root bisection, and mbd_ode_solve on top of the
- * lifecycle.  The SUNDIALS kinds (CVODE Adams and BDF, ARKODE ERKStep) live in sundials.c and are
- * reached through the ode_sun_* hooks of integrators_impl.h.
+ * lifecycle.  The SUNDIALS kinds (CVODE Adams and BDF, ARKODE ERKStep) live in sundials.c and
+ * rkf45 (MATLAB 4's ode45) in rkf45.c, reached through the ode_sun_* and ode_rkf_* hooks of
+ * integrators_impl.h.
  *
  * One driver: mbd_ode_solve is mbd_ode_new, mbd_ode_set_output, mbd_ode_set_step_fn and one
  * mbd_ode_integrate_until to the last output time, so it takes exactly the steps of a lifecycle
@@ -17,7 +18,7 @@
  * ---------------------------------------------------------------------------------------------- */
 
 // names indexed by mbd_integrator_kind
-static const char *const kind_names[] = {"adams", "bdf", "rk45", "rk4"};
+static const char *const kind_names[] = {"adams", "bdf", "rk45", "rk4", "rkf45"};
 #define NKINDS ((int)(sizeof kind_names / sizeof kind_names[0]))
 
 const char *mbd_integrator_name(int kind) {
@@ -28,7 +29,7 @@ const char *mbd_integrator_name(int kind) {
 }
 
 int mbd_integrator_from_name(const char *name) {
-  // linear search over four names
+  // linear search over a handful of names
   if (name) {
     for (int k = 0; k < NKINDS; k++) {
       if (strcmp(name, kind_names[k]) == 0) {
@@ -195,8 +196,14 @@ int mbd_ode_new(mbd_ode **out, int n, double t0, const double *y0, const mbd_ode
   memcpy(s->y, y0, (size_t)n * sizeof *s->y);
   s->st.t_reached = t0;
 
-  // the SUNDIALS solver with its options (not for rk4)
-  if (opts->kind != MBD_INT_RK4) {
+  // rkf45's record, or the SUNDIALS solver with its options (not for rk4)
+  if (opts->kind == MBD_INT_RKF45) {
+    rc = ode_rkf_new(s, err);
+    if (rc != MBD_OK) {
+      mbd_ode_free(s);
+      return rc;
+    }
+  } else if (opts->kind != MBD_INT_RK4) {
     rc = ode_sun_new(s, err);
     if (rc != MBD_OK) {
       mbd_ode_free(s);
@@ -212,6 +219,7 @@ void mbd_ode_free(mbd_ode *s) {
     return;
   }
   ode_sun_free(s);
+  ode_rkf_free(s);
   free(s->y);
   free(s->w);
   free(s->tout);
@@ -337,16 +345,25 @@ int mbd_ode_reinit(mbd_ode *s, int n, double t, const double *y, mbd_error *err)
         return rc;
       }
     }
+    ode_rkf_forget(s);
   } else {
     // a new size: new buffers first, so a failure leaves the solver as it was
     double *ynew = malloc((size_t)n * sizeof *ynew);
     double *wnew = NULL;
-    if (ynew && !s->sun) {
+    int rk4 = s->opts.kind == MBD_INT_RK4;
+    if (ynew && rk4) {
       wnew = malloc((size_t)RK4_WORK * (size_t)n * sizeof *wnew);
     }
-    if (!ynew || (!s->sun && !wnew)) {
+    if (!ynew || (rk4 && !wnew)) {
       free(ynew);
       return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, "mbd_ode_reinit", "the state vectors");
+    }
+    if (s->rkf) {
+      int rc = ode_rkf_resize(s, n, err);
+      if (rc != MBD_OK) {
+        free(ynew);
+        return rc;
+      }
     }
     memcpy(ynew, y, (size_t)n * sizeof *ynew);
     if (s->sun) {
@@ -635,7 +652,9 @@ int mbd_ode_integrate_until(mbd_ode *s, double tstop, double *t, double *y, mbd_
   double t_begin = s->t;
   int status = output_now(s);
   if (status == MBD_OK) {
-    status = s->sun ? ode_sun_advance(s, tstop, err) : rk4_advance(s, tstop, err);
+    status = s->sun   ? ode_sun_advance(s, tstop, err)
+             : s->rkf ? ode_rkf_advance(s, tstop, err)
+                      : rk4_advance(s, tstop, err);
   }
 
   // the time covered, and the state reached (the last accepted step when it failed)

@@ -14,7 +14,8 @@ typedef struct heat_ctx {
   double *xe, *ye;     /* cell edges: nx+1 and ny+1 values (midpoints, ends extrapolated) */
   double *xc, *yc;     /* cell centres: copies of x and y for the contour transform */
   double *levels;      /* ncontour contour levels, in colour units */
-  double vmin, vmax;   /* colour range (log10 units when log_scale) */
+  double vmin, vmax;   /* colour range (log10 units when log_scale: whole decades) */
+  double tick;         /* colour bar: interval between labelled ticks (0: PLplot's choice) */
 } heat_ctx;
 
 /* a perceptually uniform colour map (viridis, sampled at 9 points and interpolated in RGB) */
@@ -81,7 +82,7 @@ static void draw_heatmap(void *ctx) {
   PLINT label_opts[1] = {PL_COLORBAR_LABEL_RIGHT};
   const char *labels[1] = {spec->zlabel};
   const char *axis_opts[1] = {spec->log_scale ? "bcmtvls" : "bcmtvs"};
-  PLFLT ticks[1] = {0.0};
+  PLFLT ticks[1] = {c->tick};
   PLINT sub_ticks[1] = {0};
   PLINT n_values[1] = {2};
   PLFLT range[2] = {c->vmin, c->vmax};
@@ -178,9 +179,17 @@ int mbd_plot_heatmap(const mbd_plot_heatmap_spec *spec, mbd_error *err) {
     c.yc[j] = spec->y[j];
   }
 
-  // contour levels evenly spaced strictly inside the colour range
+  // contour levels evenly spaced strictly inside the range of the data
   for (int k = 0; k < nc; k++) {
     c.levels[k] = c.vmin + (k + 1) * (c.vmax - c.vmin) / (nc + 1);
+  }
+
+  // log scale: the colours span whole decades and the bar labels every one of them (every
+  // second, third ... beyond 12 decades, so that the labels do not overlap)
+  if (spec->log_scale) {
+    c.vmin = floor(c.vmin);
+    c.vmax = fmax(ceil(c.vmax), c.vmin + 1.0);
+    c.tick = ceil((c.vmax - c.vmin) / 12.0);
   }
 
   rc = plot_run(spec->file, device, w, h, draw_heatmap, &c, err);

@@ -47,10 +47,11 @@ local rows, cpu0, compiled = {}, nil, nil
 for _, meth in ipairs(methods) do
   local opts = { t_end = 1, rtol = 1e-8, atol = 1e-8 }
   for k, v in pairs(meth[2]) do opts[k] = v end
-  local run, cpu = study.timed(3, function(every)
+  local row, run = study.timed(3, function(every)
     opts.output_every = every or 0.005
     return m:simulate(opts)
   end, 1)
+  local cpu = row.stats.cpu_time
   cpu0 = cpu0 or cpu
   local err = 0
   for _, b in ipairs(loci) do

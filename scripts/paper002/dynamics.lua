@@ -54,10 +54,11 @@ for _, mech in ipairs(mechanisms) do
   for _, meth in ipairs(methods) do
     local opts = { t_end = 2, rtol = 1e-8, atol = 1e-8 }
     for k, v in pairs(meth[2]) do opts[k] = v end
-    local run, cpu = study.timed(5, function(every)
+    local row, run = study.timed(5, function(every)
       opts.output_every = every or 0.01
       return m:simulate(opts)
     end, 2)
+    local cpu = row.stats.cpu_time
     cpu0 = cpu0 or cpu
     rows[#rows + 1] = { meth[1], cpu * 1000, string.format("%.2f", cpu / cpu0), run.stats.nfev,
                         run.stats.steps, run:value(channel, 2),

@@ -103,10 +103,11 @@ cpu_dads = nil
 for i, v in ipairs(cases) do
   local opts = { t_end = 2, rtol = 1e-8, atol = 1e-8 }
   for key, val in pairs(v[3]) do opts[key] = val end
-  local r, cpu = study.timed(5, function(every)
+  local row, r = study.timed(5, function(every)
     opts.output_every = every or 2 / 720
     return rsst:simulate(opts)
   end, 2)
+  local cpu = row.stats.cpu_time
   local t, x = r:series("slider.x")
   local e = 0
   for j = 1, #t do e = math.max(e, math.abs(x[j] - P.rsst_s(2 * math.pi * t[j]))) end

@@ -424,7 +424,7 @@ topics.simulate = {
 Assembles the model (initial position and velocity analysis) and integrates it from t = 0.
   t_end            end time (s)
   formulation      augmented | baumgarte | gcp | kane | udwadia_kalaba | relative
-  integrator       adams | rk45 | bdf | rk4 (rk4 takes step = h)
+  integrator       adams | rk45 | bdf | rk4 (rk4 takes step = h) | rkf45
   rtol, atol       integrator tolerances
   position_tol     Newton tolerance of the position analyses
   stabilization    { alpha = , beta = } for baumgarte and udwadia_kalaba; S = {{..}}, T = {{..}},
@@ -487,9 +487,15 @@ topics.integrators = {
   title = "integrator = \"...\"  (m:simulate)",
   text = [[
   adams  variable-order Adams (SUNDIALS CVODE), the modern form of the DE code; rtol, atol
-  rk45   explicit Dormand-Prince 5(4) (SUNDIALS ARKODE), MATLAB ode45's method; rtol, atol
+  rk45   explicit Dormand-Prince 5(4) (SUNDIALS ARKODE), MATLAB 5+ ode45's method; rtol, atol
   bdf    variable-order BDF (SUNDIALS CVODE), for stiff models such as flexible bodies
-  rk4    classical fixed-step Runge-Kutta, for teaching: step = h]],
+  rk4    classical fixed-step Runge-Kutta, for teaching: step = h
+  rkf45  Runge-Kutta-Fehlberg 4(5) with MATLAB 4 ode45's control (the ode45 of 1987-1995, one
+         "tol"): the fifth-order solution carried on; a step is accepted when
+         max_i |error_i| <= max(rtol max_i |y_i|, atol) (MATLAB 4: tol max(max_i |y_i|, 1): give
+         rtol = atol = tol); then h = min(hmax, 0.8 h (tau/error)^(1/5)); hmax = t_end/16 unless
+         max_step is given, first step hmax/8 unless step is given.  Paper 004's figures were
+         made with it (scripts/paper004/example1_pendulum.lua).]],
   example = [[local run = m:simulate { t_end = 1, formulation = "kane", integrator = "rk4", step = 1e-3 }]],
   see = { "simulate", "formulations", "stats" },
 }
@@ -1417,7 +1423,7 @@ aliases["name"] = "model"
 for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba" } do
   aliases[f] = "formulations"
 end
-for _, i in ipairs { "adams", "rk45", "bdf", "rk4" } do
+for _, i in ipairs { "adams", "rk45", "bdf", "rk4", "rkf45" } do
   aliases[i] = "integrators"
 end
 

@@ -26,7 +26,7 @@ local dsl = {
   "mbd.fem.beam", "add_mass", "modes", "fem.load", "flexible_body", "system", "holonomic",
   "nonholonomic", "initial", "simulate", "kinematics", "value", "series", "channels", "stats",
   "write_csv", "plot", "stability", "info", "sym", "formulations", "integrators", "mbd.model",
-  "m:revolute", "run:value", "run.channels", "s:simulate", "mbd.sym.diff", "kane", "rk45",
+  "m:revolute", "run:value", "run.channels", "s:simulate", "mbd.sym.diff", "kane", "rk45", "rkf45",
   "mbd.rot.axis_angle", "ground", "m.ground", "energy",
   "animate", "run:animate", "explain", "m:explain", "find", "m:find", "manifest", "run.manifest",
   "last_run", "m.last_run", "mbd.pretty", "stop_when", "log_y", "require",

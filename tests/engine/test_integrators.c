@@ -1,4 +1,4 @@
-/* tests of engine/integrators: the four kinds on problems with known solutions, dense output,
+/* tests of engine/integrators: the five kinds on problems with known solutions, dense output,
  * callbacks and their codes, restarts, option checks, stiffness (BDF against Adams), and the
  * lifecycle: segments, root functions, reinit with the same or another size, no allocation. */
 #include <fcntl.h>
@@ -651,7 +651,7 @@ static void test_max_steps(void **state) {
   assert_int_equal(rc, MBD_E_INTEGRATOR);
   assert_int_equal(err.code, MBD_E_INTEGRATOR);
   assert_non_null(strstr(err.msg, "max_steps = 20"));
-  if (kind != MBD_INT_RK4) {
+  if (kind != MBD_INT_RK4 && kind != MBD_INT_RKF45) {
     // the SUNDIALS flag name of "too much work"
     assert_non_null(
         strstr(err.msg, kind == MBD_INT_RK45 ? "ARK_TOO_MUCH_WORK" : "CV_TOO_MUCH_WORK"));
@@ -680,6 +680,9 @@ static void test_solver_failure(void **state) {
   assert_int_equal(rc, MBD_E_INTEGRATOR);
   if (kind == MBD_INT_RK4) {
     assert_template(err.msg, MSG_ODE_RK4_RECOV);
+  } else if (kind == MBD_INT_RKF45) {
+    // each retry quarters the step, until it no longer moves t
+    MBD_ASSERT_FITS(err.msg, MSG_ODE_RKF_UNDERFLOW);
   } else {
     // "<solver>: failed at t = ... (last step ...): <FLAG>: <SUNDIALS text>"
     const char *name = kind == MBD_INT_ADAMS ? ODE_NAME_ADAMS
@@ -749,6 +752,8 @@ static void test_stiff(void **state) {
  *     because its cost does not depend on the number of outputs).  That polynomial through past
  *     step values, with steps of ~0.03, is less accurate than the steps themselves: its error on
  *     [0, 5] reaches 1.1e-9 while the step ends are within 4e-11.  Bound 2e-9.
+ *   rkf45: bisection on steps re-taken from the step's start, as rk4 below; the root is then that
+ *     of the numerical solution, whose error is of the state's size (1e-9 bounds it, as adams).
  *   rk4: the bisection stops when the bracket is below 1e-12 max(1, t) and returns its far end;
  *     the RK4 solution's own error at h = 1e-3 is ~ t h^4 / 120 < 1e-13.  Bound 1e-12 max(1, t)
  *     + 1e-13.
@@ -942,14 +947,16 @@ static void test_root_several(void **state) {
   MBD_ASSERT_NEAR(y[0], cos(5.0), state_tol(kind));
   mbd_ode_stats st;
   mbd_ode_get_stats(s, &st);
-  assert_int_equal(p->nstep_cb, kind == MBD_INT_RK4 ? st.steps - 3 : st.steps);
+  // the one-step kinds give no step callback for the step that ends at a root
+  int one_step = kind == MBD_INT_RK4 || kind == MBD_INT_RKF45;
+  assert_int_equal(p->nstep_cb, one_step ? st.steps - 3 : st.steps);
   assert_int_equal(st.restarts, 0);
   mbd_ode_free(s);
   free(p);
 }
 
 /* root functions given midway: a SUNDIALS solver that has stepped is restarted from the current
- * state so that it evaluates them there (counted); rk4 needs no restart.  The root at pi/2 is found
+ * state so that it evaluates them there (counted); rk4 and rkf45 need no restart.  The root at pi/2 is found
  * all the same, and removing the functions (nroot = 0) lets the run go through 3 pi/2 */
 static void test_roots_set_midway(void **state) {
   int kind = KIND(state);
@@ -961,7 +968,7 @@ static void test_roots_set_midway(void **state) {
   assert_int_equal(mbd_ode_set_roots(s, 1, g_x, &err), MBD_OK);
   mbd_ode_stats st;
   mbd_ode_get_stats(s, &st);
-  assert_int_equal(st.restarts, kind == MBD_INT_RK4 ? 0 : 1);
+  assert_int_equal(st.restarts, kind == MBD_INT_RK4 || kind == MBD_INT_RKF45 ? 0 : 1);
   assert_int_equal(mbd_ode_integrate_until(s, 5.0, &t, y, &err), MBD_ROOT);
   MBD_ASSERT_NEAR(t, 0.5 * PI, root_tol(kind, t));
   assert_int_equal(mbd_ode_set_roots(s, 0, NULL, &err), MBD_OK);
@@ -1013,9 +1020,9 @@ static void test_root_outputs(void **state) {
   free(p);
 }
 
-/* right after a root, a segment ending inside the step the solver has already taken (variable-step
- * kinds: steps ~0.03 long, so t + 1e-4 lies in it): y comes from the interpolant, no new step;
- * then on to the next root */
+/* right after a root, a segment ending inside the step the solver has already taken (SUNDIALS
+ * kinds: steps ~0.03 long, so t + 1e-4 lies in it): y comes from the interpolant, no new step
+ * (rk4 and rkf45 go on from the root itself: a new step); then on to the next root */
 static void test_root_short_segment(void **state) {
   int kind = KIND(state);
   rprob *p = rprob_new();
@@ -1032,7 +1039,7 @@ static void test_root_short_segment(void **state) {
   MBD_ASSERT_NEAR(y[0], cos(t), state_tol(kind));
   MBD_ASSERT_NEAR(y[1], -sin(t), state_tol(kind));
   mbd_ode_get_stats(s, &st2);
-  if (kind != MBD_INT_RK4) {
+  if (kind != MBD_INT_RK4 && kind != MBD_INT_RKF45) {
     assert_int_equal(st2.steps, st1.steps);
   }
   // the next root is the rising one at 3 pi/2, then the end
@@ -1311,6 +1318,8 @@ static void test_root_fn_fails(void **state) {
       assert_int_equal(rc, MBD_E_INTEGRATOR);
       if (kind == MBD_INT_RK4) {
         assert_template(err.msg, MSG_ODE_RK4_ROOT_RC);
+      } else if (kind == MBD_INT_RKF45) {
+        MBD_ASSERT_FITS(err.msg, MSG_ODE_ROOT_RC);
       } else {
         assert_non_null(strstr(err.msg, "RTFUNC_FAIL"));
       }
@@ -1329,12 +1338,12 @@ static void test_root_fn_fails(void **state) {
 
 static void test_names(void **state) {
   (void)state;
-  const char *names[4] = {"adams", "bdf", "rk45", "rk4"};
-  for (int k = 0; k < 4; k++) {
+  const char *names[5] = {"adams", "bdf", "rk45", "rk4", "rkf45"};
+  for (int k = 0; k < 5; k++) {
     assert_string_equal(mbd_integrator_name(k), names[k]);
     assert_int_equal(mbd_integrator_from_name(names[k]), k);
   }
-  assert_null(mbd_integrator_name(4));
+  assert_null(mbd_integrator_name(5));
   assert_null(mbd_integrator_name(-1));
   assert_int_equal(mbd_integrator_from_name("ode45"), -1);
   assert_int_equal(mbd_integrator_from_name(NULL), -1);
@@ -1352,13 +1361,14 @@ static void test_names(void **state) {
  * ---------------------------------------------------------------------------------------------- */
 
 static int kind_adams = MBD_INT_ADAMS, kind_bdf = MBD_INT_BDF, kind_rk45 = MBD_INT_RK45,
-           kind_rk4 = MBD_INT_RK4;
+           kind_rk4 = MBD_INT_RK4, kind_rkf45 = MBD_INT_RKF45;
 
 // one named test per kind: "test_oscillator/adams"
 #define ONE_KIND(f, k, name) \
   { #f "/" name, f, NULL, NULL, &k }
 #define VARIABLE_KINDS(f) \
-  ONE_KIND(f, kind_adams, "adams"), ONE_KIND(f, kind_bdf, "bdf"), ONE_KIND(f, kind_rk45, "rk45")
+  ONE_KIND(f, kind_adams, "adams"), ONE_KIND(f, kind_bdf, "bdf"), ONE_KIND(f, kind_rk45, "rk45"), \
+      ONE_KIND(f, kind_rkf45, "rkf45")
 #define PER_KIND(f) VARIABLE_KINDS(f), ONE_KIND(f, kind_rk4, "rk4")
 
 int main(void) {

@@ -496,6 +496,62 @@ static void test_heatmap(void **state) {
   free(text);
 }
 
+/* the texts of an SVG file, each <text> element's content without its tags, hexadecimal
+ * character references (PLplot's "&#x31;") decoded, joined by '|' into out */
+static void svg_texts(const char *svg, char *out, size_t cap) {
+  size_t o = 0;
+  const char *p = svg;
+  while ((p = strstr(p, "<text")) != NULL) {
+    const char *end = strstr(p, "</text>");
+    assert_non_null(end);
+    // skip the opening tag, then copy the content outside tags
+    p = strchr(p, '>') + 1;
+    int in_tag = 0;
+    for (; p < end && o + 2 < cap; p++) {
+      if (*p == '<' || *p == '>') {
+        in_tag = *p == '<';
+      } else if (!in_tag && strncmp(p, "&#x", 3) == 0) {
+        out[o++] = (char)strtol(p + 3, (char **)&p, 16);
+      } else if (!in_tag && *p != '\n' && *p != ' ') {
+        out[o++] = *p;
+      }
+    }
+    out[o++] = '|';
+    p = end;
+  }
+  out[o] = '\0';
+}
+
+/* a log colour bar labels every decade: z from 7.5e-12 to 3e-10 (log10 -11.1 .. -9.5) is coloured
+ * over the whole decades 1e-12 .. 1e-9, and the bar carries 10^-12, 10^-11, 10^-10, 10^-9 and no
+ * other (PLplot writes "10" and the exponent as two spans: "10-12") */
+static void test_heatmap_decades(void **state) {
+  (void)state;
+  double x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, 3, 4, 5}, z[25];
+  for (int j = 0; j < 5; j++) {
+    for (int i = 0; i < 5; i++) {
+      z[i + 5 * j] = 3e-12 * pow(10.0, (i + j + 2) / 5.0);
+    }
+  }
+  mbd_plot_heatmap_spec spec = {.file = tmp_path("heat_decades.svg"), .x = x, .nx = 5, .y = y,
+                                .ny = 5, .z = z, .log_scale = 1, .ncontour = 3};
+  mbd_error err = {0};
+  assert_int_equal(mbd_plot_heatmap(&spec, &err), MBD_OK);
+  long n = 0;
+  char *svg = slurp(spec.file, &n);
+  char texts[4096];
+  svg_texts(svg, texts, sizeof texts);
+  free(svg);
+  const char *want[4] = {"|10-12|", "|10-11|", "|10-10|", "|10-9|"};
+  for (int k = 0; k < 4; k++) {
+    if (!strstr(texts, want[k])) {
+      fail_msg("colour bar label %s missing from the figure's texts '%s'", want[k], texts);
+    }
+  }
+  assert_null(strstr(texts, "|10-13|"));
+  assert_null(strstr(texts, "|10-8|"));
+}
+
 /* a constant map, a 1 x 1 grid, and the input errors */
 static void test_heatmap_edge_cases(void **state) {
   (void)state;
@@ -585,6 +641,7 @@ int main(void) {
       cmocka_unit_test(test_plot_equal_axes),
       cmocka_unit_test(test_plot_errors),
       cmocka_unit_test(test_heatmap),
+      cmocka_unit_test(test_heatmap_decades),
       cmocka_unit_test(test_heatmap_edge_cases),
       cmocka_unit_test(test_plots_are_silent),
   };

@@ -123,16 +123,16 @@ static int failing(void *ud, double t, const mbd_model *m, const mbd_data *d, do
  * with rtol = atol = 1e-12 an error of ~1e-12 rad in θ at ω ≈ 4 rad/s is ~1e-12 s — tolerance
  * 1e-10 s (the figure the engine promises).  rk4 (h = 1e-3) brackets the sign change over a step
  * and bisects by re-taking it: its error is the method's, ~h⁴ ≈ 1e-12 relative over a quarter
- * period — the same tolerance holds. */
+ * period — the same tolerance holds; rkf45 bisects the same way on its own steps. */
 static void test_stop_when_quarter_period(void **state) {
   (void)state;
   double mass = 1.5, L = 1.2, d = L / 2, g = 9.81, J = mass * L * L / 12;
   double IO = J + mass * d * d, T0 = 2 * M_PI * sqrt(IO / (mass * g * d));
   double th0 = 1.2, T = T0 / agm(1, cos(th0 / 2));
   int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE, MBD_FORM_UK};
-  int ints[] = {MBD_INT_ADAMS, MBD_INT_BDF, MBD_INT_RK45, MBD_INT_RK4};
+  int ints[] = {MBD_INT_ADAMS, MBD_INT_BDF, MBD_INT_RK45, MBD_INT_RK4, MBD_INT_RKF45};
   for (int fi = 0; fi < 5; fi++) {
-    for (int ii = 0; ii < 4; ii++) {
+    for (int ii = 0; ii < 5; ii++) {
       mbd_error err;
       mbd_model *m = mbd_model_new("pendulum", 2, &err);
       double gv[2] = {0, -g}, th = -M_PI / 2 + th0;

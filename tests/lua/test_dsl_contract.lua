@@ -74,14 +74,14 @@ local cases = {
   { "every formulation and integrator name", function()
       local n = 0
       for _, f in ipairs { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba" } do
-        for _, ig in ipairs { "adams", "rk45", "bdf", "rk4" } do
+        for _, ig in ipairs { "adams", "rk45", "bdf", "rk4", "rkf45" } do
           local m = slider_crank()
           m:simulate { t_end = 0.1, formulation = f, integrator = ig, step = 1e-3 }
           n = n + 1
         end
       end
       return n
-    end, {}, true, 20 },
+    end, {}, true, 25 },
   { "planar channel names", function()
       local m = slider_crank()
       local run = m:simulate { t_end = 0.1 }

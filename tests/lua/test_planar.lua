@@ -227,7 +227,7 @@ local cases = {
    end, {}, true, THETA2_10, tol = 1e-6},
   {"integrators on a parabola", function()
      local out = {}
-     for _, ig in ipairs { "adams", "rk45", "bdf", "rk4" } do
+     for _, ig in ipairs { "adams", "rk45", "bdf", "rk4", "rkf45" } do
        local m = free_body()
        local r = m:simulate { t_end = 1, integrator = ig, step = ig == "rk4" and 0.01 or nil,
                               rtol = 1e-10, atol = 1e-10, output_every = 0.1 }
@@ -237,7 +237,7 @@ local cases = {
        out[#out + 1] = e < 1e-7 and r.integrator == ig
      end
      return out
-   end, {}, true, {true, true, true, true}},
+   end, {}, true, {true, true, true, true, true}},
 
   -- runs: value, series, channels, stats, write_csv, plot
   {"run:value and run:series", function()

@@ -1,4 +1,5 @@
-/* mbd — ODE integrators: CVODE Adams and BDF, ARKODE explicit Dormand–Prince 5(4), fixed-step RK4.
+/* mbd — ODE integrators: CVODE Adams and BDF, ARKODE explicit Dormand–Prince 5(4), fixed-step RK4,
+ * and Runge–Kutta–Fehlberg 4(5) with MATLAB 4 ode45's error control.
  *
  * The formulations turn a mechanism into a first-order ODE y' = f(t, y) of size n and hand it here.
  * Output is dense: the solver steps on its own and the values at the requested output times are
@@ -13,8 +14,24 @@ typedef enum mbd_integrator_kind {
   MBD_INT_ADAMS = 0, /* CVODE, Adams–Moulton variable order 1..12, functional (fixed-point) iteration */
   MBD_INT_BDF = 1,   /* CVODE, BDF variable order 1..5, Newton with a dense difference-quotient Jacobian */
   MBD_INT_RK45 = 2,  /* ARKODE ERKStep, Dormand–Prince 5(4) (MATLAB's ode45) */
-  MBD_INT_RK4 = 3    /* classical fourth-order Runge–Kutta, fixed step opts->step */
+  MBD_INT_RK4 = 3,   /* classical fourth-order Runge–Kutta, fixed step opts->step */
+  MBD_INT_RKF45 = 4  /* Runge–Kutta–Fehlberg 4(5) with MATLAB 4 ode45's control (rkf45.c) */
 } mbd_integrator_kind;
+
+/* rkf45 is MATLAB 4's ode45 (C. B. Moler's ode45.m of 1987, the "tol" of ode45(F, t0, tf, y0, tol)):
+ * Fehlberg's six-stage pair, the fifth-order solution carried on (local extrapolation), one scalar
+ * tolerance and a max-norm step control.  For a step h from (t, y) with stages k1..k6:
+ *   delta = || h sum_j (gamma2)_j k_j ||_inf            (fifth minus fourth order)
+ *   tau   = max(rtol ||y||_inf, atol)                   (MATLAB 4: tol max(||y||_inf, 1))
+ *   accept when delta <= tau; then, accepted or not, h <- min(hmax, 0.8 h (tau/delta)^(1/5))
+ * hmax = opts.max_step, else (tstop - t0)/16 of the first integrate_until (MATLAB 4: (tf - t0)/16);
+ * the first step opts.step, else hmax/8.  With rtol = atol = tol it is MATLAB 4's test exactly.
+ * Outputs between steps come from the cubic Hermite interpolant of the step's ends (y and f): the
+ * derivative at a step's end is the next step's first stage, so nfev is 5 per attempt plus 1 per
+ * accepted step (MATLAB 4 evaluated the first stage again after a rejection: 6 per attempt).  A
+ * right-hand side that asks for a retry (> 0) has the attempt rejected with a quarter of the step;
+ * a step too small to move t fails ("a singularity is likely", MATLAB 4's words).  Roots are
+ * located by bisection on steps re-taken from the step's start (like rk4). */
 
 /* right-hand side: ydot = f(t, y).  Return 0 ok, > 0 recoverable (the solver retries a smaller step;
  * rk4 treats it as an error), < 0 stop: the solver returns that same negative code and leaves err

@@ -57,7 +57,9 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err);
  * lines (ncontour > 0).  Same devices and statuses as mbd_plot_lines.
  * Each value fills the cell between the midpoints to its neighbours; x and y must be strictly
  * increasing.  Non-finite z (and z <= 0 with log_scale) leaves its cell white.  Contour levels are
- * evenly spaced inside the colour range (in log10 units with log_scale). */
+ * evenly spaced inside the range of z (in log10 units with log_scale).  With log_scale the colours
+ * span whole decades, from the one below the least z to the one above the largest, and the colour
+ * bar labels every decade (every k-th beyond 12 decades). */
 typedef struct mbd_plot_heatmap_spec {
   const char *file, *title, *xlabel, *ylabel, *zlabel;
   const double *x; int nx;
