@@ -127,10 +127,15 @@ static int call_with_state(l_cb *cb, lua_State *L, int top, double t, const mbd_
   lua_pushnumber(L, t);
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->owner->state_ref);
   l_state *st = lua_touserdata(L, -1);
+  // a nested run of the same model (the function calls m:simulate) uses the same State object:
+  // give the outer call its data back afterwards
+  const mbd_model *m_outer = st->m;
+  const mbd_data *d_outer = st->d;
   st->m = m;
   st->d = d;
   int rc = l_cb_pcall(L, cb->what, 2, 1, err);
-  st->d = NULL;
+  st->m = m_outer;
+  st->d = d_outer;
   if (rc) {
     lua_settop(L, top);
   }

@@ -396,9 +396,13 @@ static int l_model_info(lua_State *L) {
   lmodel *lm = check_model(L, 1);
   mbd_error err;
   mbd_error_clear(&err);
-  lm->cbs.L = L;
-  mbd_model_clear_warnings(lm->m);
-  int rc = mbd_model_assemble(lm->m, NULL, &err);
+  int rc = MBD_OK;
+  // during a run of this model (m:info() from its force function) the run's assembly stands
+  if (!mbd_model_running(lm->m)) {
+    lm->cbs.L = L;
+    mbd_model_clear_warnings(lm->m);
+    rc = mbd_model_assemble(lm->m, NULL, &err);
+  }
   l_model_show_warnings(L, 1);
   mbd_model_info in;
   mbd_model_get_info(lm->m, &in);

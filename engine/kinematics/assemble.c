@@ -176,6 +176,10 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
 }
 
 int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "assembling it again", err);
+  if (busy) {
+    return busy;
+  }
   mbd_model_unassemble(m);
   double tol = opts && opts->position_tol > 0 ? opts->position_tol : 1e-10;
   int max_iter = opts && opts->max_iter > 0 ? opts->max_iter : 50;

@@ -252,6 +252,9 @@ struct mbd_model {
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
+  int running;             /* runs of this model in progress (mbd_simulate, mbd_kinematics): while
+                              > 0 nothing may change it or assemble it again; every builder
+                              function starts with mbd_model_check_idle */
   int nblock;              /* coordinate blocks */
   mbd_block *block;        /* nblock */
   int nq, nv;              /* positions, velocities */
@@ -326,6 +329,9 @@ void mbd_model_warn(mbd_model *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* MBD_OK when m may change; MBD_E_STATE naming m and what was tried ("adding a body") while a
+ * run of m is going on (a force or drive function that changes its own model) */
+int mbd_model_check_idle(const mbd_model *m, const char *what, mbd_error *err);
 /* marks the model for re-assembly (structural change) */
 void mbd_model_unassemble(mbd_model *m);
 

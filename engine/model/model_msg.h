@@ -17,6 +17,12 @@
 /* the model's data could not be allocated: model name, coordinates, constraint rows */
 #define MSG_MODEL_DATA_SIZE_NOMEM "model '%s': out of memory (%d coordinates, %d constraints)"
 
+/* a change to a model while it runs (from its own force, drive or stop_when function): model,
+ * what was tried ("adding a body") */
+#define MSG_MODEL_RUNNING                                                                     \
+  "model '%s' is running: %s is not allowed during its run (change the model before or after " \
+  "m:simulate, or build another model)"
+
 /* ---- names ----------------------------------------------------------------------------------- */
 
 /* an empty or too long name: kind, the longest length allowed */

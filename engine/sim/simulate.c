@@ -174,6 +174,11 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   if (rc < 0) {
     return rc;
   }
+  // a run started from inside a run of the same model (a force function calling m:simulate):
+  // the model is assembled and read only; the nested run has its own data
+  if (m->running > 0) {
+    return mbd_sim_run(m, o, out, err);
+  }
   // always start from the poses the user gave (drive functions may have changed since)
   mbd_model_clear_warnings(m);
   mbd_assembly_opts ao = {o->position_tol > 0 ? fmin(o->position_tol, 1e-10) : 1e-10, 50};
@@ -181,7 +186,11 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   if (rc < 0) {
     return rc;
   }
-  return mbd_sim_run(m, o, out, err);
+  // while it runs, the model refuses changes (its callbacks may try: MSG_MODEL_RUNNING)
+  m->running++;
+  rc = mbd_sim_run(m, o, out, err);
+  m->running--;
+  return rc;
 }
 
 /* integrate segment by segment until t_end, stop_when, or a failure */

@@ -10,6 +10,11 @@
 /* an allocation failed where the message names no system */
 #define MSG_SYS_NOMEM_PLAIN "system: out of memory"
 
+/* a change to a system while it runs (from its own force function): system, what was tried */
+#define MSG_SYS_RUNNING                                                                        \
+  "system '%s' is running: %s is not allowed during its run (change the system before or " \
+  "after s:simulate)"
+
 /* ---- coordinates ----------------------------------------------------------------------------- */
 
 /* a system without coordinates */

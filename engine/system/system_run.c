@@ -414,7 +414,7 @@ static int check_stability(sysrun *r, mbd_error *err) {
   return rc;
 }
 
-int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_error *err) {
+static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
   s->nwarning = 0;
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
@@ -512,5 +512,14 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
   free(y);
   sr_free(&r);
   *out = run;
+  return rc;
+}
+
+/* the run; the system refuses changes meanwhile (its force function runs inside: a nested
+ * s:simulate has its own run data) */
+int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_error *err) {
+  s->running++;
+  int rc = simulate(s, o, out, err);
+  s->running--;
   return rc;
 }

@@ -136,6 +136,10 @@ typedef struct mbd_assembly_opts {
  * poses moved) are kept: mbd_model_warning(). */
 int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err);
 int mbd_model_is_assembled(const mbd_model *m);
+/* > 0 while a run of m is going on (its force, drive and stop_when functions run inside it): the
+ * model refuses changes and re-assembly then (MBD_E_STATE); a nested m:simulate runs on its own
+ * data from the current assembly */
+int mbd_model_running(const mbd_model *m);
 
 /* warnings raised by the last assembly or run; i from 0; NULL past the end */
 const char *mbd_model_warning(const mbd_model *m, int i);
