@@ -49,8 +49,16 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
   return piv;
 }
 
-int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
-                           mbd_error *err) {
+/* a leading matrix whose pivot ratio has fallen below AUG_SINGULAR_REL times the run's first
+ * one is nearly singular: σ² of a vanishing singular value σ of Φq M^(−1/2) (the run stops with
+ * the singular-configuration message before the solve turns into rounding noise or NaN) */
+#define AUG_SINGULAR_REL 1e-8
+/* gcp leaves the LU for Gauss's principle (singular.c) below AUG_GAUSS_REL times that ratio */
+#define AUG_GAUSS_REL 1e-4
+
+/* the solve of eq 13, or for gcp (gauss = 1) Gauss's principle near a singular configuration */
+static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, int gauss,
+                    int want_lambda, mbd_error *err) {
   int n = m->nv;
   double ratio = 0;
   int kmin = 0;
@@ -79,12 +87,22 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
   if (d->aug_ratio0 == 0 && piv == 0) {
     d->aug_ratio0 = ratio;
   }
-  // numerically singular: a pivot below 64 ε of the largest carries no digits; stop with the
-  // configuration named rather than let the solve return garbage or NaN
-  const char *how = "zero pivot";
+  // gcp's state is consistent (its analyses): near a singular configuration its accelerations
+  // come from the SVD, which sees σ where the LU sees σ²
+  if (gauss && (piv > 0 || ratio < AUG_GAUSS_REL * d->aug_ratio0)) {
+    return mbd_dynamics_gauss(m, d, gamma_star, want_lambda, err);
+  }
+  // numerically singular: a pivot below 64 ε of the largest carries no digits, and a pivot ratio
+  // fallen by AUG_SINGULAR_REL leaves no trustworthy ones; stop with the configuration named
+  // rather than let the solve return noise or NaN
+  char how[64];
+  snprintf(how, sizeof how, "zero pivot");
   if (piv == 0 && ratio < 64 * DBL_EPSILON) {
     piv = kmin + 1;
-    how = "no significant digits in the pivot";
+    snprintf(how, sizeof how, "no significant digits in the pivot");
+  } else if (piv == 0 && ratio < AUG_SINGULAR_REL * d->aug_ratio0) {
+    piv = kmin + 1;
+    snprintf(how, sizeof how, "pivot ratio %.1e, %.1e at the start,", ratio, d->aug_ratio0);
   }
   if (piv > 0) {
     char what[160];
@@ -107,6 +125,16 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
   }
   d->have_dynamics = 1;
   return MBD_OK;
+}
+
+int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
+                           mbd_error *err) {
+  return dynamics(m, d, gamma_star, 0, 1, err);
+}
+
+int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
+                     mbd_error *err) {
+  return dynamics(m, d, gamma_star, 1, want_lambda, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -3,7 +3,9 @@
  * partition.c gives a consistent state (position and velocity analyses on the dependent
  * coordinates); the accelerations of all coordinates come from the full augmented system
  * [M Φqᵀ; Φq 0][v̇; λ] = [Q; γ] (eq 13), and only v̇_i is handed to the integrator.  Every op but
- * the solve is shared with kane (partition.c). */
+ * the solve is shared with kane (partition.c).  Near a singular configuration the accelerations
+ * come from Gauss's principle by SVD (singular.c), the same v̇ computed without squaring the
+ * conditioning. */
 #include "formulations.h"
 
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
@@ -13,7 +15,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   if (!solve) {
     return rc;
   }
-  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  return mbd_dynamics_gcp(m, d, d->gamma_a, flags & MBD_FORM_LAMBDA, err);
 }
 
 const mbd_form_ops mbd_form_gcp = {.name = "gcp",

@@ -9,6 +9,7 @@
  * watched: once it has lost half its value at partition time, the columns QR would choose now
  * are tried after each accepted step, and a clearly better choice re-partitions and restarts the
  * integrator from the new independent coordinates.  Partitioning needs blocks with q̇ = v. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,10 @@
 #include "../kinematics/kinematics_msg.h"
 #include "formulations.h"
 #include "formulations_msg.h"
+
+/* a dependent block whose pivot ratio is below this is near a singular configuration: the
+ * position analysis refines its coordinates beyond position_tol there (mbd_part_state) */
+#define PART_ILL_RATIO 1e-3
 
 void mbd_part_free(mbd_part *p) {
   if (!p) {
@@ -43,6 +48,12 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->f = m->nv - d->ma;
   p->position_tol = o->position_tol;
   p->max_newton = o->max_newton;
+  // rounding level of the coordinates: 8 ε of the largest assembled one (1 m → 2e-15 m)
+  double qmax = 1;
+  for (int i = 0; i < m->nq; i++) {
+    qmax = fmax(qmax, fabs(m->q_asm[i]));
+  }
+  p->q_round = 8 * DBL_EPSILON * qmax;
   size_t n = (size_t)(p->n ? p->n : 1), ma = (size_t)(p->ma ? p->ma : 1),
          f = (size_t)(p->f ? p->f : 1);
   p->perm = calloc(n, sizeof(int));
@@ -156,7 +167,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     d->q[p->perm[ma + k]] = y[k];
     d->v[p->perm[ma + k]] = y[f + k];
   }
-  double res = 0;
+  double res = 0, step = INFINITY, step_prev = INFINITY;
   for (int it = 0;; it++) {
     int rc = mbd_kin_update(m, d, 0, err);
     if (rc < 0) {
@@ -178,7 +189,16 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       return 1;
     }
     if (res <= p->position_tol) {
-      break;
+      // near a singular configuration (pivot ratio ρ of Φ_qd small) a small residual does not
+      // make the coordinates accurate: the error along the weak direction is about |Φ|/σ, and
+      // the velocity analysis divides it once more by σ.  There Newton goes on until its step
+      // is below ρ·position_tol (or the rounding level, or stops converging quadratically (a step not below a quarter of the last: Newton at a singular root only halves it)): it converges
+      // quadratically, so this costs one or two iterations, only near such configurations.
+      double ratio = pivot_ratio(p->jd, ma);
+      if (ratio >= PART_ILL_RATIO || step <= fmax(ratio * p->position_tol, p->q_round) ||
+          step > 0.25 * step_prev || it >= p->max_newton) {
+        break;
+      }
     }
     if (it >= p->max_newton) {
       MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_PART_NEWTON, t, p->max_newton, res, p->position_tol);
@@ -189,8 +209,11 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       d->tmp_m[k] = -d->phi_a[k];
     }
     mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
+    step_prev = step;
+    step = 0;
     for (int k = 0; k < ma; k++) {
       d->q[p->perm[k]] += d->tmp_m[k];
+      step = fmax(step, fabs(d->tmp_m[k]));
     }
     d->newton_iterations++;
   }
