@@ -277,16 +277,26 @@ void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d) {
  * pivot loss triggered a re-partition). */
 static int better(mbd_part *p, mbd_data *d) {
   int ma = p->ma, n = p->n, rank = 0;
-  if (p->degraded || ma == 0 || !d->have_dynamics) {
+  if (ma == 0 || !d->have_dynamics) {
     return p->degraded;
   }
   // as good as when it was chosen: no need to look (saves the QR on most steps)
-  if (p->rcond >= 0.5 * p->rcond0) {
+  if (!p->degraded && p->rcond >= 0.5 * p->rcond0) {
     return 0;
   }
-  if (mbd_qrcp_rank(&d->lsq, ma, n, d->phiq_a, ma, 1e-10, p->perm_old, &rank, NULL) < 0 ||
+  if (mbd_qrcp_rank(&d->lsq, ma, n, d->phiq_a, ma, 1e-10, p->perm_old, &rank, p->r) < 0 ||
       rank < ma) {
     return 0;
+  }
+  // Φq itself nearly rank-deficient (a singular configuration): no choice of columns is good
+  // there, and a re-partition would restart the integrator right where its evaluations are
+  // least accurate; the configuration is passed with the current partition
+  if (p->r[ma - 1] < PART_ILL_RATIO * p->r[0]) {
+    p->degraded = 0;
+    return 0;
+  }
+  if (p->degraded) {
+    return 1;
   }
   // the candidate's dependent columns, sorted, compared with the current ones
   int *c = p->perm_old;

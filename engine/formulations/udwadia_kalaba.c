@@ -83,6 +83,8 @@ typedef struct mbd_uk {
   double *pw;           /* n: metric of the projection, M^(−1/2) planar, 1 spatial */
   double *pB;           /* m×n: Φq diag(pw) for the projection */
   double *drift;        /* nq + nv: the projected state minus y (the last evaluation's) */
+  const double *svdU;   /* planar: the SVD of Φq M^(−1/2) at the projected state (in lsq), */
+  const double *svdVt;  /*   shared by the projection and the accelerations; NULL when stale */
   double position_tol;  /* the projection's Newton tolerance on |Φ| */
   double q_round;       /* rounding level of the coordinates (Newton's floor near singularity) */
   int max_newton;       /* its iterations */
@@ -252,10 +254,12 @@ static int singular_solve(mbd_uk *u, mbd_data *d) {
     memcpy(u->B, d->phiq, (size_t)mr * n * sizeof(double));
     mbd_tri_right_solve_lt(mr, n, u->L, n, u->B, mr);
   }
-  const double *U = NULL, *Vt = NULL;
-  int rc = mbd_svd(&u->lsq, mr, n, u->B, mr, &U, &Vt);
-  if (rc != MBD_OK) {
-    return rc;
+  const double *U = u->svdU, *Vt = u->svdVt;
+  if (!U) {
+    int rc = mbd_svd(&u->lsq, mr, n, u->B, mr, &U, &Vt);
+    if (rc != MBD_OK) {
+      return rc;
+    }
   }
   const double *sv = u->lsq.s;
   double s1 = mn > 0 ? sv[0] : 0, cut = UK_RANK_TOL * s1, mu2 = UK_STAB_MU * s1;
@@ -458,6 +462,11 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
   for (int j = 0; j < u->n; j++) {
     d->v[j] += d->tmp_n[j];
   }
+  // planar: the same B = Φq M^(−1/2) serves the accelerations (spatial ones use L⁻ᵀ)
+  if (!u->L) {
+    u->svdU = U;
+    u->svdVt = Vt;
+  }
   // γ depends on v (q unchanged: Φq stands)
   return mbd_kin_update(m, d, MBD_EVAL_GAMMA, err);
 }
@@ -467,6 +476,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   mbd_uk *u = self;
   d->t = t;
   d->have_dynamics = 0;
+  u->svdU = u->svdVt = NULL;
   memcpy(d->q, y, (size_t)m->nq * sizeof(double));
   memcpy(d->v, y + m->nq, (size_t)m->nv * sizeof(double));
   int rc = project(u, m, d, err);

@@ -35,6 +35,12 @@
 /* more stop functions than the root mask holds */
 #define MSG_SIM_ROOTS "simulate: more than 63 root functions"
 
+/* the integration stalled (MBD_E_INTEGRATOR): time, steps, the time they advanced, rtol, atol */
+#define MSG_SIM_STALLED                                                                          \
+  "simulate: the integration stalled at t = %.9g (%ld steps advanced it by %.3g s): the "        \
+  "mechanism is probably at a singular configuration, where rounding errors exceed rtol = %g, " \
+  "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
+
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 
 /* t_end not positive or no steps */

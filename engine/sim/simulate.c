@@ -60,7 +60,17 @@ typedef struct sim {
   int ny;              /* integrated state size */
   int nroot_form;      /* the formulation's root functions (first in g), then stop_when */
   double max_pos, max_vel;
+  double stall_t;      /* the time where the current window of accepted steps began */
+  long stall_n;        /* accepted steps in that window */
 } sim;
+
+/* a stalled integration: SIM_STALL_STEPS accepted steps that together advance t by less than
+ * SIM_STALL_SPAN·t_end (average steps below 5e-11·t_end).  Near a singular configuration the
+ * rounding errors of an evaluation grow like 1/σ² and, below some distance, exceed a tight
+ * tolerance: the integrator then creeps toward the configuration with ever shorter accepted
+ * steps for hours.  The run stops with a message instead. */
+#define SIM_STALL_STEPS 20000
+#define SIM_STALL_SPAN 1e-6
 
 /* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
 static int rhs(double t, const double *y, double *ydot, void *ud) {
@@ -105,10 +115,19 @@ static int sample(sim *s, double t, const double *y) {
 
 static int output(double t, const double *y, void *ud) { return sample(ud, t, y); }
 
-/* after every accepted step: the formulation's hook (gcp, kane: re-partition) */
+/* after every accepted step: the stall watch, then the formulation's hook (gcp, kane:
+ * re-partition) */
 static int step(double t, double *y, void *ud) {
   sim *s = ud;
-  return s->ops->step(s->self, s->m, s->d, t, y, s->err);
+  if (++s->stall_n >= SIM_STALL_STEPS) {
+    if (t - s->stall_t < SIM_STALL_SPAN * s->o->t_end) {
+      return MBD_FAIL(s->err, MBD_E_INTEGRATOR, MSG_SIM_STALLED, t, (long)SIM_STALL_STEPS,
+                      t - s->stall_t, s->o->rtol, s->o->atol);
+    }
+    s->stall_t = t;
+    s->stall_n = 0;
+  }
+  return s->ops->step ? s->ops->step(s->self, s->m, s->d, t, y, s->err) : 0;
 }
 
 /* root functions on the sampling data: the formulation's own, then stop_when */
@@ -298,7 +317,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
     if (rc == MBD_OK) {
       rc = mbd_ode_set_output(ode, grid, nout, output, err);
     }
-    if (rc == MBD_OK && ops->step) {
+    if (rc == MBD_OK) {
       mbd_ode_set_step_fn(ode, step);
     }
     if (rc == MBD_OK && nroot > 0) {
