@@ -140,7 +140,7 @@ static const luaL_Reg run_methods[] = {{"series", l_run_series},
                                        {NULL, NULL}};
 
 /* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
- * formulation, integrator, t_end, stop_time, samples, E1, E2 */
+ * formulation, integrator, t_end, stop_time, samples, warnings, E1, E2 */
 static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
@@ -174,6 +174,12 @@ static int l_run_fields(lua_State *L) {
       lua_pushnumber(L, ts);
     } else {
       lua_pushnil(L);
+    }
+  } else if (strcmp(k, "warnings") == 0) {
+    lua_newtable(L);
+    for (int i = 0; mbd_run_warning(r, i); i++) {
+      lua_pushstring(L, mbd_run_warning(r, i));
+      lua_rawseti(L, -2, i + 1);
     }
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));

@@ -63,6 +63,14 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
                  const char *kept, int name_empty) {
   owner = lua_absindex(L, owner);
   int n = run ? mbd_run_nsample(run) : 0;
+  // the run's warnings, at the line of the call (a failed run raises its error after them)
+  if (run && mbd_run_warning(run, 0)) {
+    char pos[96];
+    lx_where(L, pos, sizeof pos);
+    for (int i = 0; mbd_run_warning(run, i); i++) {
+      fprintf(stderr, "mbd: warning: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
+    }
+  }
   if (run) {
     // the run is returned and kept as owner.last_run, failed or not
     l_run_push(L, run);

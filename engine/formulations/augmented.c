@@ -87,6 +87,12 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   if (d->aug_ratio0 == 0 && piv == 0) {
     d->aug_ratio0 = ratio;
   }
+  // how near a singular configuration the run comes (the integration's evaluations: the driver
+  // warns after an augmented or baumgarte run that came near one without stopping)
+  if (d->aug_ratio0 > 0 && ratio < d->sing_ratio * d->aug_ratio0) {
+    d->sing_ratio = ratio / d->aug_ratio0;
+    d->sing_t = d->t;
+  }
   // gcp's state is consistent (its analyses): near a singular configuration its accelerations
   // come from the SVD, which sees σ where the LU sees σ²
   if (gauss && (piv > 0 || ratio < AUG_GAUSS_REL * d->aug_ratio0)) {

@@ -84,6 +84,8 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   d->lu_factorizations = 0;
   d->row_reselections = 0;
   d->aug_ratio0 = 0;
+  d->sing_ratio = 1;
+  d->sing_t = 0;
 }
 
 void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src) {

@@ -311,6 +311,9 @@ struct mbd_data {
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
+  double sing_ratio;       /* least pivot ratio of the augmented LU relative to aug_ratio0 (1 at
+                              the start): how near a singular configuration the run came */
+  double sing_t;           /* where it was */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the

@@ -4,6 +4,8 @@
 
 #include "mbd/model.h"
 
+#define MBD_RUN_MAX_WARNINGS 8
+
 struct mbd_run {
   int nchan;               /* channels */
   char (*names)[80];       /* nchan names */
@@ -18,7 +20,17 @@ struct mbd_run {
   double t_stop;           /* where stop_when ended the run, NaN otherwise */
   int nerr;                /* constraints with error measures (mbd.system runs), else 0 */
   double *E1, *E2;         /* nerr RMS errors of each constraint and of its rate (paper 004) */
+  int nwarning;            /* warnings of the run (shown once each by the binding) */
+  char warning[MBD_RUN_MAX_WARNINGS][256];
 };
+
+/* a warning of the run (printf-style); a repeated text is kept once, at most
+ * MBD_RUN_MAX_WARNINGS */
+void mbd_run_warn(mbd_run *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* a run sized for cap samples of m's channels; NULL without memory */
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap);

@@ -41,6 +41,13 @@
   "mechanism is probably at a singular configuration, where rounding errors exceed rtol = %g, " \
   "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
 
+/* warning: augmented or baumgarte came near a singular configuration: formulation, time, the
+ * relative pivot ratio */
+#define MSG_SIM_NEAR_SINGULAR                                                                    \
+  "%s passed near a singular configuration at t = %.6g (the leading matrix's pivot ratio fell "  \
+  "to %.1e of its start): there it may leave the motion's branch unseen; kane, gcp and "          \
+  "udwadia_kalaba pass singular configurations"
+
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 
 /* t_end not positive or no steps */

@@ -70,6 +70,9 @@ typedef struct sim {
  * tolerance: the integrator then creeps toward the configuration with ever shorter accepted
  * steps for hours.  The run stops with a message instead. */
 #define SIM_STALL_STEPS 20000
+/* the relative pivot ratio of the augmented LU below which a run is warned of a singular
+ * configuration it passed (about σ ~ 1e-2 of a vanishing singular value) */
+#define SIM_NEAR_SINGULAR 1e-4
 #define SIM_STALL_SPAN 1e-6
 
 /* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
@@ -346,6 +349,13 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   run->stats.repartitions = s.d->row_reselections;
   if (s.self && ops->stats) {
     ops->stats(s.self, &run->stats);
+  }
+  // augmented and baumgarte near a singular configuration: they stop only where the leading
+  // matrix has no trustworthy digits left; closer than SIM_NEAR_SINGULAR they may have left the
+  // motion's branch unseen
+  if ((o->formulation == MBD_FORM_AUGMENTED || o->formulation == MBD_FORM_BAUMGARTE) &&
+      s.d->sing_ratio < SIM_NEAR_SINGULAR) {
+    mbd_run_warn(run, MSG_SIM_NEAR_SINGULAR, ops->name, s.d->sing_t, s.d->sing_ratio);
   }
   mbd_run_finish(run, rc, err);
   mbd_ode_free(ode);

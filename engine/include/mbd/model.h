@@ -277,6 +277,9 @@ const mbd_run_stats *mbd_run_get_stats(const mbd_run *r);
 /* status of the run (MBD_OK or the failure) and its message */
 int mbd_run_status(const mbd_run *r);
 const char *mbd_run_message(const mbd_run *r);
+/* warnings of the run (a singular configuration passed closely, defaults that lost accuracy,
+ * corrections made to the given state); i from 0; NULL past the end */
+const char *mbd_run_warning(const mbd_run *r, int i);
 const char *mbd_run_formulation(const mbd_run *r);
 const char *mbd_run_integrator(const mbd_run *r);
 double mbd_run_t_end(const mbd_run *r);
