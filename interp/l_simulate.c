@@ -5,6 +5,7 @@
 #include "l_simulate.h"
 
 #include <lauxlib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 
 void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
   const char *fn = f->fn;
+  char nb0[32], nb1[32];  // numbers as message text
   *f->t_end = lx_req_number(L, idx, fn, "t_end");
   if (f->check) {
     const char *name = lx_opt_string(L, idx, fn, "formulation");
@@ -41,21 +43,46 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
     if (*f->integrator == MBD_INT_RK4 && !has_step) {
       luaL_error(L, "%s: integrator 'rk4' needs field 'step' (the fixed step h)", fn);
     }
-    lx_opt_number(L, idx, fn, "max_step", f->max_step);
-    lx_opt_number(L, idx, fn, "output_every", f->output_every);
-    if (!(*f->rtol > 0) || !(*f->atol > 0)) {
-      luaL_error(L, "%s: rtol and atol must be positive", fn);
+    int has_max_step = lx_opt_number(L, idx, fn, "max_step", f->max_step);
+    int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
+    // settings that cannot be meant: a relative tolerance of 1 or more accepts any answer
+    if (!(*f->rtol > 0 && *f->rtol < 1) || !(*f->atol > 0) || !isfinite(*f->atol)) {
+      luaL_error(L,
+                 "%s: rtol must be between 0 and 1 and atol positive and finite, got rtol = %s, "
+                 "atol = %s",
+                 fn, lx_num(nb0, sizeof nb0, *f->rtol), lx_num(nb1, sizeof nb1, *f->atol));
+    }
+    if (has_step && (!(*f->step > 0) || !isfinite(*f->step) || *f->step > *f->t_end)) {
+      luaL_error(L, "%s: field 'step' must be positive, finite and at most t_end, got %s", fn,
+                 lx_num(nb0, sizeof nb0, *f->step));
+    }
+    // below 1e-9·t_end the integrator could not take such a step at all (its smallest step is
+    // 64 rounding units of the time)
+    if (has_max_step && (!(*f->max_step >= 1e-9 * *f->t_end) || !isfinite(*f->max_step))) {
+      luaL_error(L, "%s: field 'max_step' must be finite and at least 1e-9·t_end = %s, got %s",
+                 fn, lx_num(nb1, sizeof nb1, 1e-9 * *f->t_end),
+                 lx_num(nb0, sizeof nb0, *f->max_step));
+    }
+    if (has_every && (!(*f->output_every > 0) || !isfinite(*f->output_every))) {
+      luaL_error(L, "%s: field 'output_every' must be positive and finite, got %s", fn,
+                 lx_num(nb0, sizeof nb0, *f->output_every));
     }
   }
   // kinematics' output intervals; the position analyses of models
   if (f->steps) {
     lx_opt_int(L, idx, fn, "steps", f->steps);
   }
-  if (f->position_tol) {
-    lx_opt_number(L, idx, fn, "position_tol", f->position_tol);
+  if (f->position_tol && lx_opt_number(L, idx, fn, "position_tol", f->position_tol) &&
+      (!(*f->position_tol > 0) || !isfinite(*f->position_tol))) {
+    luaL_error(L, "%s: field 'position_tol' must be positive and finite, got %s", fn,
+               lx_num(nb0, sizeof nb0, *f->position_tol));
   }
-  if (f->max_newton) {
-    lx_opt_int(L, idx, fn, "max_newton", f->max_newton);
+  if (f->max_newton && lx_opt_int(L, idx, fn, "max_newton", f->max_newton) &&
+      *f->max_newton < 1) {
+    luaL_error(L, "%s: field 'max_newton' must be at least 1, got %d", fn, *f->max_newton);
+  }
+  if (f->steps && *f->steps < 1) {
+    luaL_error(L, "%s: field 'steps' must be at least 1, got %d", fn, *f->steps);
   }
 }
 

@@ -3,6 +3,8 @@
  * the DSL types (l_util.h) */
 #include "l_util.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,13 +85,29 @@ double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
   return v;
 }
 
+const char *lx_num(char *buf, size_t cap, double v) {
+  if (isnan(v)) {
+    snprintf(buf, cap, "NaN");
+  } else {
+    snprintf(buf, cap, "%.17g", v);
+  }
+  return buf;
+}
+
 int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out) {
   double v = 0;
   if (!lx_opt_number(L, idx, ctor, key, &v)) {
     return 0;
   }
-  if (v != (double)(int)v) {
-    luaL_error(L, "%s: field '%s' expects an integer, got %f", ctor, key, v);
+  // a NaN, an infinity or a value outside int (its conversion would be undefined) is no integer
+  if (!(v >= INT_MIN && v <= INT_MAX) || v != floor(v)) {
+    char num[32];
+    if (isnan(v)) {
+      snprintf(num, sizeof num, "NaN");
+    } else {
+      snprintf(num, sizeof num, "%.17g", v);
+    }
+    luaL_error(L, "%s: field '%s' expects an integer, got %s", ctor, key, num);
   }
   *out = (int)v;
   return 1;

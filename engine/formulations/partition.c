@@ -192,8 +192,10 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       // near a singular configuration (pivot ratio ρ of Φ_qd small) a small residual does not
       // make the coordinates accurate: the error along the weak direction is about |Φ|/σ, and
       // the velocity analysis divides it once more by σ.  There Newton goes on until its step
-      // is below ρ·position_tol (or the rounding level, or stops converging quadratically (a step not below a quarter of the last: Newton at a singular root only halves it)): it converges
-      // quadratically, so this costs one or two iterations, only near such configurations.
+      // is below ρ·position_tol, the rounding level, or no longer shrinks quadratically (a
+      // step not below a quarter of the last: at a singular root Newton only halves it).  It
+      // converges quadratically, so this costs one or two iterations, only near such
+      // configurations.
       double ratio = pivot_ratio(p->jd, ma);
       if (ratio >= PART_ILL_RATIO || step <= fmax(ratio * p->position_tol, p->q_round) ||
           step > 0.25 * step_prev || it >= p->max_newton) {
