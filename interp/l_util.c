@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *lx_typename(lua_State *L, int idx) {
@@ -88,8 +89,14 @@ double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
 const char *lx_num(char *buf, size_t cap, double v) {
   if (isnan(v)) {
     snprintf(buf, cap, "NaN");
-  } else {
-    snprintf(buf, cap, "%.17g", v);
+    return buf;
+  }
+  // the shortest text that reads back as v
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, cap, "%.*g", p, v);
+    if (strtod(buf, NULL) == v) {
+      break;
+    }
   }
   return buf;
 }

@@ -18,7 +18,7 @@ int lx_opt_number(lua_State *L, int idx, const char *ctor, const char *key, doub
 double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key);
 /* optional integer field */
 /* v as message text into buf: "NaN" for a not-a-number (printf's "-nan" is platform noise),
- * else %.17g; returns buf */
+ * else the shortest text that reads back as v; returns buf */
 const char *lx_num(char *buf, size_t cap, double v);
 int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out);
 /* optional vector of exactly n numbers: "<ctor>: field 'at1' expects 2 numbers, got 3" */
