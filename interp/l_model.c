@@ -99,6 +99,16 @@ static void show_new_warnings(lua_State *L, lmodel *lm, int from) {
   }
 }
 
+/* a point field every joint, spring and force needs (DSL.md: a missing required key is an
+ * error): its absence used to mean the centre of mass, silently building another mechanism */
+static void req_point(lua_State *L, int tidx, const char *what, const char *key, int dim,
+                      double *out) {
+  if (!lx_opt_vec_dim(L, tidx, what, key, dim, dim, out)) {
+    luaL_error(L, "%s: missing field '%s' (a point in the body's frame; %s for its centre of mass)",
+               what, key, dim == 3 ? "{0, 0, 0}" : "{0, 0}");
+  }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* mbd.model { name, dim, gravity }                                                            */
 
@@ -223,8 +233,8 @@ static int add_joint(lua_State *L, int type) {
   } else {
     snprintf(what, sizeof what, "%s '%s%d'", ctor, ctor, mbd_model_njoint(lm->m) + 1);
   }
-  lx_opt_vec_dim(L, 2, what, "at1", dim, dim, s.at1);
-  lx_opt_vec_dim(L, 2, what, "at2", dim, dim, s.at2);
+  req_point(L, 2, what, "at1", dim, s.at1);
+  req_point(L, 2, what, "at2", dim, s.at2);
   s.has_axis1 = lx_opt_vec_dim(L, 2, what, "axis1", dim, dim, s.axis1);
   s.has_axis2 = lx_opt_vec_dim(L, 2, what, "axis2", dim, dim, s.axis2);
   if (dim == 2 && s.has_axis2) {
@@ -288,7 +298,7 @@ static int add_force(lua_State *L, int torque) {
   char obj[96];
   snprintf(obj, sizeof obj, "%s on body '%s'", ctor, mbd_model_body_name(lm->m, s.body));
   if (!torque) {
-    lx_opt_vec_dim(L, 2, obj, "at", dim, dim, s.at);
+    req_point(L, 2, obj, "at", dim, s.at);
   }
   int want = torque ? (dim == 2 ? 1 : 3) : dim;
   if (torque && dim == 3 && lx_has(L, 2, "value")) {
@@ -348,8 +358,8 @@ static int l_model_spring(lua_State *L) {
   s.body2 = l_obj_body(L, 2, 1, "spring", "body2", 1);
   char obj[96];
   snprintf(obj, sizeof obj, "spring '%s'", s.name ? s.name : "spring");
-  lx_opt_vec_dim(L, 2, obj, "at1", dim, dim, s.at1);
-  lx_opt_vec_dim(L, 2, obj, "at2", dim, dim, s.at2);
+  req_point(L, 2, obj, "at1", dim, s.at1);
+  req_point(L, 2, obj, "at2", dim, s.at2);
   s.k = lx_req_number(L, 2, "spring", "k");
   lx_opt_number(L, 2, "spring", "c", &s.c);
   s.length = lx_req_number(L, 2, "spring", "length");
