@@ -176,7 +176,7 @@ static int l_model_body(lua_State *L) {
   if (dim == 2) {
     s.inertia[0] = lx_req_number(L, 2, "body", "inertia");
     lx_opt_number(L, 2, "body", "angle", &s.angle);
-    lx_opt_number(L, 2, "body", "omega", &s.omega[0]);
+    s.omega_given = lx_opt_number(L, 2, "body", "omega", &s.omega[0]);
   } else {
     lua_getfield(L, 2, "inertia");
     double in[6] = {0, 0, 0, 0, 0, 0};
@@ -193,10 +193,10 @@ static int l_model_body(lua_State *L) {
     memcpy(s.inertia, in, sizeof in);
     s.rot[0] = 1;
     lx_opt_vec(L, 2, what, "rot", 4, s.rot);
-    lx_opt_vec_dim(L, 2, what, "omega", 3, 3, s.omega);
+    s.omega_given = lx_opt_vec_dim(L, 2, what, "omega", 3, 3, s.omega);
   }
   lx_opt_vec_dim(L, 2, what, "pos", dim, dim, s.pos);
-  lx_opt_vec_dim(L, 2, what, "vel", dim, dim, s.vel);
+  s.vel_given = lx_opt_vec_dim(L, 2, what, "vel", dim, dim, s.vel);
   mbd_error err;
   mbd_error_clear(&err);
   int nwarn = 0;
@@ -455,6 +455,12 @@ static int l_model_info(lua_State *L) {
     if (in.moved_body > 0 && in.moved > 1e-9) {
       snprintf(line, sizeof line, "\n  assembly moved the given poses by up to %.3g (body '%s')",
                in.moved, mbd_model_body_name(lm->m, in.moved_body));
+      luaL_addstring(&b, line);
+    }
+    if (in.vmoved_body > 0 && in.vmoved > 1e-9) {
+      snprintf(line, sizeof line,
+               "\n  assembly changed the given velocities by up to %.3g (body '%s')", in.vmoved,
+               mbd_model_body_name(lm->m, in.vmoved_body));
       luaL_addstring(&b, line);
     }
   } else {

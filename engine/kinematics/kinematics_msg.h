@@ -25,4 +25,10 @@
 /* a drive's position function gave a NaN or infinity (MBD_E_NAN): joint, value, time */
 #define MSG_KIN_DRIVE_VALUE "drive on joint '%s': position function gave %g at t = %g"
 
+/* warning: the initial velocity analysis changed velocities the user gave: the largest change,
+ * its body */
+#define MSG_KIN_VEL_CHANGED                                                                      \
+  "assembly changed the given velocities by up to %.3g (body '%s'): they contradict the joints; " \
+  "the run starts from the nearest consistent ones"
+
 #endif

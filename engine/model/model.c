@@ -95,6 +95,8 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   info->nredundant = m->mrow - m->ma0;
   info->moved = m->moved;
   info->moved_body = m->moved_body;
+  info->vmoved = m->vmoved;
+  info->vmoved_body = m->vmoved_body;
   return MBD_OK;
 }
 
@@ -298,6 +300,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_OBJ_NOMEM, "body", name);
   }
   b.block = -1;
+  b.vgiven = (s->vel_given ? 1 : 0) | (s->omega_given ? 2 : 0);
   m->body[m->nbody] = b;
   mbd_model_unassemble(m);
   return m->nbody++;

@@ -48,6 +48,7 @@ typedef struct mbd_body {
   double q0[7];            /* initial pose as given: planar x y θ; spatial x y z e0..e3 */
   double v0[6];            /* initial velocity as given: vx vy vz wx wy wz (planar: vx vy ω) */
   int block;               /* its coordinate block, −1 for ground (set by assembly) */
+  int vgiven;              /* velocities the user gave: 1 vel, 2 omega (assembly keeps them) */
 } mbd_body;
 
 /* the pose of one body, filled from its block by the kinematics stage (kinematics/poses.c) */
@@ -270,6 +271,8 @@ struct mbd_model {
   double assembly_tol;
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
+  double vmoved;           /* largest change assembly made to a velocity the user gave */
+  int vmoved_body;         /* the body it belongs to, −1 for none */
 
   /* diagnostics of building and assembly */
   int nwarning;

@@ -43,6 +43,8 @@ typedef struct mbd_body_spec {
   double rot[4];        /* spatial: initial Euler parameters e0..e3 (normalized with a warning) */
   double vel[3];        /* initial velocity estimate of the CM, global */
   double omega[3];      /* initial angular velocity estimate: planar omega[0]; spatial global */
+  int vel_given;        /* 1: vel is the user's (assembly keeps it when the joints allow) */
+  int omega_given;      /* 1: omega is the user's (likewise); 0: an estimate assembly may change */
 } mbd_body_spec;
 
 /* add a body; returns its index (≥ 1) or a negative status with err naming the body */
@@ -155,6 +157,9 @@ typedef struct mbd_model_info {
   int nredundant;       /* rows removed by the rank test */
   double moved;         /* largest change assembly made to a given coordinate (m or rad) */
   int moved_body;       /* the body it belongs to, −1 for none */
+  double vmoved;        /* largest change assembly made to a velocity the user gave (m/s, rad/s
+                           as Euler-parameter rates in spatial models) */
+  int vmoved_body;      /* the body it belongs to, −1 for none */
 } mbd_model_info;
 
 int mbd_model_get_info(const mbd_model *m, mbd_model_info *info);
