@@ -41,6 +41,16 @@
   "mechanism is probably at a singular configuration, where rounding errors exceed rtol = %g, " \
   "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
 
+/* warning: the constraints drifted beyond position_tol (augmented, baumgarte): the largest
+ * violation, position_tol, formulation */
+#define MSG_SIM_DRIFT                                                                             \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): %s integrates every " \
+  "coordinate without projecting them back; use formulation kane or gcp, stabilization "          \
+  "(baumgarte), or tighter rtol and atol"
+/* warning: default samples much wider than the integrator's steps: sample spacing, average step */
+#define MSG_SIM_ALIAS                                                                          \
+  "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \
+  "%.3g s: the recorded motion may be aliased; set output_every"
 /* warning: augmented or baumgarte came near a singular configuration: formulation, time, the
  * relative pivot ratio */
 #define MSG_SIM_NEAR_SINGULAR                                                                    \

@@ -73,6 +73,9 @@ typedef struct sim {
 /* the relative pivot ratio of the augmented LU below which a run is warned of a singular
  * configuration it passed (about σ ~ 1e-2 of a vanishing singular value) */
 #define SIM_NEAR_SINGULAR 1e-4
+/* default samples (t_end/500) wider than this many of the integrator's average steps: the
+ * recorded motion may alias (a pendulum sampled every 2 s for a period of 2.1 s) */
+#define SIM_ALIAS_STEPS 10
 #define SIM_STALL_SPAN 1e-6
 
 /* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
@@ -349,6 +352,16 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   run->stats.repartitions = s.d->row_reselections;
   if (s.self && ops->stats) {
     ops->stats(s.self, &run->stats);
+  }
+  // silent inaccuracy of a run that succeeded: constraints left behind by a formulation that does
+  // not project the state, and default samples far coarser than the motion the integrator saw
+  if (rc == MBD_OK && (o->formulation == MBD_FORM_AUGMENTED ||
+                       o->formulation == MBD_FORM_BAUMGARTE) && s.max_pos > o->position_tol) {
+    mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol, ops->name);
+  }
+  if (rc == MBD_OK && o->output_every == 0 && st.avg_step > 0 &&
+      h > SIM_ALIAS_STEPS * st.avg_step) {
+    mbd_run_warn(run, MSG_SIM_ALIAS, h, st.avg_step);
   }
   // augmented and baumgarte near a singular configuration: they stop only where the leading
   // matrix has no trustworthy digits left; closer than SIM_NEAR_SINGULAR they may have left the

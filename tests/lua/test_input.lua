@@ -81,6 +81,20 @@ local cases = {
      for i = 1, #t do worst = math.max(worst, math.abs(th[i] - ref:value("b.theta", t[i]))) end
      return worst
    end, {}, true, 0, tol = 1e-6},
+  -- the defaults' silent inaccuracy is announced: a pendulum over 1000 s with augmented drifts
+  -- off its pin (0.13 m) and its default samples (2 s apart) alias its 2.1 s period
+  {"default run warns of drift and aliasing", function()
+     local m = pendulum()
+     local r = m:simulate { t_end = 1000 }
+     local w = table.concat(r.warnings, "\n")
+     return { w:match("the constraints drifted by up to") ~= nil,
+              w:match("the recorded motion may be aliased") ~= nil }
+   end, {}, true, {true, true}},
+  -- kane projects: no drift warning; given samples: no aliasing warning
+  {"kane with chosen samples does not warn", function()
+     local m = pendulum()
+     return #m:simulate { t_end = 100, formulation = "kane", output_every = 0.05 }.warnings
+   end, {}, true, 0},
 }
 
 H.run(cases, "input")
