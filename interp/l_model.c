@@ -172,11 +172,11 @@ static int l_model_body(lua_State *L) {
   } else {
     snprintf(what, sizeof what, "body 'body%d'", mbd_model_nbody(lm->m));
   }
-  s.mass = lx_req_number(L, 2, "body", "mass");
+  s.mass = lx_req_number(L, 2, what, "mass");
   if (dim == 2) {
-    s.inertia[0] = lx_req_number(L, 2, "body", "inertia");
-    lx_opt_number(L, 2, "body", "angle", &s.angle);
-    s.omega_given = lx_opt_number(L, 2, "body", "omega", &s.omega[0]);
+    s.inertia[0] = lx_req_number(L, 2, what, "inertia");
+    lx_opt_number(L, 2, what, "angle", &s.angle);
+    s.omega_given = lx_opt_number(L, 2, what, "omega", &s.omega[0]);
   } else {
     lua_getfield(L, 2, "inertia");
     double in[6] = {0, 0, 0, 0, 0, 0};

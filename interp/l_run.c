@@ -305,7 +305,7 @@ static int l_plot_heatmap(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_heatmap(&spec, &err) < 0) {
-    return luaL_error(L, "plot: %s", err.msg);
+    return luaL_error(L, "%s", err.msg);  // the engine names "plot"
   }
   lua_pushstring(L, spec.file);
   return 1;
@@ -336,7 +336,9 @@ static int l_plot(lua_State *L) {
   lua_newtable(L);
   int runs_idx = lua_gettop(L);
   if (lua_getfield(L, 1, "run") != LUA_TNIL) {
-    l_run_check(L, -1);
+    if (!luaL_testudata(L, -1, RUN_MT)) {
+      return luaL_error(L, "plot: field 'run' expects an mbd.Run, got %s", lx_typename(L, -1));
+    }
     lua_rawseti(L, runs_idx, ++nruns);
   } else {
     lua_pop(L, 1);
@@ -473,7 +475,7 @@ static int l_plot(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_lines(&spec, &err) < 0) {
-    return luaL_error(L, "plot: %s", err.msg);
+    return luaL_error(L, "%s", err.msg);  // the engine names "plot"
   }
   lua_pushstring(L, file);
   return 1;

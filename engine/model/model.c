@@ -247,9 +247,16 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   if (!(s->mass > 0) || !isfinite(s->mass)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_MASS, name, s->mass);
   }
-  if (!finite_all(s->pos, 3) || !finite_all(s->vel, 3) || !finite_all(s->omega, 3) ||
-      !finite_all(s->inertia, 6) || !isfinite(s->angle) || !finite_all(s->rot, 4)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name);
+  // the field that is not finite, named as the DSL names it
+  const char *bad = !finite_all(s->pos, 3)       ? "pos"
+                    : !finite_all(s->vel, 3)     ? "vel"
+                    : !finite_all(s->omega, 3)   ? "omega"
+                    : !finite_all(s->inertia, 6) ? "inertia"
+                    : !isfinite(s->angle)        ? "angle"
+                    : !finite_all(s->rot, 4)     ? "rot"
+                                                 : NULL;
+  if (bad) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name, bad);
   }
   mbd_body b;
   memset(&b, 0, sizeof b);

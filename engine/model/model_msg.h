@@ -42,8 +42,9 @@
 #define MSG_MODEL_BODY_DUP "body '%s': a body with this name already exists"
 /* mass not positive: body, mass */
 #define MSG_MODEL_MASS "body '%s': mass must be positive, got %g"
-/* a NaN or infinity in the body's pose, velocity or inertia: body */
-#define MSG_MODEL_BODY_FINITE "body '%s': pose, velocity and inertia must be finite"
+/* a NaN or infinity in the body's pose, velocity or inertia: body, the field (pos, vel, omega,
+ * inertia, angle, rot) */
+#define MSG_MODEL_BODY_FINITE "body '%s': field '%s' must be finite"
 /* planar moment of inertia not positive: body, inertia */
 #define MSG_MODEL_INERTIA "body '%s': inertia must be positive, got %g"
 /* initial Euler parameters all zero: body */
