@@ -126,7 +126,7 @@ static int model_formulation(lua_State *L, const char *name) {
   if (k < 0) {
     luaL_error(L,
                "simulate: unknown formulation '%s' (augmented, baumgarte, gcp, kane, "
-               "udwadia_kalaba, relative)",
+               "udwadia_kalaba; relative is not implemented yet)",
                name);
   }
   return k;
