@@ -400,6 +400,9 @@ static int info_tostring(lua_State *L) {
   return 1;
 }
 
+/* bodies and joints named in m:info()'s text; the rest are counted */
+#define INFO_NAMES 40
+
 /* m:info(): a table {bodies, joints, drives, forces, coordinates, constraints, rank, dof,
  * redundant, warnings, text} whose tostring is a readable summary */
 static int l_model_info(lua_State *L) {
@@ -411,7 +414,8 @@ static int l_model_info(lua_State *L) {
   if (!mbd_model_running(lm->m)) {
     lm->cbs.L = L;
     mbd_model_clear_warnings(lm->m);
-    rc = mbd_model_assemble(lm->m, NULL, &err);
+    // a large assembly hears Ctrl-C between its steps
+    rc = mbd_model_assemble_polled(lm->m, NULL, l_poll_interrupt, NULL, &err);
   }
   l_model_show_warnings(L, 1);
   mbd_model_info in;
@@ -431,16 +435,25 @@ static int l_model_info(lua_State *L) {
   snprintf(line, sizeof line, "model '%s' (%s)\n  bodies: %d", mbd_model_name(lm->m),
            mbd_model_dim(lm->m) == 2 ? "planar" : "spatial", in.nbody);
   luaL_addstring(&b, line);
-  for (int i = 1; i < mbd_model_nbody(lm->m); i++) {
+  // the names, the first INFO_NAMES of them for a large model
+  for (int i = 1; i < mbd_model_nbody(lm->m) && i <= INFO_NAMES; i++) {
     luaL_addstring(&b, i == 1 ? " (" : ", ");
     luaL_addstring(&b, mbd_model_body_name(lm->m, i));
+  }
+  if (mbd_model_nbody(lm->m) - 1 > INFO_NAMES) {
+    snprintf(line, sizeof line, ", … %d more", mbd_model_nbody(lm->m) - 1 - INFO_NAMES);
+    luaL_addstring(&b, line);
   }
   luaL_addstring(&b, in.nbody ? ")\n" : "\n");
   snprintf(line, sizeof line, "  joints: %d", in.njoint);
   luaL_addstring(&b, line);
-  for (int i = 0; i < mbd_model_njoint(lm->m); i++) {
+  for (int i = 0; i < mbd_model_njoint(lm->m) && i < INFO_NAMES; i++) {
     snprintf(line, sizeof line, "%s%s %s", i == 0 ? " (" : ", ",
              mbd_joint_type_name(mbd_model_joint_type(lm->m, i)), mbd_model_joint_name(lm->m, i));
+    luaL_addstring(&b, line);
+  }
+  if (mbd_model_njoint(lm->m) > INFO_NAMES) {
+    snprintf(line, sizeof line, ", … %d more", mbd_model_njoint(lm->m) - INFO_NAMES);
     luaL_addstring(&b, line);
   }
   luaL_addstring(&b, in.njoint ? ")\n" : "\n");

@@ -224,7 +224,7 @@ int l_model_simulate(lua_State *L) {
   mbd_run *run = NULL;
   lua_State *L_outer = l_model_callbacks(L, 1)->L;  // a run nested in a callback of this model
   mbd_model *m = l_model_enter(L, 1);
-  mbd_lua_interrupted = 0;
+  // a Ctrl-C that came just before (the flag is cleared where an interrupt is raised) is heard
   int rc = mbd_simulate(m, &o, &run, &err);
   l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   luaL_unref(L, LUA_REGISTRYINDEX, stop.fnref);
@@ -250,7 +250,6 @@ int l_model_kinematics(lua_State *L) {
   mbd_run *run = NULL;
   lua_State *L_outer = l_model_callbacks(L, 1)->L;  // a run nested in a callback of this model
   mbd_model *m = l_model_enter(L, 1);
-  mbd_lua_interrupted = 0;
   int rc = mbd_kinematics(m, &o, &run, &err);
   l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   return finish_model_run(L, rc, run, &err);

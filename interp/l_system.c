@@ -327,7 +327,6 @@ static int l_system_simulate(lua_State *L) {
   lua_getiuservalue(L, 1, 1);
   ls->udidx = lua_gettop(L);
   ls->L = L;
-  mbd_lua_interrupted = 0;
   mbd_error err;
   mbd_error_clear(&err);
   mbd_run *run = NULL;

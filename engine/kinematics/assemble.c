@@ -21,6 +21,14 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
   int r = 0;
   m->ma0 = 0;
   for (int i = 0; i < mrow; i++) {
+    // O(m² n): the rank test of a large model takes seconds; an interrupt is heard every 64 rows
+    if (d->poll && i % 64 == 63) {
+      int rc = d->poll(d->poll_ud, d->t, err);
+      if (rc < 0) {
+        free(basis);
+        return rc;
+      }
+    }
     double *v = basis + (size_t)r * n;
     double n0 = 0;
     for (int c = 0; c < n; c++) {
@@ -270,6 +278,12 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
 }
 
 int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err) {
+  return mbd_model_assemble_polled(m, opts, NULL, NULL, err);
+}
+
+int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
+                              int (*poll)(void *ud, double t, mbd_error *err), void *ud,
+                              mbd_error *err) {
   int busy = mbd_model_check_idle(m, "assembling it again", err);
   if (busy) {
     return busy;
@@ -287,6 +301,8 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
     mbd_model_unassemble(m);
     return rc < 0 ? rc : MBD_E_NOMEM;
   }
+  d->poll = poll;
+  d->poll_ud = ud;
   rc = assemble(m, d, tol, max_iter, err);
   mbd_data_free(d);
   if (rc < 0) {

@@ -313,6 +313,8 @@ struct mbd_data {
   long newton_iterations;
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
+  int (*poll)(void *ud, double t, mbd_error *err); /* assembly's interrupt poll, or NULL */
+  void *poll_ud;
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
   double sing_ratio;       /* least pivot ratio of the augmented LU relative to aug_ratio0 (1 at
                               the start): how near a singular configuration the run came */

@@ -23,6 +23,13 @@
   "model '%s' is running: %s is not allowed during its run (change the model before or after " \
   "m:simulate, or build another model)"
 
+/* the model's dense workspaces would not fit: model, coordinates, constraint rows, GB needed,
+ * GB of physical memory */
+#define MSG_MODEL_DATA_TOO_LARGE                                                                \
+  "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
+  "need %.1f GB for each copy of the run's workspaces, more than a quarter of this machine's "   \
+  "%.1f GB; the sparse path for large models is not implemented yet"
+
 /* ---- names ----------------------------------------------------------------------------------- */
 
 /* an empty or too long name: kind, the longest length allowed */

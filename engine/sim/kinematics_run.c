@@ -51,7 +51,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (m->running == 0) {
     mbd_model_clear_warnings(m);
     mbd_assembly_opts ao = {fmin(tol, 1e-10), 50};
-    rc = mbd_model_assemble(m, &ao, err);
+    rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
     if (rc < 0) {
       return rc;
     }

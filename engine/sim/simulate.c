@@ -207,7 +207,7 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   // always start from the poses the user gave (drive functions may have changed since)
   mbd_model_clear_warnings(m);
   mbd_assembly_opts ao = {o->position_tol > 0 ? fmin(o->position_tol, 1e-10) : 1e-10, 50};
-  rc = mbd_model_assemble(m, &ao, err);
+  rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
   if (rc < 0) {
     return rc;
   }

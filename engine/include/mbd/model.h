@@ -137,6 +137,11 @@ typedef struct mbd_assembly_opts {
  * the largest residual), MBD_E_INPUT or MBD_E_NOMEM.  Warnings (redundant constraints removed,
  * poses moved) are kept: mbd_model_warning(). */
 int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err);
+/* the same, asking poll(ud, 0, err) between the steps of a long assembly (Newton iterations,
+ * rows of the rank test): a negative status stops it (an interrupt, as in mbd_sim_opts) */
+int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
+                              int (*poll)(void *ud, double t, mbd_error *err), void *ud,
+                              mbd_error *err);
 int mbd_model_is_assembled(const mbd_model *m);
 /* > 0 while a run of m is going on (its force, drive and stop_when functions run inside it): the
  * model refuses changes and re-assembly then (MBD_E_STATE); a nested m:simulate runs on its own
