@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config liblua5.4-dev liblapacke-dev libopenblas-dev
-          libsundials-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo)
+          libsundials-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo
+          clang)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -38,13 +38,19 @@ static double physical_memory(void) {
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   // the dense workspaces grow with the square of the model's size: a 10 000-body model would
   // ask for tens of GB, which Linux grants lazily and then ends with an out-of-memory kill.  A
-  // run holds two data; refuse one above a quarter of the physical memory with a message
+  // run holds two data; refuse one above a quarter of the physical memory (or the environment's
+  // MBD_MAX_WORKSPACE_GB) with a message
   double nv = m->nv, mr = m->mrow, bigger = nv > mr ? nv : mr;
   double bytes = 8.0 * (2 * mr * nv + nv * nv + (nv + mr) * (nv + mr) + 3 * bigger * bigger);
-  double phys = physical_memory();
-  if (phys > 0 && bytes > 0.25 * phys) {
+  double limit = 0.25 * physical_memory();
+  // MBD_MAX_WORKSPACE_GB lowers the limit (a shared machine, the fuzzer)
+  const char *cap = getenv("MBD_MAX_WORKSPACE_GB");
+  if (cap && atof(cap) > 0 && (limit <= 0 || atof(cap) * 1e9 < limit)) {
+    limit = atof(cap) * 1e9;
+  }
+  if (limit > 0 && bytes > limit) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_TOO_LARGE, m->name, m->nv, m->mrow, bytes / 1e9,
-             phys / 1e9);
+             limit / 1e9);
     return NULL;
   }
   mbd_data *d = calloc(1, sizeof *d);

@@ -24,11 +24,12 @@
   "m:simulate, or build another model)"
 
 /* the model's dense workspaces would not fit: model, coordinates, constraint rows, GB needed,
- * GB of physical memory */
+ * GB allowed */
 #define MSG_MODEL_DATA_TOO_LARGE                                                                \
   "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
-  "need %.1f GB for each copy of the run's workspaces, more than a quarter of this machine's "   \
-  "%.1f GB; the sparse path for large models is not implemented yet"
+  "need %.1f GB for each copy of the run's workspaces, more than the %.1f GB allowed (a "       \
+  "quarter of the memory, or MBD_MAX_WORKSPACE_GB); the sparse path for large models is not "   \
+  "implemented yet"
 
 /* ---- names ----------------------------------------------------------------------------------- */
 
