@@ -87,15 +87,21 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   if (d->aug_ratio0 == 0 && piv == 0) {
     d->aug_ratio0 = ratio;
   }
+  // the scale of the singular-configuration tests: the run's first pivot ratio (a re-selection of
+  // rows, which takes a new baseline above, must not hide a configuration growing singular)
+  if (d->aug_ratio_start == 0 && piv == 0) {
+    d->aug_ratio_start = ratio;
+  }
+  double start = d->aug_ratio_start > 0 ? d->aug_ratio_start : ratio;
   // how near a singular configuration the run comes (the integration's evaluations: the driver
   // warns after an augmented or baumgarte run that came near one without stopping)
-  if (d->aug_ratio0 > 0 && ratio < d->sing_ratio * d->aug_ratio0) {
-    d->sing_ratio = ratio / d->aug_ratio0;
+  if (ratio < d->sing_ratio * start) {
+    d->sing_ratio = ratio / start;
     d->sing_t = d->t;
   }
   // gcp's state is consistent (its analyses): near a singular configuration its accelerations
   // come from the SVD, which sees σ where the LU sees σ²
-  if (gauss && (piv > 0 || ratio < AUG_GAUSS_REL * d->aug_ratio0)) {
+  if (gauss && (piv > 0 || ratio < AUG_GAUSS_REL * start)) {
     return mbd_dynamics_gauss(m, d, gamma_star, want_lambda, err);
   }
   // numerically singular: a pivot below 64 ε of the largest carries no digits, and a pivot ratio
@@ -106,9 +112,9 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   if (piv == 0 && ratio < 64 * DBL_EPSILON) {
     piv = kmin + 1;
     snprintf(how, sizeof how, "no significant digits in the pivot");
-  } else if (piv == 0 && ratio < AUG_SINGULAR_REL * d->aug_ratio0) {
+  } else if (piv == 0 && ratio < AUG_SINGULAR_REL * start) {
     piv = kmin + 1;
-    snprintf(how, sizeof how, "pivot ratio %.1e, %.1e at the start,", ratio, d->aug_ratio0);
+    snprintf(how, sizeof how, "pivot ratio %.1e, %.1e at the start,", ratio, start);
   }
   if (piv > 0) {
     char what[160];
@@ -124,6 +130,20 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
   memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
   mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  // a solve that still overflowed to NaN or infinity (the leading matrix nearly singular in a way
+  // the pivot ratio did not show): the singular-configuration stop, not a NaN in the state
+  for (int i = 0; i < N; i++) {
+    if (!isfinite(d->augrhs[i])) {
+      char what[160];
+      if (kmin < n) {
+        mbd_model_coord_name(m, kmin, what, sizeof what);
+      } else {
+        mbd_model_row_name(m, d->active[kmin - n], what, sizeof what);
+      }
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "the solve overflowed, smallest pivot", what);
+    }
+  }
   memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   for (int k = 0; k < d->ma; k++) {

@@ -112,6 +112,7 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   d->lu_factorizations = 0;
   d->row_reselections = 0;
   d->aug_ratio0 = 0;
+  d->aug_ratio_start = 0;
   d->sing_ratio = 1;
   d->sing_t = 0;
 }
@@ -125,6 +126,7 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   dst->ma = src->ma;
   memcpy(dst->active, src->active, (size_t)src->ma * sizeof(int));
   dst->aug_ratio0 = src->aug_ratio0;
+  dst->aug_ratio_start = src->aug_ratio_start;
   dst->have_dynamics = 0;
 }
 

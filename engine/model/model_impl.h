@@ -316,7 +316,9 @@ struct mbd_data {
   int (*poll)(void *ud, double t, mbd_error *err); /* assembly's interrupt poll, or NULL */
   void *poll_ud;
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
-  double sing_ratio;       /* least pivot ratio of the augmented LU relative to aug_ratio0 (1 at
+  double aug_ratio_start;  /* the same, never reset by a re-selection of rows: the scale of the
+                              singular-configuration tests */
+  double sing_ratio;       /* least pivot ratio of the augmented LU relative to aug_ratio_start (1 at
                               the start): how near a singular configuration the run came */
   double sing_t;           /* where it was */
 };
