@@ -129,10 +129,15 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   int N = n + d->ma;
   memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
   memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
-  mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
-  // a solve that still overflowed to NaN or infinity (the leading matrix nearly singular in a way
-  // the pivot ratio did not show): the singular-configuration stop, not a NaN in the state
+  double rhs_max = 0;  // NaN stays NaN: then the overflow is the input's, not the matrix's
   for (int i = 0; i < N; i++) {
+    rhs_max = fmax(rhs_max, fabs(d->augrhs[i])) + (isnan(d->augrhs[i]) ? NAN : 0);
+  }
+  mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  // a solve that overflowed to NaN or infinity from a moderate right-hand side (the leading
+  // matrix nearly singular in a way the pivot ratio did not show): the singular-configuration
+  // stop, not a NaN in the state.  A force of 1e308 is left to the state's own check.
+  for (int i = 0; i < N && rhs_max < 1e150; i++) {
     if (!isfinite(d->augrhs[i])) {
       char what[160];
       if (kmin < n) {

@@ -472,7 +472,8 @@ topics.write_csv = {
   title = "run:write_csv(file [, {channels}])",
   text = [[
 Writes the recorded samples to a CSV file: a time column and one column per channel (all
-channels when the list is omitted).]],
+channels when the list is omitted).  The file is written to a temporary name and renamed when
+complete: an error or a Ctrl-C never leaves a half-written file under its name.]],
   example = [[run:write_csv("out.csv", {"link2.theta", "link2.y"})]],
   see = { "Run", "series", "plot" },
 }
@@ -607,6 +608,8 @@ topics.Run = {
 The result of a run: channels sampled on a time grid.
   run:value(ch, t)   run:series(ch)   run.channels   run.stats   run:write_csv(file [, list])
   run.stop_time (where stop_when ended it, else nil)
+  run.warnings (a list of texts: what made a successful run inaccurate — constraints drifted,
+    coarse default samples, a singular configuration passed closely; also shown on stderr)
   mbd.plot { run = run, ... }; for mbd.system runs also run.E1[i], run.E2[i].]],
   example = [[print(run:value("link2.theta", 5.0), run.stats.nfev)]],
   see = { "value", "series", "channels", "stats", "write_csv", "plot" },
