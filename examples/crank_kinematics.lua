@@ -20,7 +20,8 @@ local slider = m:body { name = "slider", mass = 2.0, inertia = 1e-3, pos = {r + 
 local O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-r / 2, 0} }
 m:revolute { name = "A", body1 = crank, at1 = {r / 2, 0}, body2 = rod, at2 = {-l / 2, 0} }
 m:revolute { name = "B", body1 = rod, at1 = {l / 2, 0}, body2 = slider, at2 = {0, 0} }
-m:translational { name = "S", body1 = m.ground, body2 = slider, axis1 = {1, 0} }
+m:translational { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
+                 axis1 = {1, 0} }
 
 -- θ(t) = 2πt with its exact derivatives (without them mbd differentiates numerically)
 m:drive { joint = O, position = function(t) return 2 * math.pi * t end,

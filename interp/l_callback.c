@@ -110,10 +110,15 @@ void l_cb_read_drive(lua_State *L, int tidx, l_cb *cb) {
 /* calls from the engine into Lua                                                              */
 
 int l_cb_pcall(lua_State *L, const char *what, int nargs, int nres, mbd_error *err) {
+  int base = lua_gettop(L) - nargs - 1;  // below the function and its arguments
   if (lua_pcall(L, nargs, nres, 0) != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
+    // an error object that is not a string speaks through its __tostring
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (!msg && luaL_callmeta(L, -1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+      msg = lua_tostring(L, -1);
+    }
     MBD_FAIL(err, MBD_E_CALLBACK, "%s: %s", what, msg ? msg : "error object is not a string");
-    lua_pop(L, 1);
+    lua_settop(L, base);
     return MBD_E_CALLBACK;
   }
   return 0;
@@ -127,10 +132,15 @@ static int call_with_state(l_cb *cb, lua_State *L, int top, double t, const mbd_
   lua_pushnumber(L, t);
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->owner->state_ref);
   l_state *st = lua_touserdata(L, -1);
+  // a nested run of the same model (the function calls m:simulate) uses the same State object:
+  // give the outer call its data back afterwards
+  const mbd_model *m_outer = st->m;
+  const mbd_data *d_outer = st->d;
   st->m = m;
   st->d = d;
   int rc = l_cb_pcall(L, cb->what, 2, 1, err);
-  st->d = NULL;
+  st->m = m_outer;
+  st->d = d_outer;
   if (rc) {
     lua_settop(L, top);
   }

@@ -103,6 +103,17 @@ static void show_new_warnings(lua_State *L, lmodel *lm, int from) {
   }
 }
 
+/* a point field every joint, spring and force needs (DSL.md: a missing required key is an
+ * error): its absence used to mean the centre of mass, silently building another mechanism.  A
+ * flexible body's node (arm:node(k)) is itself a point: there the field is optional, the node */
+static void req_point(lua_State *L, const mbd_model *m, int body, int tidx, const char *what,
+                      const char *key, int dim, double *out) {
+  if (!lx_opt_vec_dim(L, tidx, what, key, dim, dim, out) && mbd_model_body_owner(m, body) < 0) {
+    luaL_error(L, "%s: missing field '%s' (a point in the body's frame; %s for its centre of mass)",
+               what, key, dim == 3 ? "{0, 0, 0}" : "{0, 0}");
+  }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* mbd.model { name, dim, gravity }                                                            */
 
@@ -166,11 +177,11 @@ static int l_model_body(lua_State *L) {
   } else {
     snprintf(what, sizeof what, "body 'body%d'", mbd_model_nbody(lm->m));
   }
-  s.mass = lx_req_number(L, 2, "body", "mass");
+  s.mass = lx_req_number(L, 2, what, "mass");
   if (dim == 2) {
-    s.inertia[0] = lx_req_number(L, 2, "body", "inertia");
-    lx_opt_number(L, 2, "body", "angle", &s.angle);
-    lx_opt_number(L, 2, "body", "omega", &s.omega[0]);
+    s.inertia[0] = lx_req_number(L, 2, what, "inertia");
+    lx_opt_number(L, 2, what, "angle", &s.angle);
+    s.omega_given = lx_opt_number(L, 2, what, "omega", &s.omega[0]);
   } else {
     lua_getfield(L, 2, "inertia");
     double in[6] = {0, 0, 0, 0, 0, 0};
@@ -187,10 +198,10 @@ static int l_model_body(lua_State *L) {
     memcpy(s.inertia, in, sizeof in);
     s.rot[0] = 1;
     lx_opt_vec(L, 2, what, "rot", 4, s.rot);
-    lx_opt_vec_dim(L, 2, what, "omega", 3, 3, s.omega);
+    s.omega_given = lx_opt_vec_dim(L, 2, what, "omega", 3, 3, s.omega);
   }
   lx_opt_vec_dim(L, 2, what, "pos", dim, dim, s.pos);
-  lx_opt_vec_dim(L, 2, what, "vel", dim, dim, s.vel);
+  s.vel_given = lx_opt_vec_dim(L, 2, what, "vel", dim, dim, s.vel);
   mbd_error err;
   mbd_error_clear(&err);
   int nwarn = 0;
@@ -227,8 +238,8 @@ static int add_joint(lua_State *L, int type) {
   } else {
     snprintf(what, sizeof what, "%s '%s%d'", ctor, ctor, mbd_model_njoint(lm->m) + 1);
   }
-  lx_opt_vec_dim(L, 2, what, "at1", dim, dim, s.at1);
-  lx_opt_vec_dim(L, 2, what, "at2", dim, dim, s.at2);
+  req_point(L, lm->m, s.body1, 2, what, "at1", dim, s.at1);
+  req_point(L, lm->m, s.body2, 2, what, "at2", dim, s.at2);
   s.has_axis1 = lx_opt_vec_dim(L, 2, what, "axis1", dim, dim, s.axis1);
   s.has_axis2 = lx_opt_vec_dim(L, 2, what, "axis2", dim, dim, s.axis2);
   if (dim == 2 && s.has_axis2) {
@@ -294,7 +305,7 @@ static int add_force(lua_State *L, int torque) {
   char obj[96];
   snprintf(obj, sizeof obj, "%s on body '%s'", ctor, mbd_model_body_name(lm->m, s.body));
   if (!torque) {
-    lx_opt_vec_dim(L, 2, obj, "at", dim, dim, s.at);
+    req_point(L, lm->m, s.body, 2, obj, "at", dim, s.at);
   }
   int want = torque ? (dim == 2 ? 1 : 3) : dim;
   if (torque && dim == 3 && lx_has(L, 2, "value")) {
@@ -354,8 +365,8 @@ static int l_model_spring(lua_State *L) {
   s.body2 = l_obj_body(L, 2, 1, "spring", "body2", 1);
   char obj[96];
   snprintf(obj, sizeof obj, "spring '%s'", s.name ? s.name : "spring");
-  lx_opt_vec_dim(L, 2, obj, "at1", dim, dim, s.at1);
-  lx_opt_vec_dim(L, 2, obj, "at2", dim, dim, s.at2);
+  req_point(L, lm->m, s.body1, 2, obj, "at1", dim, s.at1);
+  req_point(L, lm->m, s.body2, 2, obj, "at2", dim, s.at2);
   s.k = lx_req_number(L, 2, "spring", "k");
   lx_opt_number(L, 2, "spring", "c", &s.c);
   s.length = lx_req_number(L, 2, "spring", "length");
@@ -396,15 +407,23 @@ static int info_tostring(lua_State *L) {
   return 1;
 }
 
+/* bodies and joints named in m:info()'s text; the rest are counted */
+#define INFO_NAMES 40
+
 /* m:info(): a table {bodies, joints, drives, forces, coordinates, constraints, rank, dof,
  * redundant, warnings, text} whose tostring is a readable summary */
 static int l_model_info(lua_State *L) {
   lmodel *lm = check_model(L, 1);
   mbd_error err;
   mbd_error_clear(&err);
-  lm->cbs.L = L;
-  mbd_model_clear_warnings(lm->m);
-  int rc = mbd_model_assemble(lm->m, NULL, &err);
+  int rc = MBD_OK;
+  // during a run of this model (m:info() from its force function) the run's assembly stands
+  if (!mbd_model_running(lm->m)) {
+    lm->cbs.L = L;
+    mbd_model_clear_warnings(lm->m);
+    // a large assembly hears Ctrl-C between its steps
+    rc = mbd_model_assemble_polled(lm->m, NULL, l_poll_interrupt, NULL, &err);
+  }
   l_model_show_warnings(L, 1);
   mbd_model_info in;
   mbd_model_get_info(lm->m, &in);
@@ -423,20 +442,33 @@ static int l_model_info(lua_State *L) {
   snprintf(line, sizeof line, "model '%s' (%s)\n  bodies: %d", mbd_model_name(lm->m),
            mbd_model_dim(lm->m) == 2 ? "planar" : "spatial", in.nbody);
   luaL_addstring(&b, line);
-  for (int i = 1, first = 1; i < mbd_model_nbody(lm->m); i++) {
+  // the names (a flexible body's nodes are points of that body), the first INFO_NAMES of them
+  // for a large model
+  int shown = 0, named = 0;
+  for (int i = 1; i < mbd_model_nbody(lm->m); i++) {
     if (mbd_model_body_owner(lm->m, i) >= 0) {
-      continue;  // a flexible body's node: a point of that body
+      continue;
     }
-    luaL_addstring(&b, first ? " (" : ", ");
+    if (named++ >= INFO_NAMES) {
+      continue;
+    }
+    luaL_addstring(&b, shown++ == 0 ? " (" : ", ");
     luaL_addstring(&b, mbd_model_body_name(lm->m, i));
-    first = 0;
+  }
+  if (named > INFO_NAMES) {
+    snprintf(line, sizeof line, ", … %d more", named - INFO_NAMES);
+    luaL_addstring(&b, line);
   }
   luaL_addstring(&b, in.nbody ? ")\n" : "\n");
   snprintf(line, sizeof line, "  joints: %d", in.njoint);
   luaL_addstring(&b, line);
-  for (int i = 0; i < mbd_model_njoint(lm->m); i++) {
+  for (int i = 0; i < mbd_model_njoint(lm->m) && i < INFO_NAMES; i++) {
     snprintf(line, sizeof line, "%s%s %s", i == 0 ? " (" : ", ",
              mbd_joint_type_name(mbd_model_joint_type(lm->m, i)), mbd_model_joint_name(lm->m, i));
+    luaL_addstring(&b, line);
+  }
+  if (mbd_model_njoint(lm->m) > INFO_NAMES) {
+    snprintf(line, sizeof line, ", … %d more", mbd_model_njoint(lm->m) - INFO_NAMES);
     luaL_addstring(&b, line);
   }
   luaL_addstring(&b, in.njoint ? ")\n" : "\n");
@@ -451,6 +483,12 @@ static int l_model_info(lua_State *L) {
     if (in.moved_body > 0 && in.moved > 1e-9) {
       snprintf(line, sizeof line, "\n  assembly moved the given poses by up to %.3g (body '%s')",
                in.moved, mbd_model_body_name(lm->m, in.moved_body));
+      luaL_addstring(&b, line);
+    }
+    if (in.vmoved_body > 0 && in.vmoved > 1e-9) {
+      snprintf(line, sizeof line,
+               "\n  assembly changed the given velocities by up to %.3g (body '%s')", in.vmoved,
+               mbd_model_body_name(lm->m, in.vmoved_body));
       luaL_addstring(&b, line);
     }
   } else {

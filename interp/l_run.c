@@ -170,7 +170,7 @@ static const luaL_Reg run_methods[] = {{"animate", l_run_animate},
                                        {NULL, NULL}};
 
 /* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
- * formulation, integrator, t_end, stop_time, samples, events, E1, E2 */
+ * formulation, integrator, t_end, stop_time, samples, events, warnings, E1, E2 */
 static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
@@ -211,6 +211,12 @@ static int l_run_fields(lua_State *L) {
   } else if (strcmp(k, "model") == 0) {
     // the model or system that made the run
     l_run_push_owner(L, 1);
+  } else if (strcmp(k, "warnings") == 0) {
+    lua_newtable(L);
+    for (int i = 0; mbd_run_warning(r, i); i++) {
+      lua_pushstring(L, mbd_run_warning(r, i));
+      lua_rawseti(L, -2, i + 1);
+    }
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));
   } else if (strcmp(k, "events") == 0) {
@@ -353,7 +359,7 @@ static int l_plot_heatmap(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_heatmap(&spec, &err) < 0) {
-    return luaL_error(L, "plot: %s", err.msg);
+    return luaL_error(L, "%s", err.msg);  // the engine names "plot"
   }
   lua_pushstring(L, spec.file);
   return 1;
@@ -423,7 +429,9 @@ static int l_plot(lua_State *L) {
   lua_newtable(L);
   int runs_idx = lua_gettop(L);
   if (lua_getfield(L, 1, "run") != LUA_TNIL) {
-    l_run_check(L, -1);
+    if (!luaL_testudata(L, -1, RUN_MT)) {
+      return luaL_error(L, "plot: field 'run' expects an mbd.Run, got %s", lx_typename(L, -1));
+    }
     lua_rawseti(L, runs_idx, ++nruns);
   } else {
     lua_pop(L, 1);
@@ -564,7 +572,7 @@ static int l_plot(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_lines(&spec, &err) < 0) {
-    return luaL_error(L, "plot: %s", err.msg);
+    return luaL_error(L, "%s", err.msg);  // the engine names "plot"
   }
   if (annotate_plot(L, file, runs_idx, nruns, &err) < 0) {
     return luaL_error(L, "plot: %s", err.msg);

@@ -5,6 +5,7 @@
 #include "l_simulate.h"
 
 #include <lauxlib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 
 void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
   const char *fn = f->fn;
+  char nb0[32], nb1[32];  // numbers as message text
   *f->t_end = lx_req_number(L, idx, fn, "t_end");
   if (f->check) {
     const char *name = lx_opt_string(L, idx, fn, "formulation");
@@ -43,21 +45,46 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
     if (*f->integrator == MBD_INT_RK4 && !has_step) {
       luaL_error(L, "%s: integrator 'rk4' needs field 'step' (the fixed step h)", fn);
     }
-    lx_opt_number(L, idx, fn, "max_step", f->max_step);
-    lx_opt_number(L, idx, fn, "output_every", f->output_every);
-    if (!(*f->rtol > 0) || !(*f->atol > 0)) {
-      luaL_error(L, "%s: rtol and atol must be positive", fn);
+    int has_max_step = lx_opt_number(L, idx, fn, "max_step", f->max_step);
+    int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
+    // settings that cannot be meant: a relative tolerance of 1 or more accepts any answer
+    if (!(*f->rtol > 0 && *f->rtol < 1) || !(*f->atol > 0) || !isfinite(*f->atol)) {
+      luaL_error(L,
+                 "%s: rtol must be between 0 and 1 and atol positive and finite, got rtol = %s, "
+                 "atol = %s",
+                 fn, lx_num(nb0, sizeof nb0, *f->rtol), lx_num(nb1, sizeof nb1, *f->atol));
+    }
+    if (has_step && (!(*f->step > 0) || !isfinite(*f->step) || *f->step > *f->t_end)) {
+      luaL_error(L, "%s: field 'step' must be positive, finite and at most t_end, got %s", fn,
+                 lx_num(nb0, sizeof nb0, *f->step));
+    }
+    // below 1e-9·t_end the integrator could not take such a step at all (its smallest step is
+    // 64 rounding units of the time)
+    if (has_max_step && (!(*f->max_step >= 1e-9 * *f->t_end) || !isfinite(*f->max_step))) {
+      luaL_error(L, "%s: field 'max_step' must be finite and at least 1e-9·t_end = %s, got %s",
+                 fn, lx_num(nb1, sizeof nb1, 1e-9 * *f->t_end),
+                 lx_num(nb0, sizeof nb0, *f->max_step));
+    }
+    if (has_every && (!(*f->output_every > 0) || !isfinite(*f->output_every))) {
+      luaL_error(L, "%s: field 'output_every' must be positive and finite, got %s", fn,
+                 lx_num(nb0, sizeof nb0, *f->output_every));
     }
   }
   // kinematics' output intervals; the position analyses of models
   if (f->steps) {
     lx_opt_int(L, idx, fn, "steps", f->steps);
   }
-  if (f->position_tol) {
-    lx_opt_number(L, idx, fn, "position_tol", f->position_tol);
+  if (f->position_tol && lx_opt_number(L, idx, fn, "position_tol", f->position_tol) &&
+      (!(*f->position_tol > 0) || !isfinite(*f->position_tol))) {
+    luaL_error(L, "%s: field 'position_tol' must be positive and finite, got %s", fn,
+               lx_num(nb0, sizeof nb0, *f->position_tol));
   }
-  if (f->max_newton) {
-    lx_opt_int(L, idx, fn, "max_newton", f->max_newton);
+  if (f->max_newton && lx_opt_int(L, idx, fn, "max_newton", f->max_newton) &&
+      *f->max_newton < 1) {
+    luaL_error(L, "%s: field 'max_newton' must be at least 1, got %d", fn, *f->max_newton);
+  }
+  if (f->steps && *f->steps < 1) {
+    luaL_error(L, "%s: field 'steps' must be at least 1, got %d", fn, *f->steps);
   }
 }
 
@@ -65,6 +92,14 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
                  const char *kept, int name_empty) {
   owner = lua_absindex(L, owner);
   int n = run ? mbd_run_nsample(run) : 0;
+  // the run's warnings, at the line of the call (a failed run raises its error after them)
+  if (run && mbd_run_warning(run, 0)) {
+    char pos[96];
+    lx_where(L, pos, sizeof pos);
+    for (int i = 0; mbd_run_warning(run, i); i++) {
+      fprintf(stderr, "mbd: warning: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
+    }
+  }
   if (run) {
     // the run is returned and kept as owner.last_run, failed or not
     l_run_push(L, run);
@@ -197,9 +232,11 @@ int l_model_simulate(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   mbd_run *run = NULL;
+  lua_State *L_outer = l_model_callbacks(L, 1)->L;  // a run nested in a callback of this model
   mbd_model *m = l_model_enter(L, 1);
-  mbd_lua_interrupted = 0;
+  // a Ctrl-C that came just before (the flag is cleared where an interrupt is raised) is heard
   int rc = mbd_simulate(m, &o, &run, &err);
+  l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   luaL_unref(L, LUA_REGISTRYINDEX, stop.fnref);
   l_manifest_simulate(run, m, &o, o.stop_fn != NULL);
   return finish_model_run(L, rc, run, &err);
@@ -224,9 +261,10 @@ int l_model_kinematics(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   mbd_run *run = NULL;
+  lua_State *L_outer = l_model_callbacks(L, 1)->L;  // a run nested in a callback of this model
   mbd_model *m = l_model_enter(L, 1);
-  mbd_lua_interrupted = 0;
   int rc = mbd_kinematics(m, &o, &run, &err);
+  l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   l_manifest_kinematics(run, m, &o);
   return finish_model_run(L, rc, run, &err);
 }

@@ -328,7 +328,6 @@ static int l_system_simulate(lua_State *L) {
   lua_getiuservalue(L, 1, 1);
   ls->udidx = lua_gettop(L);
   ls->L = L;
-  mbd_lua_interrupted = 0;
   mbd_error err;
   mbd_error_clear(&err);
   mbd_run *run = NULL;
@@ -429,7 +428,7 @@ static int l_stability(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_stability(h, mats[0], mats[1], mats[2], re, im, &mx, &err) < 0) {
-    return luaL_error(L, "stability: %s", err.msg);
+    return luaL_error(L, "%s", err.msg);  // the engine names "stability"
   }
   lua_createtable(L, 0, 3);
   lua_createtable(L, N, 0);

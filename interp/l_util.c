@@ -3,7 +3,10 @@
  * the DSL types (l_util.h) */
 #include "l_util.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *lx_typename(lua_State *L, int idx) {
@@ -83,13 +86,35 @@ double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
   return v;
 }
 
+const char *lx_num(char *buf, size_t cap, double v) {
+  if (isnan(v)) {
+    snprintf(buf, cap, "NaN");
+    return buf;
+  }
+  // the shortest text that reads back as v
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, cap, "%.*g", p, v);
+    if (strtod(buf, NULL) == v) {
+      break;
+    }
+  }
+  return buf;
+}
+
 int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out) {
   double v = 0;
   if (!lx_opt_number(L, idx, ctor, key, &v)) {
     return 0;
   }
-  if (v != (double)(int)v) {
-    luaL_error(L, "%s: field '%s' expects an integer, got %f", ctor, key, v);
+  // a NaN, an infinity or a value outside int (its conversion would be undefined) is no integer
+  if (!(v >= INT_MIN && v <= INT_MAX) || v != floor(v)) {
+    char num[32];
+    if (isnan(v)) {
+      snprintf(num, sizeof num, "NaN");
+    } else {
+      snprintf(num, sizeof num, "%.17g", v);
+    }
+    luaL_error(L, "%s: field '%s' expects an integer, got %s", ctor, key, num);
   }
   *out = (int)v;
   return 1;

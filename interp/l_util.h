@@ -6,6 +6,7 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <stddef.h>
 
 /* raise "<ctor>: unknown field '<key>'" for any key of the table at idx not in allowed
  * (NULL-terminated), and "<ctor>: expects a table with named fields" for non-string keys */
@@ -16,6 +17,9 @@ int lx_opt_number(lua_State *L, int idx, const char *ctor, const char *key, doub
 /* required number field */
 double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key);
 /* optional integer field */
+/* v as message text into buf: "NaN" for a not-a-number (printf's "-nan" is platform noise),
+ * else the shortest text that reads back as v; returns buf */
+const char *lx_num(char *buf, size_t cap, double v);
 int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out);
 /* optional vector of exactly n numbers: "<ctor>: field 'at1' expects 2 numbers, got 3" */
 int lx_opt_vec(lua_State *L, int idx, const char *ctor, const char *key, int n, double *out);

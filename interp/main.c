@@ -22,7 +22,8 @@ static const char usage_text[] =
     "  mbd --version            print the version\n"
     "  mbd --help               print this help\n"
     "  --                       end of options (the next argument is FILE)\n"
-    "environment: MBD_STDLIB (folder of the Lua stdlib), MBD_TRACEBACK=1 (tracebacks on errors)\n";
+    "environment: MBD_STDLIB (folder of the Lua stdlib), MBD_TRACEBACK=1 (tracebacks on errors),\n"
+    "  MBD_MAX_WORKSPACE_GB (largest dense workspace of a run; default a quarter of the memory)\n";
 
 /* what the command line asks for */
 typedef struct {

@@ -30,6 +30,7 @@ static lua_State *running = NULL;
 static void stop_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   lua_sethook(L, NULL, 0, 0);
+  mbd_lua_interrupted = 0;  // this Ctrl-C is consumed here
   luaL_error(L, "interrupted!");
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run the whole test suite: a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-asan/) and a Release build (build/), both with warnings as errors, each through ctest.
+# (build-asan/) and a Release build (build/), both with warnings as errors, each through ctest;
+# then the fuzzer (build-fuzz/, clang): its regressions and a 50 s run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -11,3 +12,9 @@ for cfg in "build-asan Debug ON" "build Release OFF"; do
   cmake --build "$1" -j"$jobs"
   ctest --test-dir "$1" --output-on-failure -j"$jobs"
 done
+# the fuzzer (tests/fuzz/README.md): its regressions, then a 50 s run from the seeds
+echo "== fuzzing build in build-fuzz (clang, libFuzzer, sanitizers) =="
+cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DMBD_FUZZ=ON -DMBD_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzz_script
+ctest --test-dir build-fuzz --output-on-failure -R '^fuzz\.'

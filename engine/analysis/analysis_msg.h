@@ -5,6 +5,8 @@
 
 /* stability: an allocation failed */
 #define MSG_ANALYSIS_NOMEM "stability: out of memory"
+/* stability: a NaN or infinite entry: the matrix, its row and column (1-based) */
+#define MSG_ANALYSIS_FINITE "stability: %s(%d, %d) is not a finite number"
 /* stability: the eigenvalue computation failed: the status's text */
 #define MSG_ANALYSIS_EIG "stability: the eigenvalue computation failed (%s)"
 

@@ -13,6 +13,16 @@ int mbd_stability(int h, const double *S, const double *T, const double *L, doub
   if (h <= 0) {
     return MBD_OK;
   }
+  // a NaN or an infinity would reach LAPACK's balancing, which reports it on standard output
+  const double *mats[3] = {S, T, L};
+  const char *names[3] = {"S", "T", "L"};
+  for (int k = 0; k < 3; k++) {
+    for (int i = 0; mats[k] && i < h * h; i++) {
+      if (!isfinite(mats[k][i])) {
+        return MBD_FAIL(err, MBD_E_INPUT, MSG_ANALYSIS_FINITE, names[k], i % h + 1, i / h + 1);
+      }
+    }
+  }
   int N = L ? h : 2 * h;
   double *C = calloc((size_t)N * (size_t)N, sizeof(double));
   if (!C) {

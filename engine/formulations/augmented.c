@@ -49,8 +49,16 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
   return piv;
 }
 
-int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
-                           mbd_error *err) {
+/* a leading matrix whose pivot ratio has fallen below AUG_SINGULAR_REL times the run's first
+ * one is nearly singular: σ² of a vanishing singular value σ of Φq M^(−1/2) (the run stops with
+ * the singular-configuration message before the solve turns into rounding noise or NaN) */
+#define AUG_SINGULAR_REL 1e-8
+/* gcp leaves the LU for Gauss's principle (singular.c) below AUG_GAUSS_REL times that ratio */
+#define AUG_GAUSS_REL 1e-4
+
+/* the solve of eq 13, or for gcp (gauss = 1) Gauss's principle near a singular configuration */
+static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, int gauss,
+                    int want_lambda, mbd_error *err) {
   int n = m->nv;
   double ratio = 0;
   int kmin = 0;
@@ -79,12 +87,36 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
   if (d->aug_ratio0 == 0 && piv == 0) {
     d->aug_ratio0 = ratio;
   }
-  // numerically singular: a pivot below 64 ε of the largest carries no digits; stop with the
-  // configuration named rather than let the solve return garbage or NaN
-  const char *how = "zero pivot";
+  // the scale of the singular-configuration tests: the run's first pivot ratio (a re-selection of
+  // rows, which takes a new baseline above, must not hide a configuration growing singular)
+  if (d->aug_ratio_start == 0 && piv == 0) {
+    d->aug_ratio_start = ratio;
+  }
+  double start = d->aug_ratio_start > 0 ? d->aug_ratio_start : ratio;
+  // how near a singular configuration the run comes (the integration's evaluations: the driver
+  // warns after an augmented or baumgarte run that came near one without stopping)
+  if (ratio < d->sing_ratio * start) {
+    d->sing_ratio = ratio / start;
+    d->sing_t = d->t;
+  }
+  // gcp's state is consistent (its analyses): near a singular configuration its accelerations
+  // come from the SVD, which sees σ where the LU sees σ²
+  d->gauss_solved = 0;
+  if (gauss && mbd_gauss_applies(m) && (piv > 0 || ratio < AUG_GAUSS_REL * start)) {
+    d->gauss_solved = 1;
+    return mbd_dynamics_gauss(m, d, gamma_star, want_lambda, err);
+  }
+  // numerically singular: a pivot below 64 ε of the largest carries no digits, and a pivot ratio
+  // fallen by AUG_SINGULAR_REL leaves no trustworthy ones; stop with the configuration named
+  // rather than let the solve return noise or NaN
+  char how[64];
+  snprintf(how, sizeof how, "zero pivot");
   if (piv == 0 && ratio < 64 * DBL_EPSILON) {
     piv = kmin + 1;
-    how = "no significant digits in the pivot";
+    snprintf(how, sizeof how, "no significant digits in the pivot");
+  } else if (piv == 0 && ratio < AUG_SINGULAR_REL * start) {
+    piv = kmin + 1;
+    snprintf(how, sizeof how, "pivot ratio %.1e, %.1e at the start,", ratio, start);
   }
   if (piv > 0) {
     char what[160];
@@ -99,7 +131,26 @@ int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_
   int N = n + d->ma;
   memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
   memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
+  double rhs_max = 0;  // NaN stays NaN: then the overflow is the input's, not the matrix's
+  for (int i = 0; i < N; i++) {
+    rhs_max = fmax(rhs_max, fabs(d->augrhs[i])) + (isnan(d->augrhs[i]) ? NAN : 0);
+  }
   mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  // a solve that overflowed to NaN or infinity from a moderate right-hand side (the leading
+  // matrix nearly singular in a way the pivot ratio did not show): the singular-configuration
+  // stop, not a NaN in the state.  A force of 1e308 is left to the state's own check.
+  for (int i = 0; i < N && rhs_max < 1e150; i++) {
+    if (!isfinite(d->augrhs[i])) {
+      char what[160];
+      if (kmin < n) {
+        mbd_model_coord_name(m, kmin, what, sizeof what);
+      } else {
+        mbd_model_row_name(m, d->active[kmin - n], what, sizeof what);
+      }
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "the solve overflowed, smallest pivot", what);
+    }
+  }
   memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   for (int k = 0; k < d->ma; k++) {
@@ -120,6 +171,16 @@ void mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double 
     d->lambda[d->active[k]] = d->augrhs[n + k];
   }
   d->have_dynamics = 1;
+}
+
+int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
+                           mbd_error *err) {
+  return dynamics(m, d, gamma_star, 0, 1, err);
+}
+
+int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
+                     mbd_error *err) {
+  return dynamics(m, d, gamma_star, 1, want_lambda, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -87,6 +87,17 @@ extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, 
 int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
                            mbd_error *err);
 
+/* gcp: the same solve, but near a singular configuration (the pivot ratio fallen by 1e4, or a
+ * zero pivot) Gauss's principle by SVD (singular.c) instead of stopping */
+int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
+                     mbd_error *err);
+/* singular.c: v̇ = a + M^(−1/2) (Φq M^(−1/2))⁺ (γ* − Φq a) on the active rows (any rank), and with
+ * want_lambda the minimum-norm multipliers of Φqᵀλ = Q − M v̇ */
+/* singular.c: whether mbd_dynamics_gauss can take the model (rigid bodies only) */
+int mbd_gauss_applies(const mbd_model *m);
+int mbd_dynamics_gauss(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
+                       mbd_error *err);
+
 /* cartesian.c: the state of the formulations that integrate every coordinate, y = [q; v]: the
  * ops ny, pack, deriv, ycoord they share, and the state from y (poses, rows evaluated) */
 int mbd_cart_ny(const void *self, const mbd_model *m);
@@ -116,6 +127,7 @@ typedef struct mbd_part {
   int *perm_old;        /* n: the partition before a re-partition check */
   long repartitions;
   double position_tol;  /* Newton tolerance of the position analysis */
+  double q_round;       /* rounding level of the coordinates (Newton's floor near singularity) */
   int max_newton;       /* its iterations */
   int mp, fp;           /* active position rows, independent positions (mp = ma without
                            velocity rows) */

@@ -40,7 +40,8 @@
 /* augmented: the leading matrix is singular: time, how it was found, where (row or coordinate) */
 #define MSG_FORM_SINGULAR_LEADING                                                                 \
   "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): the mechanism is in a " \
-  "singular configuration or a constraint is redundant"
+  "singular configuration or a constraint is redundant; formulations kane, gcp and "           \
+  "udwadia_kalaba pass singular configurations"
 /* kane: the reduced matrix is singular: time, pivot */
 #define MSG_FORM_SINGULAR_REDUCED "the reduced matrix [BᵀM; Φq] is singular at t = %g (pivot %d)"
 /* partitioning: the constraint Jacobian lost rank: time, rank, active rows */
@@ -61,8 +62,15 @@
 /* udwadia_kalaba: the augmented mass matrix is not positive definite: time, where */
 #define MSG_FORM_UK_MASS \
   "udwadia_kalaba: the augmented mass matrix is not positive definite at t = %g (at %s)"
+/* udwadia_kalaba: the projection onto the constraints did not converge (MBD_E_NEWTON): time,
+ * iterations, residual, tolerance */
+#define MSG_FORM_UK_PROJECT                                                                  \
+  "udwadia_kalaba: the projection onto the constraints at t = %g did not converge in %d " \
+  "iterations (residual %.3g, tolerance %.3g)"
 /* udwadia_kalaba: the SVD of the scaled constraint matrix did not converge: time */
 #define MSG_FORM_UK_SVD "udwadia_kalaba: the SVD of Φq M^(-1/2) did not converge at t = %g"
+/* gcp near a singular configuration: the SVD of Gauss's principle did not converge: time */
+#define MSG_FORM_GAUSS_SVD "gcp: the SVD of Φq M^(-1/2) did not converge at t = %g"
 /* udwadia_kalaba: the SVD for the multipliers did not converge: time */
 #define MSG_FORM_UK_MULT_SVD "udwadia_kalaba: multipliers: SVD did not converge at t = %g"
 

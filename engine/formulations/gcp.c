@@ -3,18 +3,21 @@
  * partition.c gives a consistent state (position and velocity analyses on the dependent
  * coordinates); the accelerations of all coordinates come from the full augmented system
  * [M Φqᵀ; Φq 0][v̇; λ] = [Q; γ] (eq 13), and only v̇_i is handed to the integrator.  Every op but
- * the solve is shared with kane (partition.c). */
+ * the solve is shared with kane (partition.c).  Near a singular configuration the accelerations
+ * come from Gauss's principle by SVD (singular.c), the same v̇ computed without squaring the
+ * conditioning. */
 #include "formulations.h"
 
-/* v̇ and λ at an evaluated state (contacts: again with new friction forces, reuse = 1) */
+/* v̇ and λ at an evaluated state (contacts: again with new friction forces, reuse = 1: the LU
+ * serves again unless the last solve was Gauss's principle, d->gauss_solved) */
 static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
                     mbd_error *err) {
-  (void)self, (void)want_lambda;
-  if (reuse) {
+  (void)self;
+  if (reuse && !d->gauss_solved) {
     mbd_dynamics_augmented_again(m, d, d->gamma_a);
     return MBD_OK;
   }
-  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  return mbd_dynamics_gcp(m, d, d->gamma_a, want_lambda, err);
 }
 
 /* after a contact event: the partition of the new active rows */

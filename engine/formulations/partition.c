@@ -15,6 +15,7 @@
  * partition (pperm, mp dependent positions), the velocity analysis on all active rows (perm, ma
  * dependent velocities), and y = [q_i; v_i] has n − mp positions and n − ma velocities.  Without
  * such rows the two partitions are one. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,10 @@
 #include "../kinematics/kinematics_msg.h"
 #include "formulations.h"
 #include "formulations_msg.h"
+
+/* a dependent block whose pivot ratio is below this is near a singular configuration: the
+ * position analysis refines its coordinates beyond position_tol there (mbd_part_state) */
+#define PART_ILL_RATIO 1e-3
 
 void mbd_part_free(mbd_part *p) {
   if (!p) {
@@ -51,6 +56,12 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->f = m->nv - d->ma;
   p->position_tol = o->position_tol;
   p->max_newton = o->max_newton;
+  // rounding level of the coordinates: 8 ε of the largest assembled one (1 m → 2e-15 m)
+  double qmax = 1;
+  for (int i = 0; i < m->nq; i++) {
+    qmax = fmax(qmax, fabs(m->q_asm[i]));
+  }
+  p->q_round = 8 * DBL_EPSILON * qmax;
   // sized for every active set a run may take (contacts change it at their events)
   size_t n = (size_t)(p->n ? p->n : 1), ma = (size_t)(m->mrow ? m->mrow : 1), f = n;
   p->perm = calloc(n, sizeof(int));
@@ -239,7 +250,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   for (int k = 0; k < f; k++) {
     d->v[p->perm[ma + k]] = y[fp + k];
   }
-  double res = 0;
+  double res = 0, step = INFINITY, step_prev = INFINITY;
   for (int it = 0;; it++) {
     int rc = mbd_kin_update(m, d, 0, err);
     if (rc < 0) {
@@ -261,7 +272,18 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       return 1;
     }
     if (res <= p->position_tol) {
-      break;
+      // near a singular configuration (pivot ratio ρ of Φ_qd small) a small residual does not
+      // make the coordinates accurate: the error along the weak direction is about |Φ|/σ, and
+      // the velocity analysis divides it once more by σ.  There Newton goes on until its step
+      // is below ρ·position_tol, the rounding level, or no longer shrinks quadratically (a
+      // step not below a quarter of the last: at a singular root Newton only halves it).  It
+      // converges quadratically, so this costs one or two iterations, only near such
+      // configurations.
+      double ratio = p->sep ? pivot_ratio(p->jp, mp, d, p->n) : pivot_ratio(p->jd, ma, d, p->n);
+      if (ratio >= PART_ILL_RATIO || step <= fmax(ratio * p->position_tol, p->q_round) ||
+          step > 0.25 * step_prev || it >= p->max_newton) {
+        break;
+      }
     }
     if (it >= p->max_newton) {
       MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_PART_NEWTON, t, p->max_newton, res, p->position_tol);
@@ -279,8 +301,11 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       }
       mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
     }
+    step_prev = step;
+    step = 0;
     for (int k = 0; k < mp; k++) {
       d->q[p->pperm[k]] += d->tmp_m[k];
+      step = fmax(step, fabs(d->tmp_m[k]));
     }
     d->newton_iterations++;
   }
@@ -357,16 +382,26 @@ void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d) {
  * pivot loss triggered a re-partition). */
 static int better(mbd_part *p, mbd_data *d) {
   int ma = p->ma, n = p->n, rank = 0;
-  if (p->degraded || ma == 0 || !d->have_dynamics) {
+  if (ma == 0 || !d->have_dynamics) {
     return p->degraded;
   }
   // as good as when it was chosen: no need to look (saves the QR on most steps)
-  if (p->rcond >= 0.5 * p->rcond0) {
+  if (!p->degraded && p->rcond >= 0.5 * p->rcond0) {
     return 0;
   }
-  if (mbd_qrcp_rank(&d->lsq, ma, n, d->phiq_a, ma, 1e-10, p->perm_old, &rank, NULL) < 0 ||
+  if (mbd_qrcp_rank(&d->lsq, ma, n, d->phiq_a, ma, 1e-10, p->perm_old, &rank, p->r) < 0 ||
       rank < ma) {
     return 0;
+  }
+  // Φq itself nearly rank-deficient (a singular configuration): no choice of columns is good
+  // there, and a re-partition would restart the integrator right where its evaluations are
+  // least accurate; the configuration is passed with the current partition
+  if (p->r[ma - 1] < PART_ILL_RATIO * p->r[0]) {
+    p->degraded = 0;
+    return 0;
+  }
+  if (p->degraded) {
+    return 1;
   }
   // the candidate's dependent columns, sorted, compared with the current ones
   int *c = p->perm_old;

@@ -15,6 +15,7 @@
  * the body's principal moments makes the new eigenvalue 4s, of the size of the others (4 J_i).
  * Any square root of M̃ serves in Gauss's principle: with M̃ = L Lᵀ (Cholesky),
  *   v̇ = a + L⁻ᵀ (Φq L⁻ᵀ)⁺ (b* − Φq a),   a = M̃⁻¹ Q̃. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,17 @@ typedef struct mbd_uk {
   double *res;          /* m: b* − Φq a */
   double *S, *T;        /* m×m stabilization (ld m) */
   double *L;            /* spatial: n×n Cholesky factor of M̃ = M + Σ s (2p)(2p)ᵀ, else NULL */
+  double *rs;           /* m: the stabilization part −S Φ̇ − T Φ of b* − Φq a */
+  double *w;            /* max(m, n): coefficients along the singular vectors */
+  int stabilized;       /* S or T not zero */
+  double *pw;           /* n: metric of the projection, M^(−1/2) planar, 1 spatial */
+  double *pB;           /* m×n: Φq diag(pw) for the projection */
+  double *drift;        /* nq + nv: the projected state minus y (the last evaluation's) */
+  const double *svdU;   /* planar: the SVD of Φq M^(−1/2) at the projected state (in lsq), */
+  const double *svdVt;  /*   shared by the projection and the accelerations; NULL when stale */
+  double position_tol;  /* the projection's Newton tolerance on |Φ| */
+  double q_round;       /* rounding level of the coordinates (Newton's floor near singularity) */
+  int max_newton;       /* its iterations */
   double *Qt;           /* spatial: n, Q̃ = Q + Σ s (2p) γ_norm */
   mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
 } mbd_uk;
@@ -85,7 +97,8 @@ static void destroy(void *self) {
   if (!u) {
     return;
   }
-  void *ps[] = {u->mih, u->a, u->B, u->X, u->r, u->res, u->S, u->T, u->L, u->Qt};
+  void *ps[] = {u->mih, u->a, u->B, u->X, u->r, u->res, u->S, u->T, u->L, u->Qt, u->rs, u->w,
+                u->pw, u->pB, u->drift};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -112,6 +125,18 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   u->res = calloc(mr, sizeof(double));
   u->S = calloc(mr * mr, sizeof(double));
   u->T = calloc(mr * mr, sizeof(double));
+  u->rs = calloc(mr, sizeof(double));
+  u->pw = calloc(n, sizeof(double));
+  u->pB = calloc(mr * n, sizeof(double));
+  u->drift = calloc((size_t)m->nqi + n, sizeof(double));
+  u->position_tol = o->position_tol > 0 ? o->position_tol : 1e-8;
+  u->max_newton = o->max_newton > 0 ? o->max_newton : 25;
+  double qmax = 1;
+  for (int i = 0; i < m->nq; i++) {
+    qmax = fmax(qmax, fabs(m->q_asm[i]));
+  }
+  u->q_round = 8 * DBL_EPSILON * qmax;
+  u->w = calloc(mr > n ? mr : n, sizeof(double));
   int spatial = 0;
   for (int b = 1; b < m->nbody; b++) {
     // flexible bodies: M is not diagonal in a planar model either (the Cholesky path serves)
@@ -126,10 +151,25 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
     }
   }
   int big = (int)(mr > n ? mr : n);
-  if (!u->mih || !u->a || !u->B || !u->X || !u->r || !u->res || !u->S || !u->T ||
+  if (!u->mih || !u->a || !u->B || !u->X || !u->r || !u->res || !u->S || !u->T || !u->rs || !u->w ||
+      !u->pw || !u->pB || !u->drift ||
       mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
     destroy(u);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
+  }
+  // the projection's metric: M^(−1/2) of the planar rigid bodies' constant diagonal M (mass,
+  // mass, inertia), the identity for spatial and flexible models (any metric projects; M's makes
+  // the velocity correction the kinetic-energy-nearest one)
+  for (int k = 0; k < m->nblock; k++) {
+    const mbd_block *bk = &m->block[k];
+    const mbd_body *bd = bk->kind == MBD_BLOCK_BODY ? &m->body[bk->owner] : NULL;
+    for (int i = 0; i < bk->nv; i++) {
+      double mi = 1.0;
+      if (!spatial && bd && bd->kind == MBD_BODY_RIGID2) {
+        mi = i < 2 ? bd->mass : bd->inertia[8];
+      }
+      u->pw[bk->vadr + i] = 1.0 / sqrt(mi);
+    }
   }
   // S, T: full matrices when given, else α I and β I
   if (o->stab_S || o->stab_T) {
@@ -149,6 +189,9 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
       MBD_AT(u->S, u->m, i, i) = o->alpha;
       MBD_AT(u->T, u->m, i, i) = o->beta;
     }
+  }
+  for (size_t i = 0; i < mr * mr && u->m > 0; i++) {
+    u->stabilized |= u->S[i] != 0 || u->T[i] != 0;
   }
   *self = u;
   return MBD_OK;
@@ -186,6 +229,80 @@ static int spatial_free_motion(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_e
   return MBD_OK;
 }
 
+/* singular values of Φq M^(−1/2) below UK_RANK_TOL·σ₁ are taken as zero: the numerical rank (a
+ * redundant constraint, or a mechanism at a singular configuration, where the Moore–Penrose
+ * inverse drops the vanishing direction instead of dividing rounding errors by it) */
+#define UK_RANK_TOL 1e-8
+/* below this least singular value (relative) the projection refines the positions beyond
+ * position_tol (project) */
+#define UK_ILL_RATIO 1e-3
+/* the stabilization terms −S Φ̇ − T Φ act through σ/(σ² + μ²), μ = UK_STAB_MU·σ₁ (a Tikhonov
+ * filter): as 1/σ along well-conditioned directions, bounded by 1/(2μ) along directions whose
+ * singular value vanishes at a singular configuration, where a drift of Φ would otherwise ask for
+ * an acceleration growing like 1/σ and throw the mechanism onto another branch */
+#define UK_STAB_MU 1e-3
+
+/* v̇ = a + S V y with the SVD U diag(σ) Vᵀ of B = Φq S (S = M^(−1/2), or L⁻ᵀ):
+ *   y_k = (Uᵀ res)_k / σ_k  (σ_k > UK_RANK_TOL σ₁)  +  (Uᵀ rs)_k σ_k / (σ_k² + μ²)
+ * (paper 004 eq 5 with the pseudo-inverse written out; res = γ − Φq a, rs the stabilization) */
+static int singular_solve(mbd_uk *u, mbd_data *d) {
+  int n = u->n, mr = u->m, mn = mr < n ? mr : n;
+  // B = Φq S
+  if (!u->L) {
+    for (int j = 0; j < n; j++) {
+      for (int i = 0; i < mr; i++) {
+        MBD_AT(u->B, mr, i, j) = MBD_AT(d->phiq, mr, i, j) * u->mih[j];
+      }
+    }
+  } else {
+    memcpy(u->B, d->phiq, (size_t)mr * n * sizeof(double));
+    mbd_tri_right_solve_lt(mr, n, u->L, n, u->B, mr);
+  }
+  const double *U = u->svdU, *Vt = u->svdVt;
+  if (!U) {
+    int rc = mbd_svd(&u->lsq, mr, n, u->B, mr, &U, &Vt);
+    if (rc != MBD_OK) {
+      return rc;
+    }
+  }
+  const double *sv = u->lsq.s;
+  double s1 = mn > 0 ? sv[0] : 0, cut = UK_RANK_TOL * s1, mu2 = UK_STAB_MU * s1;
+  mu2 *= mu2;
+  for (int k = 0; k < mn; k++) {
+    double y = 0;
+    if (sv[k] > cut && sv[k] > 0) {
+      double c = 0;
+      for (int i = 0; i < mr; i++) {
+        c += MBD_AT(U, mr, i, k) * u->res[i];
+      }
+      y = c / sv[k];
+    }
+    if (u->stabilized && sv[k] > 0) {  // (all rows zero: every contact open, σ₁ = μ = 0)
+      double c = 0;
+      for (int i = 0; i < mr; i++) {
+        c += MBD_AT(U, mr, i, k) * u->rs[i];
+      }
+      y += c * sv[k] / (sv[k] * sv[k] + mu2);
+    }
+    u->w[k] = y;
+  }
+  // x = V y (n), then v̇ = a + S x
+  double *x = d->tmp_n;
+  mbd_gemv(1, mn, n, 1.0, Vt, mn, u->w, 0.0, x);
+  memcpy(d->vdot, u->a, (size_t)n * sizeof(double));
+  if (!u->L) {
+    for (int i = 0; i < n; i++) {
+      d->vdot[i] += u->mih[i] * x[i];
+    }
+  } else {
+    mbd_tri_solve_lt(n, u->L, n, x);
+    for (int i = 0; i < n; i++) {
+      d->vdot[i] += x[i];
+    }
+  }
+  return MBD_OK;
+}
+
 /* v̇ (and λ with want_lambda) at a state whose constraints (all rows) and forces are evaluated */
 static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err) {
   int n = u->n, mr = u->m;
@@ -208,19 +325,20 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
     d->have_dynamics = 1;
     return MBD_OK;
   }
-  // b* − Φq a with b* = γ − S Φ̇ − T Φ (paper 004 eq 10), Φ̇ = Φq v + Φt
-  double *phid = u->r;
-  memcpy(phid, d->phit, (size_t)mr * sizeof(double));
-  mbd_gemv(0, mr, n, 1.0, d->phiq, mr, d->v, 1.0, phid);
+  // b* − Φq a with b* = γ − S Φ̇ − T Φ (paper 004 eq 10), Φ̇ = Φq v + Φt: the exact part
+  // γ − Φq a in res, the stabilization part −S Φ̇ − T Φ in rs
   double *res = u->res;
   memcpy(res, d->gamma, (size_t)mr * sizeof(double));
-  mbd_gemv(0, mr, mr, -1.0, u->S, mr, phid, 1.0, res);
-  mbd_gemv(0, mr, mr, -1.0, u->T, mr, d->phi, 1.0, res);
   mbd_gemv(0, mr, n, -1.0, d->phiq, mr, u->a, 1.0, res);
-  // v̇ = a + M^(−1/2) (Φq M^(−1/2))⁺ res (spatial: L⁻ᵀ in place of M^(−1/2))
-  mbd_uk_root S = {u->L ? NULL : u->mih, NULL, u->L};
-  int rc = mbd_uk_solve(mr, n, d->phiq, &S, u->a, res, 1e-12, u->B, u->X, d->tmp_n, &u->lsq,
-                        d->vdot);
+  if (u->stabilized) {
+    double *phid = u->r;
+    memcpy(phid, d->phit, (size_t)mr * sizeof(double));
+    mbd_gemv(0, mr, n, 1.0, d->phiq, mr, d->v, 1.0, phid);
+    mbd_gemv(0, mr, mr, -1.0, u->S, mr, phid, 0.0, u->rs);
+    mbd_gemv(0, mr, mr, -1.0, u->T, mr, d->phi, 1.0, u->rs);
+  }
+  // v̇ = a + M^(−1/2) (Φq M^(−1/2))⁺ (b* − Φq a) (spatial: L⁻ᵀ in place of M^(−1/2))
+  int rc = singular_solve(u, d);
   if (rc != MBD_OK) {
     return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
   }
@@ -234,6 +352,8 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
         MBD_AT(u->X, n, i, k) = MBD_AT(d->phiq, mr, k, i);
       }
     }
+    // the least-squares solve takes the SVD workspace: the projection's SVD is gone
+    u->svdU = u->svdVt = NULL;
     if (mbd_lsq_solve(&u->lsq, n, mr, u->X, n, d->tmp_n, d->lambda, 1e-12, NULL) != MBD_OK) {
       return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_UK_MULT_SVD, d->t);
     }
@@ -242,8 +362,123 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
   return MBD_OK;
 }
 
-/* v̇ and λ at an evaluated state (contacts: again with new friction forces; the SVD is taken
- * again, reuse is not used) */
+/* the SVD of B = Φq diag(pw) (all rows) at the current state, for min_norm_correction; *ratio
+ * gets the least singular value kept (above UK_RANK_TOL·σ₁) relative to σ₁ */
+static int projection_svd(mbd_uk *u, const mbd_data *d, const double **U, const double **Vt,
+                          double *ratio) {
+  int n = u->n, mr = u->m, mn = mr < n ? mr : n;
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < mr; i++) {
+      MBD_AT(u->pB, mr, i, j) = MBD_AT(d->phiq, mr, i, j) * u->pw[j];
+    }
+  }
+  int rc = mbd_svd(&u->lsq, mr, n, u->pB, mr, U, Vt);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  const double *sv = u->lsq.s;
+  *ratio = 1;
+  for (int k = 0; k < mn && sv[k] > UK_RANK_TOL * sv[0] && sv[k] > 0; k++) {
+    *ratio = sv[k] / sv[0];
+  }
+  return MBD_OK;
+}
+
+/* x = −diag(pw) B⁺ r over the singular values kept, from the SVD of projection_svd: the
+ * minimum-norm correction (in the metric pw⁻²) that zeroes r to first order */
+static void min_norm_correction(mbd_uk *u, const double *U, const double *Vt, const double *r,
+                                double *x) {
+  int n = u->n, mr = u->m, mn = mr < n ? mr : n;
+  const double *sv = u->lsq.s;
+  double cut = mn > 0 ? UK_RANK_TOL * sv[0] : 0;
+  for (int k = 0; k < mn; k++) {
+    double c = 0;
+    if (sv[k] > cut && sv[k] > 0) {
+      for (int i = 0; i < mr; i++) {
+        c += MBD_AT(U, mr, i, k) * r[i];
+      }
+      c /= sv[k];
+    }
+    u->w[k] = c;
+  }
+  mbd_gemv(1, mn, n, -1.0, Vt, mn, u->w, 0.0, x);
+  for (int j = 0; j < n; j++) {
+    x[j] *= u->pw[j];
+  }
+}
+
+/* the state from y, projected onto the constraint manifold: Newton with minimum-norm steps on
+ * the positions until |Φ| ≤ position_tol, then the velocities corrected so that Φq v + Φt = 0.
+ * Gauss's principle (paper 004 eq 5) holds the constraints only at the acceleration level; the
+ * integrated state drifts, and near a singular configuration a drift of Φ or Φ̇ along a
+ * vanishing singular value asks for an acceleration growing like 1/σ that throws the mechanism
+ * onto another branch.  Evaluated at the consistent state, the residual along that direction
+ * vanishes with σ and the acceleration stays right.  0, > 0 (Newton failed: retry a smaller
+ * step) or < 0. */
+static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  int mr = u->m;
+  if (mr == 0) {
+    return 0;
+  }
+  const double *U = NULL, *Vt = NULL;
+  double res = 0, step = INFINITY, step_prev = INFINITY, ratio = 1;
+  for (int it = 0;; it++) {
+    int rc = mbd_kin_update(m, d, 0, err);
+    if (rc < 0) {
+      return rc;
+    }
+    res = mbd_position_violation(m, d);
+    if (!isfinite(res)) {
+      MBD_FAIL(err, MBD_E_NAN, MSG_FORM_PART_POS_NAN, d->t, res);
+      return 1;
+    }
+    rc = projection_svd(u, d, &U, &Vt, &ratio);
+    if (rc != MBD_OK) {
+      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
+    }
+    // near a singular configuration (least singular value kept small) a small residual does not
+    // make the coordinates accurate: as in the partitioned position analysis (partition.c),
+    // Newton goes on there until its step is below ratio·position_tol, the rounding level, or
+    // no longer shrinks quadratically (at a singular root Newton only halves its step)
+    if (res <= u->position_tol &&
+        (ratio >= UK_ILL_RATIO || step <= fmax(ratio * u->position_tol, u->q_round) ||
+         step > 0.25 * step_prev || it >= u->max_newton)) {
+      break;
+    }
+    if (it >= u->max_newton) {
+      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_UK_PROJECT, d->t, u->max_newton, res,
+               u->position_tol);
+      return 1;
+    }
+    // Φ of the velocity-level rows is 0: only position rows move the coordinates
+    min_norm_correction(u, U, Vt, d->phi, d->tmp_n);
+    mbd_kin_move(m, d->q, d->tmp_n);
+    step_prev = step;
+    step = 0;
+    for (int j = 0; j < u->n; j++) {
+      step = fmax(step, fabs(d->tmp_n[j]));
+    }
+    d->newton_iterations++;
+  }
+  // velocities, with the SVD at these positions: v ← v − diag(pw) B⁺ (Φq v + Φt)
+  double *phid = u->r;
+  memcpy(phid, d->phit, (size_t)mr * sizeof(double));
+  mbd_gemv(0, mr, u->n, 1.0, d->phiq, mr, d->v, 1.0, phid);
+  min_norm_correction(u, U, Vt, phid, d->tmp_n);
+  for (int j = 0; j < u->n; j++) {
+    d->v[j] += d->tmp_n[j];
+  }
+  // planar: the same B = Φq M^(−1/2) serves the accelerations (spatial ones use L⁻ᵀ)
+  if (!u->L) {
+    u->svdU = U;
+    u->svdVt = Vt;
+  }
+  // γ depends on v (q unchanged: Φq stands)
+  return mbd_kin_update(m, d, MBD_EVAL_GAMMA, err);
+}
+
+/* v̇ and λ at an evaluated state (contacts: again with new friction forces; B is unchanged, so
+ * the SVD of the projection, when there is one, serves again) */
 static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
                     mbd_error *err) {
   (void)reuse;
@@ -252,9 +487,33 @@ static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda
 
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
-  int solve = 0;
-  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
-  if (!solve) {
+  mbd_uk *u = self;
+  u->svdU = u->svdVt = NULL;
+  memset(u->drift, 0, (size_t)(m->nqi + m->nv) * sizeof(double));
+  if (m->ncontact > 0) {
+    // contacts: their rows change with the contact modes and the surface parameters are solved
+    // from the poses; the state is taken as integrated (no projection; assumption: contact
+    // runs do not pass singular configurations of the joints)
+    int solve = 0;
+    int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
+    if (!solve) {
+      return rc;
+    }
+    return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+  }
+  d->t = t;
+  d->have_dynamics = 0;
+  memcpy(d->q, y, (size_t)m->nqi * sizeof(double));
+  memcpy(d->v, y + m->nqi, (size_t)m->nv * sizeof(double));
+  int rc = project(u, m, d, err);
+  if (rc != 0 || (flags & MBD_FORM_KINEMATIC)) {
+    return rc;
+  }
+  for (int i = 0; i < m->nqi + m->nv; i++) {
+    u->drift[i] = (i < m->nqi ? d->q[i] : d->v[i - m->nqi]) - y[i];
+  }
+  rc = mbd_forces_eval(m, d, err);
+  if (rc != MBD_OK) {
     return rc;
   }
   return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
@@ -262,7 +521,21 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                  const int *found, mbd_error *err) {
+  ((mbd_uk *)self)->svdU = ((mbd_uk *)self)->svdVt = NULL;
   return mbd_contact_event(&mbd_form_udwadia_kalaba, self, solve_fn, NULL, m, d, t, y, found, err);
+}
+
+/* y' = [q̇; v̇] at the projected state, plus k (projected − y): the integrated state follows its
+ * projection (a drift of y along the manifold's normal would otherwise turn tangential as the
+ * manifold curves and change the energy); the projected motion itself is unchanged to first
+ * order, the correction being normal to the manifold */
+#define UK_DRIFT_RATE 10.0
+static void deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
+  const mbd_uk *u = self;
+  mbd_cart_deriv(self, m, d, ydot);
+  for (int i = 0; i < m->nqi + m->nv; i++) {
+    ydot[i] += UK_DRIFT_RATE * u->drift[i];
+  }
 }
 
 const mbd_form_ops mbd_form_udwadia_kalaba = {.name = "udwadia_kalaba",
@@ -270,7 +543,7 @@ const mbd_form_ops mbd_form_udwadia_kalaba = {.name = "udwadia_kalaba",
                                               .ny = mbd_cart_ny,
                                               .pack = mbd_cart_pack,
                                               .eval = eval,
-                                              .deriv = mbd_cart_deriv,
+                                              .deriv = deriv,
                                               .ycoord = mbd_cart_ycoord,
                                               .nroot = mbd_contact_nroot,
                                               .roots = mbd_contact_roots,

@@ -533,6 +533,69 @@ static int rk4_root(mbd_ode *s, double ts, const double *ys, double tb, mbd_erro
   return MBD_ROOT;
 }
 
+/* one rk4 step of size min(h, tstop − t) from s->t, the outputs strictly inside it (and at its
+ * end) from the cubic Hermite interpolant of y and f at both ends: one more evaluation, f at the
+ * end.  The interpolant is third order, the step fourth: the outputs lose at most one order. */
+static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
+  int n = s->n;
+  double *y = s->y, *y0 = s->w + 5 * n, *f1 = s->w + 6 * n, *yi = s->w + 7 * n;
+  mbd_ode_stats *st = &s->st;
+  if (st->steps >= s->max_steps) {
+    return MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_TOO_MANY, ODE_NAME_RK4, s->max_steps, s->t,
+                    st->last_step, "too many steps");
+  }
+  // the last step of the segment lands on tstop (a remainder below 1e-9 h is absorbed in it)
+  double t0 = s->t, h = s->opts.step, t1 = t0 + h;
+  if (tstop - t0 <= h * (1 + 1e-9)) {
+    t1 = tstop;
+    h = tstop - t0;
+  }
+  memcpy(y0, y, (size_t)n * sizeof *y0);
+  int bad = 0;
+  if (rk4_step(n, t0, h, y, s->w, s->rhs, s->ud, &bad) != 0) {
+    return rk4_fail(bad, t0, err);
+  }
+  // k1 = f(t0, y0) is the first n entries of w; f at the end:
+  int rc = s->rhs(t1, y, f1, s->ud);
+  if (rc != 0) {
+    return rk4_fail(rc, t1, err);
+  }
+  s->t = t1;
+  st->steps++;
+  st->nfev += 5;
+  st->last_step = h;
+  const double *f0 = s->w;
+  while (s->kout < s->ntout && s->tout[s->kout] <= t1) {
+    double to = s->tout[s->kout];
+    const double *yo = y;
+    if (to < t1) {
+      // Hermite basis on θ = (to − t0)/h
+      double th = (to - t0) / h, th2 = th * th, th3 = th2 * th;
+      double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + th, h01 = -2 * th3 + 3 * th2,
+             h11 = th3 - th2;
+      for (int i = 0; i < n; i++) {
+        yi[i] = h00 * y0[i] + h10 * h * f0[i] + h01 * y[i] + h11 * h * f1[i];
+      }
+      yo = yi;
+    }
+    rc = s->output ? s->output(to, yo, s->ud) : 0;
+    s->kout++;
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  if (s->step) {
+    rc = s->step(s->t, y, s->ud);
+    if (rc < 0) {
+      return rc;
+    }
+    if (rc == 1) {
+      st->restarts++;
+    }
+  }
+  return MBD_OK;
+}
+
 /* the rk4 driver: from s->t to tstop in equal steps of at most h between targets (the outputs
  * up to tstop, then tstop), ceil(dt/h - 1e-9) of them, landing on each target exactly; after each
  * step the root functions are checked for a sign change */
@@ -555,6 +618,16 @@ static int rk4_advance(mbd_ode *s, double tstop, mbd_error *err) {
     // equal steps of size <= h over [t, target]
     int is_out = s->kout < s->ntout && s->tout[s->kout] <= tstop;
     double target = is_out ? s->tout[s->kout] : tstop;
+    // outputs closer together than the step (and no root functions): a full step, the outputs
+    // inside it from the cubic Hermite interpolant of its ends, so that `step = h` is the step
+    // taken whatever output_every is
+    if (is_out && nroot == 0 && target - s->t < s->opts.step * (1 - 1e-9) && target < tstop) {
+      int rc = rk4_dense_step(s, tstop, err);
+      if (rc < 0) {
+        return rc;
+      }
+      continue;
+    }
     double ta = s->t, dt = target - ta;
     double m = ceil(dt / s->opts.step - 1e-9);
     if (m < 1.0) {

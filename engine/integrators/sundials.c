@@ -373,7 +373,7 @@ static int setup_fail(const sun_ops *ops, const ode_ctx *c, const char *what, in
                       mbd_error *err) {
   char *fname = ops->flag_name(flag);
   int rc = MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_SETUP, ops->name, what,
-                    fname ? fname : "unknown flag", c->sunmsg[0] ? c->sunmsg : "no message");
+                    fname ? fname : "unknown flag", c->sunmsg[0] ? c->sunmsg : "the solver gave no reason (is the right-hand side finite?)");
   free(fname);
   return rc;
 }
@@ -605,7 +605,7 @@ static int solver_fail(const mbd_ode *s, int flag, mbd_error *err) {
   const ode_ctx *c = &s->sun->c;
   char *fname = ops->flag_name(flag);
   int rc = MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_FAIL, ops->name, s->t, s->st.last_step,
-                    fname ? fname : "unknown flag", c->sunmsg[0] ? c->sunmsg : "no message");
+                    fname ? fname : "unknown flag", c->sunmsg[0] ? c->sunmsg : "the solver gave no reason (is the right-hand side finite?)");
   free(fname);
   return rc;
 }

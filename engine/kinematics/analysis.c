@@ -36,7 +36,12 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
   int n = m->nv;
   double res = 0;
   for (int it = 0; it <= max_iter; it++) {
-    int rc = mbd_kin_update(m, d, 0, err);
+    // a long assembly (thousands of coordinates) can be interrupted between iterations
+    int rc = d->poll ? d->poll(d->poll_ud, d->t, err) : 0;
+    if (rc < 0) {
+      return rc;
+    }
+    rc = mbd_kin_update(m, d, 0, err);
     if (rc < 0) {
       return rc;
     }

@@ -22,6 +22,14 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
   int r = 0;
   m->ma0 = 0;
   for (int i = 0; i < mrow; i++) {
+    // O(m² n): the rank test of a large model takes seconds; an interrupt is heard every 64 rows
+    if (d->poll && i % 64 == 63) {
+      int rc = d->poll(d->poll_ud, d->t, err);
+      if (rc < 0) {
+        free(basis);
+        return rc;
+      }
+    }
     double *v = basis + (size_t)r * n;
     double n0 = 0;
     for (int c = 0; c < n; c++) {
@@ -63,6 +71,9 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
   m->rank = r;
   return MBD_OK;
 }
+
+/* the initial velocity analysis, keeping the velocities the user gave (below) */
+static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err);
 
 /* blocks: one per moving body, in body order, then the contacts' surface parameters; rows:
  * joints, drives, contacts, then the blocks' normalization rows */
@@ -205,7 +216,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   if (rc < 0) {
     return rc;
   }
-  rc = mbd_velocity_analysis(m, d, err);
+  rc = velocity_keep_given(m, d, err);
   if (rc < 0) {
     return rc;
   }
@@ -215,7 +226,114 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   return mbd_channels_build(m, err);
 }
 
+/* the initial velocity analysis (constraints evaluated and gathered): the velocities the user
+ * gave (vel, omega) stay as given when the joints allow it, the others (estimates) take the
+ * minimum-norm correction; when the given ones must change too (they contradict the joints), the
+ * minimum-norm correction of all, and the largest change to a given velocity is kept in
+ * m->vmoved with a warning.  A spinning top given ω and no vel: only its CM velocity follows from
+ * the tip joint, the precession the user set up is kept. */
+static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
+  int n = m->nv, ma = d->ma;
+  m->vmoved = 0;
+  m->vmoved_body = -1;
+  // the free columns: velocity components of bodies the user did not give
+  int nfree = 0, *col = d->iwork;
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body[b].kind == MBD_BODY_NODE2 || m->body[b].kind == MBD_BODY_NODE3) {
+      continue;  // a flexible body's node: its owner's block
+    }
+    const mbd_block *bl = &m->block[m->body[b].block];
+    int npos = mbd_body_kind_get(m->body[b].kind)->npos;
+    for (int c = 0; c < bl->nv; c++) {
+      int given = c < npos ? (m->body[b].vgiven & 1) : (m->body[b].vgiven & 2);
+      if (!given) {
+        col[nfree++] = bl->vadr + c;
+      }
+    }
+  }
+  // the residual r = −(Φq v + Φt) and its size
+  double rmax = 0;
+  for (int k = 0; k < ma; k++) {
+    double s = d->phit_a[k];
+    for (int c = 0; c < n; c++) {
+      s += MBD_AT(d->phiq_a, ma, k, c) * d->v[c];
+    }
+    d->tmp_m[k] = -s;
+    rmax = fmax(rmax, fabs(s));
+  }
+  if (nfree < n && ma > 0 && rmax > 0) {
+    // least squares on the free columns only: Φq_free Δv_free = r
+    for (int j = 0; j < nfree; j++) {
+      for (int k = 0; k < ma; k++) {
+        MBD_AT(d->aug, ma, k, j) = MBD_AT(d->phiq_a, ma, k, col[j]);
+      }
+    }
+    int rc = nfree > 0 ? mbd_lsq_solve(&d->lsq, ma, nfree, d->aug, ma, d->tmp_m, d->tmp_n, 1e-12,
+                                       NULL)
+                       : MBD_OK;
+    if (rc) {
+      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD,
+                      "velocity analysis", d->t);
+    }
+    // does it satisfy the velocity constraints?  (to rounding relative to the residual it fixes
+    // and to the velocities' scale)
+    double vscale = 0, left = 0;
+    for (int c = 0; c < n; c++) {
+      vscale = fmax(vscale, fabs(d->v[c]));
+    }
+    for (int k = 0; k < ma; k++) {
+      double s = -d->tmp_m[k];
+      for (int j = 0; j < nfree; j++) {
+        s += MBD_AT(d->phiq_a, ma, k, col[j]) * d->tmp_n[j];
+      }
+      left = fmax(left, fabs(s));
+    }
+    if (left <= 1e-10 * fmax(rmax, vscale)) {
+      for (int j = 0; j < nfree; j++) {
+        d->v[col[j]] += d->tmp_n[j];
+      }
+      return MBD_OK;
+    }
+  }
+  // all velocities take the minimum-norm correction; how much a given one changed
+  double *v_before = d->vdot;  // free at assembly
+  memcpy(v_before, d->v, (size_t)n * sizeof(double));
+  int rc = mbd_velocity_analysis(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body[b].kind == MBD_BODY_NODE2 || m->body[b].kind == MBD_BODY_NODE3) {
+      continue;  // a flexible body's node: its owner's block
+    }
+    const mbd_block *bl = &m->block[m->body[b].block];
+    int npos = mbd_body_kind_get(m->body[b].kind)->npos;
+    for (int c = 0; c < bl->nv; c++) {
+      int given = c < npos ? (m->body[b].vgiven & 1) : (m->body[b].vgiven & 2);
+      double dv = fabs(d->v[bl->vadr + c] - v_before[bl->vadr + c]);
+      if (given && dv > m->vmoved) {
+        m->vmoved = dv;
+        m->vmoved_body = b;
+      }
+    }
+  }
+  if (m->vmoved_body > 0 && m->vmoved > 1e-9) {
+    mbd_model_warn(m, MSG_KIN_VEL_CHANGED, m->vmoved, m->body[m->vmoved_body].name);
+  }
+  return MBD_OK;
+}
+
 int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err) {
+  return mbd_model_assemble_polled(m, opts, NULL, NULL, err);
+}
+
+int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
+                              int (*poll)(void *ud, double t, mbd_error *err), void *ud,
+                              mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "assembling it again", err);
+  if (busy) {
+    return busy;
+  }
   mbd_model_unassemble(m);
   double tol = opts && opts->position_tol > 0 ? opts->position_tol : 1e-10;
   int max_iter = opts && opts->max_iter > 0 ? opts->max_iter : 50;
@@ -229,6 +347,8 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
     mbd_model_unassemble(m);
     return rc < 0 ? rc : MBD_E_NOMEM;
   }
+  d->poll = poll;
+  d->poll_ud = ud;
   rc = assemble(m, d, tol, max_iter, err);
   mbd_data_free(d);
   if (rc < 0) {

@@ -40,5 +40,10 @@
 #define MSG_KIN_TREE_UNSUPPORTED                                                                  \
   "model '%s': %s '%s' cannot be written in relative joint coordinates or generated code yet; "  \
   "use formulation augmented, baumgarte, gcp, kane or udwadia_kalaba with code = \"numeric\""
+/* warning: the initial velocity analysis changed velocities the user gave: the largest change,
+ * its body */
+#define MSG_KIN_VEL_CHANGED                                                                      \
+  "assembly changed the given velocities by up to %.3g (body '%s'): they contradict the joints; " \
+  "the run starts from the nearest consistent ones"
 
 #endif

@@ -291,6 +291,24 @@ int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double
   return MBD_OK;
 }
 
+int mbd_svd(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double **u,
+            const double **vt) {
+  int mn = m < n ? m : n;
+  copy_in(ws, m, n, a, lda);
+  // U (m×mn) and Vt (mn×n) live at the end of work, as for mbd_pinv
+  double *uu = ws->work + (ws->lwork - m * mn - mn * n);
+  double *vv = uu + m * mn;
+  int lw = ws->lwork - m * mn - mn * n;
+  lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, uu, m,
+                                        vv, mn, ws->work, lw);
+  if (info != 0) {
+    return info < 0 ? MBD_E_LAPACK : MBD_E_SINGULAR;  // > 0: the SVD did not converge
+  }
+  *u = uu;
+  *vt = vv;
+  return MBD_OK;
+}
+
 int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, int ldx,
              double rcond, int *rank) {
   int mn = m < n ? m : n;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model_impl.h"
 #include "model_msg.h"
@@ -27,7 +28,34 @@ void mbd_data_free(mbd_data *d) {
   free(d);
 }
 
+/* physical memory of the machine, bytes (0 when unknown) */
+static double physical_memory(void) {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+#else
+  return 0;
+#endif
+}
+
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
+  // the dense workspaces grow with the square of the model's size: a 10 000-body model would
+  // ask for tens of GB, which Linux grants lazily and then ends with an out-of-memory kill.  A
+  // run holds two data; refuse one above a quarter of the physical memory (or the environment's
+  // MBD_MAX_WORKSPACE_GB) with a message
+  double nv = m->nv, mr = m->mrow, bigger = nv > mr ? nv : mr;
+  double bytes = 8.0 * (2 * mr * nv + nv * nv + (nv + mr) * (nv + mr) + 3 * bigger * bigger);
+  double limit = 0.25 * physical_memory();
+  // MBD_MAX_WORKSPACE_GB lowers the limit (a shared machine, the fuzzer)
+  const char *cap = getenv("MBD_MAX_WORKSPACE_GB");
+  if (cap && atof(cap) > 0 && (limit <= 0 || atof(cap) * 1e9 < limit)) {
+    limit = atof(cap) * 1e9;
+  }
+  if (limit > 0 && bytes > limit) {
+    MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_TOO_LARGE, m->name, m->nv, m->mrow, bytes / 1e9,
+             limit / 1e9);
+    return NULL;
+  }
   mbd_data *d = calloc(1, sizeof *d);
   if (!d) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_NOMEM, m->name);
@@ -120,6 +148,9 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   d->contact_iterations = 0;
   memset(d->events, 0, sizeof d->events);
   d->nevlog = 0;
+  d->aug_ratio_start = 0;
+  d->sing_ratio = 1;
+  d->sing_t = 0;
 }
 
 void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src) {
@@ -131,6 +162,7 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   dst->ma = src->ma;
   memcpy(dst->active, src->active, (size_t)src->ma * sizeof(int));
   dst->aug_ratio0 = src->aug_ratio0;
+  dst->aug_ratio_start = src->aug_ratio_start;
   dst->have_dynamics = 0;
   memcpy(dst->cstate, src->cstate, (size_t)m->ncontact * sizeof *dst->cstate);
   memcpy(dst->jfstate, src->jfstate, (size_t)m->njfric * sizeof *dst->jfstate);

@@ -289,7 +289,8 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
   }
   if (!all_finite(fr->pos, 3) || !all_finite(fr->vel, 3) || !all_finite(fr->omega, 3) ||
       !isfinite(fr->angle) || !all_finite(fr->rot, 4)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name,
+                    "pos, vel, omega, angle or rot of the floating frame");
   }
   double mt = 0;
   for (int i = 0; i < N; i++) {

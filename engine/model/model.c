@@ -44,6 +44,15 @@ const char *mbd_model_warning(const mbd_model *m, int i) {
 
 void mbd_model_clear_warnings(mbd_model *m) { m->nwarning = 0; }
 
+int mbd_model_check_idle(const mbd_model *m, const char *what, mbd_error *err) {
+  if (m->running > 0) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_MODEL_RUNNING, m->name, what);
+  }
+  return MBD_OK;
+}
+
+int mbd_model_running(const mbd_model *m) { return m->running; }
+
 // any structural change invalidates the assembly (sizes, rows, channels, the assembled state)
 void mbd_model_unassemble(mbd_model *m) {
   free(m->block);
@@ -100,6 +109,8 @@ int mbd_model_get_info(const mbd_model *m, mbd_model_info *info) {
   info->nredundant = m->mrow - m->ma0 - off;
   info->moved = m->moved;
   info->moved_body = m->moved_body;
+  info->vmoved = m->vmoved;
+  info->vmoved_body = m->vmoved_body;
   return MBD_OK;
 }
 
@@ -239,6 +250,10 @@ static int check_inertia3(const double *I, const char *name, mbd_error *err) {
 
 /* a rigid body of the model's dimension (its kind: body_kinds.c) */
 int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "adding a body", err);
+  if (busy) {
+    return busy;
+  }
   char name[MBD_NAME_MAX];
   if (s->name) {
     int rc = check_name(s->name, "body", m->open_copy > 0, err);
@@ -256,9 +271,16 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   if (!(s->mass > 0) || !isfinite(s->mass)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_MASS, name, s->mass);
   }
-  if (!finite_all(s->pos, 3) || !finite_all(s->vel, 3) || !finite_all(s->omega, 3) ||
-      !finite_all(s->inertia, 6) || !isfinite(s->angle) || !finite_all(s->rot, 4)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name);
+  // the field that is not finite, named as the DSL names it
+  const char *bad = !finite_all(s->pos, 3)       ? "pos"
+                    : !finite_all(s->vel, 3)     ? "vel"
+                    : !finite_all(s->omega, 3)   ? "omega"
+                    : !finite_all(s->inertia, 6) ? "inertia"
+                    : !isfinite(s->angle)        ? "angle"
+                    : !finite_all(s->rot, 4)     ? "rot"
+                                                 : NULL;
+  if (bad) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name, bad);
   }
   mbd_body b;
   memset(&b, 0, sizeof b);
@@ -310,6 +332,7 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   }
   b.block = -1;
   b.copy = m->open_copy;
+  b.vgiven = (s->vel_given ? 1 : 0) | (s->omega_given ? 2 : 0);
   m->body[m->nbody] = b;
   mbd_model_unassemble(m);
   return m->nbody++;
@@ -320,6 +343,10 @@ static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v
 /* a joint: its type's descriptor (joint_types.c) says which dimension has it and which axes it
  * needs; its rows (Haug ch. 3 and 9) are numbered at assembly */
 int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "adding a joint", err);
+  if (busy) {
+    return busy;
+  }
   char name[MBD_NAME_MAX];
   if (s->type < 0 || s->type >= MBD_JOINT_NTYPES) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_TYPE, s->type);
@@ -407,6 +434,10 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
 /* a drive: one row coordinate(q) − f(t) = 0 on the coordinate its joint type names (paper 000's
  * kinematic driving constraints; γ = f'' − the coordinate's quadratic term) */
 int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "adding a drive", err);
+  if (busy) {
+    return busy;
+  }
   if (joint < 0 || joint >= m->njoint) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_INDEX, "drive");
   }
@@ -440,6 +471,10 @@ int mbd_model_add_drive(mbd_model *m, int joint, mbd_time_fn fn, void *ud, mbd_e
 /* an applied force at a body point or a torque, constant or a function of time and state
  * (paper 000 eq 42–44: its generalized force is forces.c's) */
 static int add_force(mbd_model *m, const mbd_force_spec *s, int kind, mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "adding a force or torque", err);
+  if (busy) {
+    return busy;
+  }
   const char *what = kind == FORCE_POINT ? "force" : "torque";
   if (s->body < 1 || s->body >= m->nbody) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_FORCE_BODY, what);
@@ -471,6 +506,10 @@ int mbd_model_add_torque(mbd_model *m, const mbd_force_spec *s, mbd_error *err) 
 
 /* a translational spring-damper between two body points: tension k(l − L) + c l̇ */
 int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "adding a spring", err);
+  if (busy) {
+    return busy;
+  }
   char name[MBD_NAME_MAX];
   snprintf(name, sizeof name, "%s", s->name ? s->name : "spring");
   if (s->body1 < 0 || s->body1 >= m->nbody || s->body2 < 0 || s->body2 >= m->nbody) {
@@ -501,6 +540,10 @@ int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err)
 
 int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c, double angle,
                                     mbd_error *err) {
+  int busy = mbd_model_check_idle(m, "adding a rotational spring", err);
+  if (busy) {
+    return busy;
+  }
   if (joint < 0 || joint >= m->njoint) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_JOINT_INDEX, "rotational_spring");
   }

@@ -57,6 +57,7 @@ typedef struct mbd_body {
   struct mbd_flex *flex;   /* a flexible body's or a node's data (flex_impl.h), else NULL */
   int node;                /* a node body's node number (from 1), else 0 */
   int copy;                /* the macro copy it belongs to (index into copy[]), 0 for none */
+  int vgiven;              /* velocities the user gave: 1 vel, 2 omega (assembly keeps them) */
 } mbd_body;
 
 /* a copy of a macro element (paper 002, section 4): a sub-mechanism placed by a rigid transform */
@@ -319,6 +320,9 @@ struct mbd_model {
 
   /* set by assembly (kinematics/assemble.c); read only afterwards */
   int assembled;
+  int running;             /* runs of this model in progress (mbd_simulate, mbd_kinematics): while
+                              > 0 nothing may change it or assemble it again; every builder
+                              function starts with mbd_model_check_idle */
   int nblock;              /* coordinate blocks */
   mbd_block *block;        /* nblock */
   int nq, nv;              /* positions, velocities */
@@ -338,6 +342,8 @@ struct mbd_model {
   int moved_body;          /* the body it belongs to, −1 for none */
   struct mbd_tree *tree;   /* relative joint coordinates: the spanning tree (tree_impl.h), or NULL */
   const mbd_eqs_hook *eqs; /* generated equations in place of the numeric stages, or NULL */
+  double vmoved;           /* largest change assembly made to a velocity the user gave */
+  int vmoved_body;         /* the body it belongs to, −1 for none */
 
   /* diagnostics of building and assembly */
   int nwarning;
@@ -379,6 +385,8 @@ struct mbd_data {
   long newton_iterations;
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
+  int (*poll)(void *ud, double t, mbd_error *err); /* assembly's interrupt poll, or NULL */
+  void *poll_ud;
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
   /* contacts (engine/contact): their state, the applied forces without friction, counters */
   mbd_contact_state *cstate; /* ncontact */
@@ -389,6 +397,12 @@ struct mbd_data {
   mbd_contact_event_rec *evlog; /* MBD_EVLOG_MAX: the first contact events of the run */
   int nevlog;              /* events logged */
   double *poseJ;           /* tree models: nbody × MBD_NY_MAX × nv pose Jacobians, else NULL */
+  double aug_ratio_start;  /* the same, never reset by a re-selection of rows: the scale of the
+                              singular-configuration tests */
+  double sing_ratio;       /* least pivot ratio of the augmented LU relative to aug_ratio_start (1 at
+                              the start): how near a singular configuration the run came */
+  double sing_t;           /* where it was */
+  int gauss_solved;        /* gcp: the last solve was Gauss's principle (no LU to reuse) */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
@@ -407,6 +421,9 @@ void mbd_model_warn(mbd_model *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* MBD_OK when m may change; MBD_E_STATE naming m and what was tried ("adding a body") while a
+ * run of m is going on (a force or drive function that changes its own model) */
+int mbd_model_check_idle(const mbd_model *m, const char *what, mbd_error *err);
 /* marks the model for re-assembly (structural change) */
 void mbd_model_unassemble(mbd_model *m);
 

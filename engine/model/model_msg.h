@@ -17,6 +17,20 @@
 /* the model's data could not be allocated: model name, coordinates, constraint rows */
 #define MSG_MODEL_DATA_SIZE_NOMEM "model '%s': out of memory (%d coordinates, %d constraints)"
 
+/* a change to a model while it runs (from its own force, drive or stop_when function): model,
+ * what was tried ("adding a body") */
+#define MSG_MODEL_RUNNING                                                                     \
+  "model '%s' is running: %s is not allowed during its run (change the model before or after " \
+  "m:simulate, or build another model)"
+
+/* the model's dense workspaces would not fit: model, coordinates, constraint rows, GB needed,
+ * GB allowed */
+#define MSG_MODEL_DATA_TOO_LARGE                                                                \
+  "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
+  "need %.1f GB for each copy of the run's workspaces, more than the %.1f GB allowed (a "       \
+  "quarter of the memory, or MBD_MAX_WORKSPACE_GB); the sparse path for large models is not "   \
+  "implemented yet"
+
 /* ---- names ----------------------------------------------------------------------------------- */
 
 /* an empty or too long name: kind, the longest length allowed */
@@ -45,8 +59,9 @@
 #define MSG_MODEL_BODY_DUP "body '%s': a body with this name already exists"
 /* mass not positive: body, mass */
 #define MSG_MODEL_MASS "body '%s': mass must be positive, got %g"
-/* a NaN or infinity in the body's pose, velocity or inertia: body */
-#define MSG_MODEL_BODY_FINITE "body '%s': pose, velocity and inertia must be finite"
+/* a NaN or infinity in the body's pose, velocity or inertia: body, the field (pos, vel, omega,
+ * inertia, angle, rot) */
+#define MSG_MODEL_BODY_FINITE "body '%s': field '%s' must be finite"
 /* planar moment of inertia not positive: body, inertia */
 #define MSG_MODEL_INERTIA "body '%s': inertia must be positive, got %g"
 /* initial Euler parameters all zero: body */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output_impl.h"
 
@@ -65,8 +66,12 @@ int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
     }
   }
 
-  // open; errno is read at once so the message names the real cause
-  FILE *f = fopen(file, "w");
+  // open the temporary sibling; errno is read at once so the message names the real cause
+  char part[4096];
+  if (out_part_name(file, part, sizeof part) != 0) {
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_NAME, "csv", file);
+  }
+  FILE *f = fopen(part, "w");
   if (f == NULL) {
     int e = errno;
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "csv", file, strerror(e));
@@ -93,7 +98,26 @@ int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
     e = errno;
   }
   if (bad) {
+    out_commit(part, file, 0, "csv", err);
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_WRITE, "csv", file, strerror(e));
+  }
+  return out_commit(part, file, 1, "csv", err);
+}
+
+int out_part_name(const char *file, char *part, size_t cap) {
+  int k = snprintf(part, cap, "%s.part-%ld", file, (long)getpid());
+  return (k < 0 || (size_t)k >= cap) ? -1 : 0;
+}
+
+int out_commit(const char *part, const char *file, int ok, const char *kind, mbd_error *err) {
+  if (!ok) {
+    remove(part);
+    return MBD_OK;
+  }
+  if (rename(part, file) != 0) {
+    int e = errno;
+    remove(part);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_RENAME, kind, file, strerror(e));
   }
   return MBD_OK;
 }

@@ -22,6 +22,18 @@
 #define MSG_OUT_FORMAT "annotate '%s': not a %s file this writer recognizes" /* file, format */
 #define MSG_OUT_NOMEM_GRID "heatmap '%s': out of memory for a %d x %d grid" /* file, nx, ny */
 
+/* renaming the finished temporary file onto the final name failed: kind, file, strerror */
+#define MSG_OUT_RENAME "%s '%s': cannot replace it with the finished file: %s"
+/* a file name too long for its temporary sibling: kind, file */
+#define MSG_OUT_NAME "%s '%s': file name too long"
+
+/* results are written to a temporary sibling "<file>.part-<pid>" and renamed onto the final name
+ * when complete, so an error, a Ctrl-C or a crash never leaves a half-written file under that
+ * name (rename is atomic within a file system).  out_part_name: the sibling's name (0, or −1
+ * when it does not fit cap); out_commit: rename it, or remove it when ok is 0 */
+int out_part_name(const char *file, char *part, size_t cap);
+int out_commit(const char *part, const char *file, int ok, const char *kind, mbd_error *err);
+
 /* default and largest figure sizes in pixels */
 #define PLOT_DEFAULT_W 800
 #define PLOT_DEFAULT_H 600

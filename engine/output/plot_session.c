@@ -97,8 +97,13 @@ static void set_palette(void) {
 
 int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn draw, void *ctx,
              mbd_error *err) {
-  // make sure the file can be written: PLplot would exit() on an unopenable file
-  FILE *probe = fopen(file, "wb");
+  // the figure goes to a temporary sibling, renamed when complete (out_part_name); make sure it
+  // can be written: PLplot would exit() on an unopenable file
+  char part[4096];
+  if (out_part_name(file, part, sizeof part) != 0) {
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_NAME, "plot", file);
+  }
+  FILE *probe = fopen(part, "wb");
   if (probe == NULL) {
     int e = errno;
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "plot", file, strerror(e));
@@ -121,7 +126,7 @@ int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn dr
     if (strm >= 0) {
       plsError(&s.errcode, s.errbuf);
       plsdev(device);
-      plsfnam(file);
+      plsfnam(part);
       plspage(0.0, 0.0, w, h, 0, 0);
       set_palette();
       plinit();
@@ -141,15 +146,17 @@ int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn dr
   plsexit(NULL);
   g_session = NULL;
   if (s.msg[0] != '\0') {
+    out_commit(part, file, 0, "plot", err);
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_PLPLOT, file, s.msg);
   }
 
   // the driver writes on plend1: the file must now exist and hold something
   struct stat st;
-  if (stat(file, &st) != 0 || st.st_size == 0) {
+  if (stat(part, &st) != 0 || st.st_size == 0) {
+    out_commit(part, file, 0, "plot", err);
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_EMPTY, file);
   }
-  return MBD_OK;
+  return out_commit(part, file, 1, "plot", err);
 }
 
 void plot_pad_range(double *lo, double *hi, double frac) {

@@ -44,13 +44,17 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (!(o->t_end > 0) || !isfinite(o->t_end) || o->steps < 1) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_OPTS);
   }
-  mbd_model_clear_warnings(m);
   double tol = o->position_tol > 0 ? o->position_tol : 1e-10;
   int maxit = o->max_newton > 0 ? o->max_newton : 25;
-  mbd_assembly_opts ao = {fmin(tol, 1e-10), 50};
-  int rc = mbd_model_assemble(m, &ao, err);
-  if (rc < 0) {
-    return rc;
+  int rc = MBD_OK;
+  // nested in a run of the same model (from a drive function): its current assembly, own data
+  if (m->running == 0) {
+    mbd_model_clear_warnings(m);
+    mbd_assembly_opts ao = {fmin(tol, 1e-10), 50};
+    rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
+    if (rc < 0) {
+      return rc;
+    }
   }
   int dof = m->nv - m->rank;
   if (dof != 0) {
@@ -70,6 +74,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   snprintf(run->integrator, sizeof run->integrator, "none");
   run->t_end = o->t_end;
   mbd_data_reset(m, d);
+  m->running++;  // the drive functions run inside: the model refuses changes meanwhile
   int n = m->nv;
   double w0 = mbd_clock_wall(), c0 = mbd_clock_cpu(), maxp = 0, maxv = 0;
   double hstep = o->t_end / o->steps;
@@ -106,6 +111,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   run->stats.newton_iterations = d->newton_iterations;
   run->stats.max_position_violation = maxp;
   run->stats.max_velocity_violation = maxv;
+  m->running--;
   mbd_run_finish(run, rc, err);
   mbd_data_free(d);
   *out = run;

@@ -1,6 +1,7 @@
 /* the run object: recorded channels on a time grid, statistics, status; the output grid and the
  * clocks every driver shares */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,26 @@ double mbd_clock_cpu(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void mbd_run_warn(mbd_run *r, const char *fmt, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  for (int i = 0; i < r->nwarning; i++) {
+    if (strcmp(r->warning[i], buf) == 0) {
+      return;
+    }
+  }
+  if (r->nwarning < MBD_RUN_MAX_WARNINGS) {
+    memcpy(r->warning[r->nwarning++], buf, sizeof buf);
+  }
+}
+
+const char *mbd_run_warning(const mbd_run *r, int i) {
+  return (r && i >= 0 && i < r->nwarning) ? r->warning[i] : NULL;
 }
 
 void mbd_run_finish(mbd_run *r, int status, const mbd_error *err) {

@@ -4,6 +4,8 @@
 
 #include "mbd/model.h"
 
+#define MBD_RUN_MAX_WARNINGS 8
+
 struct mbd_run {
   int nchan;               /* channels */
   char (*names)[80];       /* nchan names */
@@ -25,6 +27,8 @@ struct mbd_run {
   } *mf;                   /* MBD_MANIFEST_MAX entries once the first is set, else NULL */
   int nevent;              /* contact events: time, contact, kind */
   struct mbd_run_event *event;
+  int nwarning;            /* warnings of the run (shown once each by the binding) */
+  char warning[MBD_RUN_MAX_WARNINGS][256];
 };
 
 /* a contact event of a run */
@@ -35,6 +39,14 @@ struct mbd_run_event {
 };
 /* the contact events logged in d (model m) copied into r; MBD_E_NOMEM */
 int mbd_run_set_events(mbd_run *r, const mbd_model *m, const mbd_data *d);
+
+/* a warning of the run (printf-style); a repeated text is kept once, at most
+ * MBD_RUN_MAX_WARNINGS */
+void mbd_run_warn(mbd_run *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* a run sized for cap samples of m's channels; NULL without memory */
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap);

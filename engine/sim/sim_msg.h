@@ -37,6 +37,28 @@
 
 /* warning: what a run's formulation reported (relative: compiled code fell back to the tape) */
 #define MSG_SIM_RUN_WARNING "%s"
+/* the integration stalled (MBD_E_INTEGRATOR): time, steps, the time they advanced, rtol, atol */
+#define MSG_SIM_STALLED                                                                          \
+  "simulate: the integration stalled at t = %.9g (%ld steps advanced it by %.3g s): the "        \
+  "mechanism is probably at a singular configuration, where rounding errors exceed rtol = %g, " \
+  "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
+
+/* warning: the constraints drifted beyond position_tol (augmented, baumgarte): the largest
+ * violation, position_tol, formulation */
+#define MSG_SIM_DRIFT                                                                             \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): %s integrates every " \
+  "coordinate without projecting them back; use formulation kane or gcp, stabilization "          \
+  "(baumgarte), or tighter rtol and atol"
+/* warning: default samples much wider than the integrator's steps: sample spacing, average step */
+#define MSG_SIM_ALIAS                                                                          \
+  "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \
+  "%.3g s: the recorded motion may be aliased; set output_every"
+/* warning: augmented or baumgarte came near a singular configuration: formulation, time, the
+ * relative pivot ratio */
+#define MSG_SIM_NEAR_SINGULAR                                                                    \
+  "%s passed near a singular configuration at t = %.6g (the leading matrix's pivot ratio fell "  \
+  "to %.1e of its start): there it may leave the motion's branch unseen; kane, gcp and "          \
+  "udwadia_kalaba pass singular configurations"
 
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 

@@ -76,7 +76,23 @@ typedef struct sim {
   int ny;              /* integrated state size */
   int nroot_form;      /* the formulation's root functions (first in g), then stop_when */
   double max_pos, max_vel;
+  double stall_t;      /* the time where the current window of accepted steps began */
+  long stall_n;        /* accepted steps in that window */
 } sim;
+
+/* a stalled integration: SIM_STALL_STEPS accepted steps that together advance t by less than
+ * SIM_STALL_SPAN·t_end (average steps below 5e-11·t_end).  Near a singular configuration the
+ * rounding errors of an evaluation grow like 1/σ² and, below some distance, exceed a tight
+ * tolerance: the integrator then creeps toward the configuration with ever shorter accepted
+ * steps for hours.  The run stops with a message instead. */
+#define SIM_STALL_STEPS 20000
+/* the relative pivot ratio of the augmented LU below which a run is warned of a singular
+ * configuration it passed (about σ ~ 1e-2 of a vanishing singular value) */
+#define SIM_NEAR_SINGULAR 1e-4
+/* default samples (t_end/500) wider than this many of the integrator's average steps: the
+ * recorded motion may alias (a pendulum sampled every 2 s for a period of 2.1 s) */
+#define SIM_ALIAS_STEPS 10
+#define SIM_STALL_SPAN 1e-6
 
 /* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
 static int rhs(double t, const double *y, double *ydot, void *ud) {
@@ -123,10 +139,19 @@ static int sample(sim *s, double t, const double *y) {
 
 static int output(double t, const double *y, void *ud) { return sample(ud, t, y); }
 
-/* after every accepted step: the formulation's hook (gcp, kane: re-partition) */
+/* after every accepted step: the stall watch, then the formulation's hook (gcp, kane:
+ * re-partition) */
 static int step(double t, double *y, void *ud) {
   sim *s = ud;
-  return s->ops->step(s->self, s->m, s->d, t, y, s->err);
+  if (++s->stall_n >= SIM_STALL_STEPS) {
+    if (t - s->stall_t < SIM_STALL_SPAN * s->o->t_end) {
+      return MBD_FAIL(s->err, MBD_E_INTEGRATOR, MSG_SIM_STALLED, t, (long)SIM_STALL_STEPS,
+                      t - s->stall_t, s->o->rtol, s->o->atol);
+    }
+    s->stall_t = t;
+    s->stall_n = 0;
+  }
+  return s->ops->step ? s->ops->step(s->self, s->m, s->d, t, y, s->err) : 0;
 }
 
 /* root functions on the sampling data: the formulation's own, then stop_when */
@@ -197,14 +222,22 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   if (rc < 0) {
     return rc;
   }
+  // a run started from inside a run of the same model (a force function calling m:simulate):
+  // the model is assembled and read only; the nested run has its own data
+  if (m->running > 0) {
+    return mbd_sim_run(m, o, out, err);
+  }
   // always start from the poses the user gave (drive functions may have changed since)
   mbd_model_clear_warnings(m);
   mbd_assembly_opts ao = {o->position_tol > 0 ? fmin(o->position_tol, 1e-10) : 1e-10, 50};
-  rc = mbd_model_assemble(m, &ao, err);
+  rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
   if (rc < 0) {
     return rc;
   }
+  // while it runs, the model refuses changes (its callbacks may try: MSG_MODEL_RUNNING)
+  m->running++;
   rc = mbd_sim_run(m, o, out, err);
+  m->running--;
   // a warning of the run (compiled code that fell back to the tape) joins the model's, shown once
   if (*out && (*out)->stats.code_warning[0]) {
     mbd_model_warn(m, MSG_SIM_RUN_WARNING, (*out)->stats.code_warning);
@@ -338,7 +371,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
     if (rc == MBD_OK) {
       rc = mbd_ode_set_output(ode, grid, nout, output, err);
     }
-    if (rc == MBD_OK && ops->step) {
+    if (rc == MBD_OK) {
       mbd_ode_set_step_fn(ode, step);
     }
     if (rc == MBD_OK && nroot > 0) {
@@ -375,6 +408,23 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   }
   if (s.self && ops->stats) {
     ops->stats(s.self, &run->stats);
+  }
+  // silent inaccuracy of a run that succeeded: constraints left behind by a formulation that does
+  // not project the state, and default samples far coarser than the motion the integrator saw
+  if (rc == MBD_OK && (o->formulation == MBD_FORM_AUGMENTED ||
+                       o->formulation == MBD_FORM_BAUMGARTE) && s.max_pos > o->position_tol) {
+    mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol, ops->name);
+  }
+  if (rc == MBD_OK && o->output_every == 0 && st.avg_step > 0 &&
+      h > SIM_ALIAS_STEPS * st.avg_step) {
+    mbd_run_warn(run, MSG_SIM_ALIAS, h, st.avg_step);
+  }
+  // augmented and baumgarte near a singular configuration: they stop only where the leading
+  // matrix has no trustworthy digits left; closer than SIM_NEAR_SINGULAR they may have left the
+  // motion's branch unseen
+  if ((o->formulation == MBD_FORM_AUGMENTED || o->formulation == MBD_FORM_BAUMGARTE) &&
+      s.d->sing_ratio < SIM_NEAR_SINGULAR) {
+    mbd_run_warn(run, MSG_SIM_NEAR_SINGULAR, ops->name, s.d->sing_t, s.d->sing_ratio);
   }
   mbd_run_finish(run, rc, err);
   mbd_ode_free(ode);

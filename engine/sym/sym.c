@@ -98,6 +98,14 @@ static uint32_t hash_key(int op, int nargs, const int32_t *args, double value, c
       h = mix(h, (uint8_t)*s);
     }
   }
+  /* avalanche (MurmurHash3's finalizer): keys that differ only in a small argument id (sin of
+   * consecutive nodes) would otherwise get neighbouring hashes, and linear probing would scan
+   * ever longer clusters — quadratic building of a deep expression */
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
   return h;
 }
 

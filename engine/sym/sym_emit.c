@@ -351,15 +351,26 @@ static uint64_t fnv(uint64_t h, const char *s) {
   return h ^ 0xffu; /* separator */
 }
 
+/* text into path through a temporary sibling renamed when complete: the compile cache never
+ * holds a half-written source under its final name */
 static int write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
+  char part[4096];
+  int k = snprintf(part, sizeof part, "%s.part-%ld", path, (long)getpid());
+  if (k < 0 || (size_t)k >= sizeof part) {
+    return -1;
+  }
+  FILE *f = fopen(part, "w");
   if (!f) {
     return -1;
   }
   size_t len = strlen(text);
   int ok = fwrite(text, 1, len, f) == len;
   ok &= fclose(f) == 0;
-  return ok ? 0 : -1;
+  if (!ok || rename(part, path) != 0) {
+    remove(part);
+    return -1;
+  }
+  return 0;
 }
 
 /* the first line of a compiler log, for error messages */

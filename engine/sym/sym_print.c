@@ -92,7 +92,63 @@ static void put_num(sbuf *b, double v) {
   put(b, s);
 }
 
-static void pr(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, int minprec);
+/* The printer is iterative: a stack of pending pieces (text, a number, a node to print with the
+ * precedence its place needs, a product to print with a sign), so the depth of an expression
+ * (sin(sin(...)) 10⁵ deep) never reaches the C stack.  Expanding a node pushes its pieces in
+ * reverse order; each piece is printed when popped. */
+typedef enum { PIECE_STR, PIECE_NUM, PIECE_NODE, PIECE_MUL } piece_kind;
+
+typedef struct piece {
+  uint8_t kind;       /* piece_kind */
+  int8_t prec;        /* PIECE_NODE: the least precedence printed without parentheses */
+  mbd_sym_id id;      /* PIECE_NODE, PIECE_MUL */
+  double num;         /* PIECE_NUM: the value; PIECE_MUL: the sign of the coefficient */
+  const char *str;    /* PIECE_STR: static text or a variable's name (the context is not changed) */
+} piece;
+
+typedef struct pstack {
+  piece *p;
+  size_t n, cap;
+} pstack;
+
+static void push(sbuf *b, pstack *st, piece pc) {
+  if (b->nomem) {
+    return;
+  }
+  if (st->n == st->cap) {
+    size_t c = st->cap ? 2 * st->cap : 256;
+    piece *q = realloc(st->p, c * sizeof *q);
+    if (!q) {
+      b->nomem = 1;
+      return;
+    }
+    st->p = q;
+    st->cap = c;
+  }
+  st->p[st->n++] = pc;
+}
+
+static void push_str(sbuf *b, pstack *st, const char *s) {
+  push(b, st, (piece){.kind = PIECE_STR, .str = s});
+}
+static void push_num(sbuf *b, pstack *st, double v) {
+  push(b, st, (piece){.kind = PIECE_NUM, .num = v});
+}
+static void push_node(sbuf *b, pstack *st, mbd_sym_id e, int prec) {
+  push(b, st, (piece){.kind = PIECE_NODE, .id = e, .prec = (int8_t)prec});
+}
+static void push_mul(sbuf *b, pstack *st, mbd_sym_id e, double sgn) {
+  push(b, st, (piece){.kind = PIECE_MUL, .id = e, .num = sgn});
+}
+
+/* the pieces pushed since `from` were pushed in reading order: reverse them so they pop so */
+static void reverse_from(pstack *st, size_t from) {
+  for (size_t i = from, j = st->n; i + 1 < j; i++, j--) {
+    piece t = st->p[i];
+    st->p[i] = st->p[j - 1];
+    st->p[j - 1] = t;
+  }
+}
 
 static int is_neg_term(const mbd_sym_ctx *ctx, mbd_sym_id t) {
   const sym_node *n = NODE(ctx, t);
@@ -113,9 +169,9 @@ static int is_den(const mbd_sym_ctx *ctx, mbd_sym_id f, double *e) {
   return 0;
 }
 
-/* a product (or a lone power with negative exponent when e is not a product), its coefficient
- * multiplied by sgn */
-static void pr_mul(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, double sgn) {
+/* the pieces of a product (or a lone power with negative exponent when e is not a product), its
+ * coefficient multiplied by sgn, in reading order */
+static void expand_mul(const mbd_sym_ctx *ctx, sbuf *b, pstack *st, mbd_sym_id e, double sgn) {
   const sym_node *n = NODE(ctx, e);
   int m = n->op == MBD_SYM_MUL ? n->nargs : 1;
   int32_t small[16];
@@ -144,53 +200,52 @@ static void pr_mul(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, double sgn) {
   }
   int started = 0;
   if (coef == -1.0 && nnum > 0) {
-    put(b, "-");
+    push_str(b, st, "-");
   } else if (coef != 1.0 || nnum == 0) {
-    put_num(b, coef);
+    push_num(b, st, coef);
     started = 1;
   }
   for (int i = i0; i < m; i++) {
     if (!is_den(ctx, a[i], &ex)) {
       if (started) {
-        put(b, "*");
+        push_str(b, st, "*");
       }
-      pr(ctx, b, a[i], 3);
+      push_node(b, st, a[i], 3);
       started = 1;
     }
   }
-  if (nden == 0) {
-    goto done;
-  }
-  put(b, "/");
-  if (nden > 1) {
-    put(b, "(");
-  }
-  int k = 0;
-  for (int i = i0; i < m; i++) {
-    if (is_den(ctx, a[i], &ex)) {
-      if (k++) {
-        put(b, "*");
-      }
-      mbd_sym_id base = ARG(ctx, a[i], 0);
-      if (ex == -1.0) {
-        pr(ctx, b, base, nden > 1 ? 3 : 5);
-      } else {
-        pr(ctx, b, base, 5);
-        put(b, "^");
-        put_num(b, -ex);
+  if (nden > 0) {
+    push_str(b, st, "/");
+    if (nden > 1) {
+      push_str(b, st, "(");
+    }
+    int k = 0;
+    for (int i = i0; i < m; i++) {
+      if (is_den(ctx, a[i], &ex)) {
+        if (k++) {
+          push_str(b, st, "*");
+        }
+        mbd_sym_id base = ARG(ctx, a[i], 0);
+        if (ex == -1.0) {
+          push_node(b, st, base, nden > 1 ? 3 : 5);
+        } else {
+          push_node(b, st, base, 5);
+          push_str(b, st, "^");
+          push_num(b, st, -ex);
+        }
       }
     }
+    if (nden > 1) {
+      push_str(b, st, ")");
+    }
   }
-  if (nden > 1) {
-    put(b, ")");
-  }
-done:
   if (a != &e && a != small) {
     free((void *)a);
   }
 }
 
-static void pr_add(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e) {
+/* the pieces of a sum in reading order */
+static void expand_add(const mbd_sym_ctx *ctx, sbuf *b, pstack *st, mbd_sym_id e) {
   const sym_node *n = NODE(ctx, e);
   int32_t small[16];
   int32_t *a = print_order(ctx, b, e, small, 16);
@@ -208,17 +263,17 @@ static void pr_add(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e) {
         continue;
       }
       if (neg) {
-        put(b, first ? "-" : " - ");
+        push_str(b, st, first ? "-" : " - ");
         if (isc) {
-          put_num(b, -NODE(ctx, t)->value);
+          push_num(b, st, -NODE(ctx, t)->value);
         } else {
-          pr_mul(ctx, b, t, -1.0);
+          push_mul(b, st, t, -1.0);
         }
       } else {
         if (!first) {
-          put(b, " + ");
+          push_str(b, st, " + ");
         }
-        pr(ctx, b, t, 2);
+        push_node(b, st, t, 2);
       }
       first = 0;
     }
@@ -245,58 +300,83 @@ static int prec_of(const mbd_sym_ctx *ctx, mbd_sym_id e) {
   }
 }
 
-static void pr(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e, int minprec) {
+/* the pieces of node e printed where precedence minprec is needed, in reading order */
+static void expand_node(const mbd_sym_ctx *ctx, sbuf *b, pstack *st, mbd_sym_id e, int minprec) {
   static const char *fname[MBD_SYM_NOPS] = {
       [MBD_SYM_SIN] = "sin",      [MBD_SYM_COS] = "cos",   [MBD_SYM_TAN] = "tan",
       [MBD_SYM_EXP] = "exp",      [MBD_SYM_LOG] = "log",   [MBD_SYM_SQRT] = "sqrt",
       [MBD_SYM_ABS] = "abs",      [MBD_SYM_SIGN] = "sign", [MBD_SYM_ATAN2] = "atan2",
       [MBD_SYM_IFELSE] = "ifelse"};
-  if (b->full || b->nomem) {
-    return;
-  }
   const sym_node *n = NODE(ctx, e);
   int paren = prec_of(ctx, e) < minprec;
   double ex;
   if (paren) {
-    put(b, "(");
+    push_str(b, st, "(");
   }
   switch (n->op) {
     case MBD_SYM_CONST:
-      put_num(b, n->value);
+      push_num(b, st, n->value);
       break;
     case MBD_SYM_VAR:
-      put(b, ctx->names + n->adr);
+      push_str(b, st, ctx->names + n->adr);
       break;
     case MBD_SYM_ADD:
-      pr_add(ctx, b, e);
+      expand_add(ctx, b, st, e);
       break;
     case MBD_SYM_MUL:
-      pr_mul(ctx, b, e, 1.0);
+      expand_mul(ctx, b, st, e, 1.0);
       break;
     case MBD_SYM_POW:
       if (is_den(ctx, e, &ex)) {
-        pr_mul(ctx, b, e, 1.0);
+        expand_mul(ctx, b, st, e, 1.0);
       } else {
-        pr(ctx, b, ARG(ctx, e, 0), 5);
-        put(b, "^");
-        pr(ctx, b, ARG(ctx, e, 1), 5);
+        push_node(b, st, ARG(ctx, e, 0), 5);
+        push_str(b, st, "^");
+        push_node(b, st, ARG(ctx, e, 1), 5);
       }
       break;
     default:
-      put(b, fname[n->op]);
-      put(b, "(");
+      push_str(b, st, fname[n->op]);
+      push_str(b, st, "(");
       for (int i = 0; i < n->nargs; i++) {
         if (i) {
-          put(b, ", ");
+          push_str(b, st, ", ");
         }
-        pr(ctx, b, ARG(ctx, e, i), 0);
+        push_node(b, st, ARG(ctx, e, i), 0);
       }
-      put(b, ")");
+      push_str(b, st, ")");
       break;
   }
   if (paren) {
-    put(b, ")");
+    push_str(b, st, ")");
   }
+}
+
+/* print e: pop a piece, print it or expand it into its pieces, until none is left */
+static void pr(const mbd_sym_ctx *ctx, sbuf *b, mbd_sym_id e) {
+  pstack st = {0};
+  push_node(b, &st, e, 0);
+  while (st.n > 0 && !b->full && !b->nomem) {
+    piece pc = st.p[--st.n];
+    size_t from = st.n;
+    switch (pc.kind) {
+      case PIECE_STR:
+        put(b, pc.str);
+        break;
+      case PIECE_NUM:
+        put_num(b, pc.num);
+        break;
+      case PIECE_NODE:
+        expand_node(ctx, b, &st, pc.id, pc.prec);
+        reverse_from(&st, from);
+        break;
+      default:
+        expand_mul(ctx, b, &st, pc.id, pc.num);
+        reverse_from(&st, from);
+        break;
+    }
+  }
+  free(st.p);
 }
 
 char *mbd_sym_to_string(mbd_sym_ctx *ctx, mbd_sym_id e) {
@@ -325,7 +405,7 @@ char *mbd_sym_to_string(mbd_sym_ctx *ctx, mbd_sym_id e) {
     }
     free(order);
     b.key = key;
-    pr(ctx, &b, e, 0);
+    pr(ctx, &b, e);
     free(key);
   }
   if (b.full) {

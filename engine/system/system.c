@@ -134,6 +134,13 @@ void mbd_system_free(mbd_system *s) {
   free(s);
 }
 
+int mbd_system_check_idle(const mbd_system *s, const char *what, mbd_error *err) {
+  if (s->running > 0) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_SYS_RUNNING, s->name, what);
+  }
+  return MBD_OK;
+}
+
 int mbd_system_ncoord(const mbd_system *s) { return s->n; }
 const char *mbd_system_name(const mbd_system *s) { return s->name; }
 const char *mbd_system_coord_name(const mbd_system *s, int i) {
@@ -156,6 +163,10 @@ const char *mbd_system_warning(const mbd_system *s, int i) {
 
 // mass: symmetric positive definite; M⁻¹ and M^(−1/2) from its eigen-decomposition M = V W Vᵀ
 int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err) {
+  int busy = mbd_system_check_idle(s, "setting its mass", err);
+  if (busy) {
+    return busy;
+  }
   int n = s->n;
   size_t nn = (size_t)n * (size_t)n;
   double *V = calloc(nn, sizeof(double)), *w = calloc((size_t)n, sizeof(double));
@@ -217,6 +228,10 @@ int mbd_system_set_mass(mbd_system *s, const double *M, int full, mbd_error *err
 }
 
 int mbd_system_set_force_const(mbd_system *s, const double *F, mbd_error *err) {
+  int busy = mbd_system_check_idle(s, "setting its force", err);
+  if (busy) {
+    return busy;
+  }
   for (int i = 0; i < s->n; i++) {
     if (!isfinite(F[i])) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_FORCE_ENTRY, s->name, i + 1, F[i]);
@@ -261,6 +276,10 @@ static int check_vars(mbd_system *s, mbd_sym_id e, int allow_qd, const char *wha
 }
 
 int mbd_system_set_force_sym(mbd_system *s, const mbd_sym_id *F, mbd_error *err) {
+  int busy = mbd_system_check_idle(s, "setting its force", err);
+  if (busy) {
+    return busy;
+  }
   for (int i = 0; i < s->n; i++) {
     char what[48];
     snprintf(what, sizeof what, "force entry %d", i + 1);
@@ -278,6 +297,10 @@ int mbd_system_set_force_sym(mbd_system *s, const mbd_sym_id *F, mbd_error *err)
 }
 
 int mbd_system_set_force_fn(mbd_system *s, mbd_sys_force_fn fn, void *ud, mbd_error *err) {
+  int busy = mbd_system_check_idle(s, "setting its force", err);
+  if (busy) {
+    return busy;
+  }
   if (!fn) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_FORCE_NULL, s->name);
   }
@@ -307,6 +330,10 @@ static mbd_sym_id total_rate(mbd_system *s, mbd_sym_id f) {
 }
 
 static int add_constraint(mbd_system *s, mbd_sym_id e, int holo, mbd_error *err) {
+  int busy = mbd_system_check_idle(s, "adding a constraint", err);
+  if (busy) {
+    return busy;
+  }
   const char *kind = holo ? "holonomic" : "nonholonomic";
   int idx = s->nc;
   char what[64];
@@ -398,6 +425,10 @@ int mbd_system_add_nonholonomic(mbd_system *s, mbd_sym_id r, mbd_error *err) {
 }
 
 int mbd_system_set_initial(mbd_system *s, const double *q, const double *qd, mbd_error *err) {
+  int busy = mbd_system_check_idle(s, "setting its initial state", err);
+  if (busy) {
+    return busy;
+  }
   for (int i = 0; i < s->n; i++) {
     if ((q && !isfinite(q[i])) || (qd && !isfinite(qd[i]))) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_INITIAL, s->name, s->names[i]);

@@ -36,6 +36,8 @@ struct mbd_system {
   int nc, cc;                       /* constraints and capacity */
   sys_con *con;
   double *q0, *qd0;                 /* n initial state */
+  int running;                      /* runs in progress: no change while > 0 (its force function
+                                       may try); checked by sys_check_idle */
   int nwarning;
   char warning[SYS_MAX_WARNINGS][256];
 };
@@ -46,6 +48,8 @@ void mbd_system_warn(mbd_system *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* MBD_OK, or MBD_E_STATE naming the system and what was tried while it runs */
+int mbd_system_check_idle(const mbd_system *s, const char *what, mbd_error *err);
 /* short infix text of e for messages ("..." when cut) */
 void mbd_system_expr_text(mbd_sym_ctx *ctx, mbd_sym_id e, char *buf, size_t cap);
 

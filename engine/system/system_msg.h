@@ -10,6 +10,18 @@
 /* an allocation failed where the message names no system */
 #define MSG_SYS_NOMEM_PLAIN "system: out of memory"
 
+/* a change to a system while it runs (from its own force function): system, what was tried */
+#define MSG_SYS_RUNNING                                                                        \
+  "system '%s' is running: %s is not allowed during its run (change the system before or " \
+  "after s:simulate)"
+
+/* the initial state violates a holonomic constraint where its gradient is zero: system,
+ * constraint (1-based), its value */
+#define MSG_SYS_INITIAL_STUCK                                                                   \
+  "system '%s': the initial state violates holonomic constraint %d (value %g) where its "      \
+  "gradient is zero, so no motion can restore it; give a consistent initial state with "        \
+  "s:initial { q = {...}, qd = {...} }"
+
 /* ---- coordinates ----------------------------------------------------------------------------- */
 
 /* a system without coordinates */

@@ -377,6 +377,11 @@ static int check_start(sysrun *r, mbd_error *err) {
                       " (or in another form whose gradient does not vanish on the constraint)",
                       "");
     }
+    // violated where its gradient vanishes: no acceleration can restore it (typically the
+    // initial state was never given: q = 0)
+    if (holo && fabs(o[0]) > 1e-8 && arow <= 1e-12) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_INITIAL_STUCK, s->name, k + 1, o[0]);
+    }
     if (fabs(o[0]) > 1e-8 || (holo && fabs(o[1]) > 1e-8)) {
       mbd_system_warn(s, MSG_SYS_INITIAL_VIOLATION, s->name, kind, k + 1, o[0],
                       holo ? ", rate " : "", holo ? o[1] : 0.0);
@@ -414,7 +419,7 @@ static int check_stability(sysrun *r, mbd_error *err) {
   return rc;
 }
 
-int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_error *err) {
+static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
   s->nwarning = 0;
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
@@ -512,5 +517,14 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
   free(y);
   sr_free(&r);
   *out = run;
+  return rc;
+}
+
+/* the run; the system refuses changes meanwhile (its force function runs inside: a nested
+ * s:simulate has its own run data) */
+int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_error *err) {
+  s->running++;
+  int rc = simulate(s, o, out, err);
+  s->running--;
   return rc;
 }

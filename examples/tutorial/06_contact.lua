@@ -17,7 +17,7 @@ local mass, J, R, F, g, mu = 3, 2, 0.2, 10, 9.81, 0.3
 m = mbd.model { name = "disk on a line", dim = 2, gravity = {0, -g} }
 local disk = m:body { name = "disk", mass = mass, inertia = J, pos = {0, R}, vel = {10, 0},
                       omega = -60 }
-m:force { body = disk, value = {F, 0} }
+m:force { body = disk, at = {0, 0}, value = {F, 0} }
 -- two surfaces, one in each body, and the contact between them
 local floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0},
                           direction = {1, 0} }

@@ -79,7 +79,7 @@ local reg = mr:simulate { t_end = 5, formulation = "kane", rtol = 1e-8, atol = 1
 local mc = mbd.model { name = "ball on a rotating plate, Coulomb", dim = 3, gravity = { 0, 0, -9.81 } }
 local plate = mc:body { name = "plate", mass = 50, inertia = { 10, 10, 15 }, omega = { 0, 0, 3 } }
 local ball = mc:body { name = "ball", mass = 10, inertia = { 1, 1, 1 }, pos = { 0.1, 0, 0.1 } }
-local axis = mc:revolute { name = "axis", body1 = mc.ground, body2 = plate, axis1 = { 0, 0, 1 },
+local axis = mc:revolute { name = "axis", body1 = mc.ground, at1 = { 0, 0, 0 }, body2 = plate, at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 },
                            axis2 = { 0, 0, 1 } }
 mc:drive { joint = axis, position = 3 * mbd.sym.t }
 mc:contact { name = "c", surface1 = mc:surface { name = "top", body = plate, shape = "plane", normal = { 0, 0, 1 } },

@@ -11,7 +11,7 @@ local function disk_on(name, vy0, ground)
   local m = mbd.model { name = name, dim = 2, gravity = { 0, -9.81 } }
   local disk = m:body { name = "disk", mass = 3, inertia = 2, pos = { 0, 0.2 }, angle = 0,
                         vel = { 10, vy0 }, omega = -60 }
-  m:force { body = disk, value = { 10, 0 } }
+  m:force { body = disk, at = { 0, 0 }, value = { 10, 0 } }
   local rim = m:surface { name = "rim", body = disk, shape = "circle", radius = 0.2 }
   m:contact { name = "c", surface1 = ground(m), surface2 = rim, friction = "coulomb", mu = 0.3,
               mu_static = 0.35 }
@@ -45,7 +45,7 @@ local function ball_on(name, bname, omega, x0, z0, mu, surface)
   local body1 = m:body { name = bname, mass = 50, inertia = { 10, 10, 15 },
                          omega = { 0, 0, omega } }
   local ball = m:body { name = "ball", mass = 10, inertia = { 1, 1, 1 }, pos = { x0, 0, z0 } }
-  local axis = m:revolute { name = "axis", body1 = m.ground, body2 = body1, axis1 = { 0, 0, 1 },
+  local axis = m:revolute { name = "axis", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = body1, at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 },
                             axis2 = { 0, 0, 1 } }
   m:drive { joint = axis, position = omega * mbd.sym.t }
   local skin = m:surface { name = "skin", body = ball, shape = "sphere", radius = 0.1 }

@@ -1144,7 +1144,8 @@ static void test_bad_input(void **state) {
   bs.name = "n";
   bs.pos[0] = NAN;
   mbd_error_clear(&err);
-  MBD_EXPECT_ERROR(mbd_model_add_body(m, &bs, &err), &err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, "n");
+  MBD_EXPECT_ERROR(mbd_model_add_body(m, &bs, &err), &err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, "n",
+                   "pos");
   assert_int_equal(mbd_model_nbody(m), 3);
 
   // drives: on a fixed joint, twice, out of range, without a function

@@ -3,5 +3,5 @@
 local m = mbd.model { name = "bad" }
 local b = m:body { name = "b", mass = 1, inertia = 0.1 }
 print("before the error")
-m:revolute { name = "J", body1 = b, body2 = b }
+m:revolute { name = "J", body1 = b, at1 = {0, 0}, body2 = b, at2 = {0, 0} }
 print("never printed")

@@ -10,7 +10,7 @@ local function disk(opts)
   local m = mbd.model { name = "disk", dim = 2, gravity = {0, -9.81} }
   local d = m:body { name = "disk", mass = 3, inertia = 2, pos = {0, 0.2}, vel = opts.vel or {10, 0},
                      omega = opts.omega or -60 }
-  if opts.push ~= false then m:force { body = d, value = {10, 0} } end
+  if opts.push ~= false then m:force { body = d, at = {0, 0}, value = {10, 0} } end
   local floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
   local rim = m:surface { name = "rim", body = d, shape = "circle", radius = 0.2 }
   local c = m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35,
@@ -149,7 +149,7 @@ local cases = {
   {"the normal force falls to zero", function()
      local m = mbd.model { dim = 2, gravity = {0, -9.81} }
      local d = m:body { name = "d", mass = 1, inertia = 0.1, pos = {0, 0.2} }
-     m:force { body = d, value = function(t) return {0, 20 * t} end }
+     m:force { body = d, at = {0, 0}, value = function(t) return {0, 20 * t} end }
      m:contact { name = "c", surface1 = m:surface { body = m.ground, shape = "line", direction = {1, 0} },
                  surface2 = m:surface { body = d, shape = "circle", radius = 0.2 } }
      m:simulate { t_end = 1 }
@@ -170,7 +170,7 @@ local cases = {
      local a, mu = math.rad(10), 0.3
      local m = mbd.model { dim = 2, gravity = {0, -9.81} }
      local b = m:body { name = "block", mass = 2, inertia = 0.1, vel = {2 * math.cos(a), -2 * math.sin(a)} }
-     m:translational { name = "s", body1 = m.ground, body2 = b, axis1 = {math.cos(a), -math.sin(a)},
+     m:translational { name = "s", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, axis1 = {math.cos(a), -math.sin(a)},
                        friction = { mu = mu } }
      local run = m:simulate { t_end = 2, rtol = 1e-10, atol = 1e-10 }
      return {run.events[1].contact, run.events[1].kind, run.events[1].t, run:value("s.sticking", 1.9)}
@@ -179,17 +179,17 @@ local cases = {
   {"joint friction on a fixed joint", function()
      local m = mbd.model { dim = 2 }
      local b = m:body { name = "b", mass = 1, inertia = 1 }
-     m:fixed { name = "F", body1 = m.ground, body2 = b, friction = { mu = 0.1 } }
+     m:fixed { name = "F", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, friction = { mu = 0.1 } }
    end, {}, false, "fixed 'F': friction is for revolute and translational joints", line = 3},
   {"revolute friction without its radius", function()
      local m = mbd.model { dim = 2 }
      local b = m:body { name = "b", mass = 1, inertia = 1 }
-     m:revolute { name = "R", body1 = m.ground, body2 = b, friction = { mu = 0.1 } }
+     m:revolute { name = "R", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, friction = { mu = 0.1 } }
    end, {}, false, "friction: missing field 'radius'", line = 3},
   {"translational friction with a radius", function()
      local m = mbd.model { dim = 2 }
      local b = m:body { name = "b", mass = 1, inertia = 1 }
-     m:translational { name = "T", body1 = m.ground, body2 = b, axis1 = {1, 0}, friction = { mu = 0.1, radius = 1 } }
+     m:translational { name = "T", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, axis1 = {1, 0}, friction = { mu = 0.1, radius = 1 } }
    end, {}, false, "translational 'T': friction field 'radius' is for revolute joints", line = 3},
 
   -- mbd.plot of numbers computed in a script

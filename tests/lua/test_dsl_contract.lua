@@ -126,8 +126,8 @@ local cases = {
       local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
       m:contact { surface1 = floor, surface2 = m:surface { body = disk, shape = "circle", radius = 0.2 },
                   mu = 0.3, friction = "regularized", slope = 1000, restitution = 0.5 }
-      m:revolute { body1 = m.ground, at1 = {2, 0.2}, body2 = wheel, friction = { mu = 0.1, radius = 0.01 } }
-      m:translational { body1 = m.ground, at1 = {4, 0.2}, body2 = slider, axis1 = {1, 0}, friction = { mu = 0.1 } }
+      m:revolute { body1 = m.ground, at1 = {2, 0.2}, body2 = wheel, at2 = {0, 0}, friction = { mu = 0.1, radius = 0.01 } }
+      m:translational { body1 = m.ground, at1 = {4, 0.2}, body2 = slider, at2 = {0, 0}, axis1 = {1, 0}, friction = { mu = 0.1 } }
       return m:simulate { t_end = 0.1 }.ok
     end, {}, true, true },
 

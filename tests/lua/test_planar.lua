@@ -92,7 +92,7 @@ end
 -- a model with a force function that fails mid-run (shared by two cases below)
 local failing = mbd.model { name = "failing", gravity = {0, -9.81} }
 local fb = failing:body { name = "b", mass = 1, inertia = 0.1, vel = {0, 3} }
-failing:force { body = fb, value = function(t, s)
+failing:force { body = fb, at = {0, 0}, value = function(t, s)
   if t > 0.5 then error("sensor lost") end
   return {0, -0.1 * s:get("b.y")}
 end }
@@ -147,7 +147,7 @@ local cases = {
   {"kinematics: static drive effort by virtual work", function()
      -- crank held at 1.2 rad, load −100 N along x on the slider: τ = 100·x'(θ)
      local m, slider = slider_crank(1.2)
-     m:force { body = slider, value = {-100, 0} }
+     m:force { body = slider, at = {0, 0}, value = {-100, 0} }
      local k = m:kinematics { t_end = 1, steps = 2 }
      local th = 1.2
      local dx = -R * sin(th) - R * R * sin(th) * cos(th) / sqrt(L * L - R * R * sin(th) ^ 2)
@@ -170,7 +170,7 @@ local cases = {
      local m = mbd.model { name = "oscillator" }
      local b = m:body { name = "b", mass = 2, inertia = 0.1, pos = {0.1, 0} }
      m:translational { body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, axis1 = {1, 0} }
-     m:force { body = b, value = function(t, state) return {-200 * state:get("b.x"), 0} end }
+     m:force { body = b, at = {0, 0}, value = function(t, state) return {-200 * state:get("b.x"), 0} end }
      local r = m:simulate { t_end = 2, rtol = 1e-10, atol = 1e-10 }
      return r:value("b.x", 2) - 0.1 * cos(10 * 2)   -- ω = √(k/m) = 10
    end, {}, true, 0, tol = 1e-7},   -- rtol = atol = 1e-10 over 2 s:
@@ -356,22 +356,22 @@ local cases = {
   {"missing body", function() local m = pendulum(-1); m:revolute { body1 = m.ground } end, {}, false,
    "revolute: missing field 'body2'"},
   {"missing mass", function() mbd.model {}:body { inertia = 1 } end, {}, false,
-   "body: missing field 'mass'"},
+   "body 'body1': missing field 'mass'"},
   {"wrong vector size", function() local m, rod = pendulum(-1); m:revolute { name = "P", body1 = m.ground, body2 = rod, at1 = {1, 2, 3} } end, {}, false,
    "field 'at1' expects 2 numbers"},
   {"wrong vector size names the count", function() local m, rod = pendulum(-1); m:revolute { name = "P", body1 = m.ground, body2 = rod, at1 = {1, 2, 3} } end, {}, false,
    "got 3"},
   {"body instead of a joint", function() local m, rod = pendulum(-1); m:drive { joint = rod, position = 1 } end, {}, false,
    "drive: field 'joint' expects an mbd.Joint, got mbd.Body"},
-  {"a body and itself", function() local m, rod = pendulum(-1); m:revolute { name = "J", body1 = rod, body2 = rod } end, {}, false,
+  {"a body and itself", function() local m, rod = pendulum(-1); m:revolute { name = "J", body1 = rod, at1 = {0, 0}, body2 = rod, at2 = {0, 0} } end, {}, false,
    "revolute 'J': bodies are the same ('rod')"},
   {"zero mass", function() mbd.model {}:body { name = "z", mass = 0, inertia = 1 } end, {}, false,
    "body 'z': mass must be positive"},
   {"NaN in a pose", function() mbd.model {}:body { name = "n", mass = 1, inertia = 1, pos = {0 / 0, 0} } end, {}, false,
-   "body 'n': pose, velocity and inertia must be finite"},
-  {"zero axis", function() local m, rod = pendulum(-1); m:translational { name = "T", body1 = m.ground, body2 = rod, axis1 = {0, 0} } end, {}, false,
+   "body 'n': field 'pos' must be finite"},
+  {"zero axis", function() local m, rod = pendulum(-1); m:translational { name = "T", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {0, 0}, axis1 = {0, 0} } end, {}, false,
    "translational 'T': axis1 is zero"},
-  {"drive on a fixed joint", function() local m, rod = pendulum(-1); m:drive { joint = m:fixed { name = "W", body1 = m.ground, body2 = rod }, position = 0 } end, {}, false,
+  {"drive on a fixed joint", function() local m, rod = pendulum(-1); m:drive { joint = m:fixed { name = "W", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {0, 0} }, position = 0 } end, {}, false,
    "fixed 'W': only revolute, translational"},
   {"drive twice", function() local m, _, O = pendulum(-1); m:drive { joint = O, position = 0 }; m:drive { joint = O, position = 1 } end, {}, false,
    "drive on joint 'O': the joint is already driven"},
@@ -396,26 +396,26 @@ local cases = {
      -- a body moving at 1 m/s onto the ground point of a spring: direction undefined at t = 1
      local m = mbd.model { name = "collide" }
      local b = m:body { name = "b", mass = 1, inertia = 0.1, pos = {-1, 0}, vel = {1, 0} }
-     m:spring { name = "tie", body1 = m.ground, body2 = b, k = 0, length = 0 }
+     m:spring { name = "tie", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0}, k = 0, length = 0 }
      m:simulate { t_end = 2, output_every = 0.1 }
    end, {}, false, "spring 'tie': the two points coincide at t = 1", line = 5},
   {"NaN from a force function", function()
      local m = mbd.model { name = "nan" }
      local b = m:body { name = "b", mass = 1, inertia = 0.1 }
-     m:force { body = b, value = function(t) return {t > 0.5 and 0 / 0 or 0, 0} end }
+     m:force { body = b, at = {0, 0}, value = function(t) return {t > 0.5 and 0 / 0 or 0, 0} end }
      m:simulate { t_end = 1 }
    end, {}, false, "force on body 'b': function returned", line = 4},
   {"NaN from a force function names the time", function()
      local m = mbd.model { name = "nan" }
      local b = m:body { name = "b", mass = 1, inertia = 0.1 }
-     m:force { body = b, value = function(t) return {t > 0.5 and 0 / 0 or 0, 0} end }
+     m:force { body = b, at = {0, 0}, value = function(t) return {t > 0.5 and 0 / 0 or 0, 0} end }
      m:simulate { t_end = 1 }
    end, {}, false, "NaN at t = ", line = 4},
   {"a non-finite state stops the run", function()
      -- a finite force too large for the body: the acceleration overflows to inf
      local m = mbd.model { name = "overflow" }
      local b = m:body { name = "b", mass = 0.5, inertia = 0.1 }
-     m:force { body = b, value = function(t) return {t > 0.5 and 1e308 or 0, 0} end }
+     m:force { body = b, at = {0, 0}, value = function(t) return {t > 0.5 and 1e308 or 0, 0} end }
      m:simulate { t_end = 1 }
    end, {}, false, "the acceleration of b.x became inf at t = ", line = 5},
   {"force function raises", function() failing:simulate { t_end = 1, output_every = 0.01 } end, {}, false,
@@ -430,7 +430,7 @@ local cases = {
   {"force function of the wrong shape", function()
      local m = mbd.model { name = "shape" }
      local b = m:body { name = "b", mass = 1, inertia = 0.1 }
-     m:force { body = b, value = function() return 5 end }
+     m:force { body = b, at = {0, 0}, value = function() return 5 end }
      m:simulate { t_end = 1 }
    end, {}, false, "the function must return {x, y}", line = 4},
   {"torque function of the wrong shape", function()
@@ -442,7 +442,7 @@ local cases = {
   {"state:get of an unknown channel", function()
      local m = mbd.model { name = "state" }
      local b = m:body { name = "b", mass = 1, inertia = 0.1 }
-     m:force { body = b, value = function(t, s) return {s:get("b.z"), 0} end }
+     m:force { body = b, at = {0, 0}, value = function(t, s) return {s:get("b.z"), 0} end }
      m:simulate { t_end = 1 }
    end, {}, false, "state:get: no channel 'b.z'", line = 4},
   {"run:value outside the run", function() local r = pendulum(-1):simulate { t_end = 1 }; r:value("rod.x", 2) end, {}, false,

@@ -247,7 +247,9 @@ end
 -- hand-written one: the same mechanism, whose copies the two scripts place through differently
 -- rounded transforms; the spring-coupled pendulums carry that round-off through the integration
 -- (rtol 1e-10 over 1 s: measured 4e-9 on a velocity of 0.9 m/s); bound 1e-7 on every channel but
--- the violation (a wrong shape, a wrong placement moves them by whole percents)
+-- the violation and the reactions, 1e-6 on the reactions (acceleration level: measured 1.6e-7 on
+-- s2.A.fz with numeric code; kane puts both scripts' reactions within 1e-12 of each other and
+-- 1.2e-7 of relative's); a wrong shape, a wrong placement moves them by whole percents
 local function same_as_by_hand(code)
   return function()
     local opts = { t_end = 1, rtol = 1e-10, atol = 1e-10, output_every = 0.1,
@@ -261,7 +263,8 @@ local function same_as_by_hand(code)
         local t, x = mac:series(ch)
         local _, y = hand:series(hch)
         for i = 1, #t do
-          if not (math.abs(x[i] - y[i]) <= 1e-7 * math.max(1, math.abs(y[i]))) then
+          local tol = ch:match("%.[ft][xyz]$") and 1e-6 or 1e-7
+          if not (math.abs(x[i] - y[i]) <= tol * math.max(1, math.abs(y[i]))) then
             return false, string.format("%s at t = %g: %.12g vs %.12g", ch, t[i], x[i], y[i])
           end
         end

@@ -49,7 +49,7 @@ local cases = {
    end, {}, false, "spherical: field 'at1' expects 3 numbers, got 2 (spherical 'S'", line = 2},
   {"force value 2-vector", function()
      local m, b = model()
-     m:force { body = b, value = {1, 2} }
+     m:force { body = b, at = {0, 0, 0}, value = {1, 2} }
    end, {}, false, "force: field 'value' expects 3 numbers, got 2 (force on body 'b'", line = 2},
   {"torque as a number", function()
      local m, b = model()
@@ -61,19 +61,23 @@ local cases = {
   -- axes
   {"zero axis", function()
      local m, b = model()
-     m:revolute { name = "R", body1 = m.ground, body2 = b, axis1 = {0, 0, 1}, axis2 = {0, 0, 0} }
+     m:revolute { name = "R", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {0, 0, 0},
+                  axis1 = {0, 0, 1}, axis2 = {0, 0, 0} }
    end, {}, false, "revolute 'R': axis2 is zero", line = 2},
   {"missing axis2", function()
      local m, b = model()
-     m:cylindrical { name = "C", body1 = m.ground, body2 = b, axis1 = {0, 0, 1} }
+     m:cylindrical { name = "C", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {0, 0, 0},
+                     axis1 = {0, 0, 1} }
    end, {}, false, "cylindrical 'C': missing field 'axis2'", line = 2},
   {"universal not crossed", function()
      local m, b = model()
-     m:universal { name = "U", body1 = m.ground, body2 = b, axis1 = {0, 0, 1}, axis2 = {0, 1, 1} }
+     m:universal { name = "U", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {0, 0, 0},
+                   axis1 = {0, 0, 1}, axis2 = {0, 1, 1} }
    end, {}, false, "universal 'U': axis1 and axis2 must be perpendicular", line = 2},
   {"universal crossed", function()
      local m, b = model()
-     return m:universal { name = "U", body1 = m.ground, body2 = b, axis1 = {0, 0, 1},
+     return m:universal { name = "U", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {0, 0, 0},
+                   axis1 = {0, 0, 1},
                           axis2 = {0, 1, 0} }.name
    end, {}, true, "U"},
 
@@ -102,12 +106,12 @@ local cases = {
   -- drives and springs on joints without that coordinate
   {"drive on spherical", function()
      local m, b = model()
-     local S = m:spherical { name = "S", body1 = m.ground, body2 = b, at2 = {-1, 0, 0} }
+     local S = m:spherical { name = "S", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {-1, 0, 0} }
      m:drive { joint = S, position = 0 }
    end, {}, false, "drive on spherical 'S'", line = 3},
   {"rotational spring on universal", function()
      local m, b = model()
-     local U = m:universal { name = "U", body1 = m.ground, body2 = b, at2 = {-1, 0, 0},
+     local U = m:universal { name = "U", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {-1, 0, 0},
                              axis1 = {0, 0, 1}, axis2 = {0, 1, 0} }
      m:rotational_spring { joint = U, k = 1 }
    end, {}, false, "rotational_spring on universal 'U'", line = 4},
@@ -115,7 +119,7 @@ local cases = {
   -- a spatial run records the spatial channels
   {"spatial channels", function()
      local m, b = model()
-     m:spherical { name = "S", body1 = m.ground, body2 = b, at2 = {-1, 0, 0} }
+     m:spherical { name = "S", body1 = m.ground, at1 = {0, 0, 0}, body2 = b, at2 = {-1, 0, 0} }
      local run = m:simulate { t_end = 0.01 }
      local want = {"b.z", "b.e0", "b.e3", "b.vz", "b.wx", "b.wz", "S.fz", "S.tx", "energy",
                    "violation"}

@@ -66,7 +66,7 @@ local function sym_drive()
   local m = mbd.model { name = "crank", dim = 2 }
   local c = m:body { name = "c", mass = 1, inertia = 0.1, pos = { 0.5 * math.cos(0.5), 0.5 * math.sin(0.5) },
                      angle = 0.5 }
-  local O = m:revolute { name = "O", body1 = m.ground, body2 = c, at2 = { -0.5, 0 } }
+  local O = m:revolute { name = "O", body1 = m.ground, at1 = { 0, 0 }, body2 = c, at2 = { -0.5, 0 } }
   local t = sym.t
   m:drive { joint = O, position = 0.5 + 2 * t + 0.1 * sym.sin(3 * t) }
   local k = m:kinematics { t_end = 2, steps = 20 }

@@ -56,6 +56,13 @@ int mbd_lsq_solve(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const 
 int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double tol, int *perm,
                   int *rank, double *rdiag);
 
+/* thin SVD A = U diag(s) Vᵀ of A (m×n, within the sizes ws serves): the singular values in ws->s
+ * (min(m,n) of them, decreasing), U (m×min(m,n), ld m) and Vᵀ (min(m,n)×n, ld min(m,n)) as
+ * pointers into ws, valid until ws is used again.  MBD_OK, MBD_E_SINGULAR (no convergence) or
+ * MBD_E_LAPACK. */
+int mbd_svd(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double **u,
+            const double **vt);
+
 /* Moore–Penrose inverse X = A⁺ (n×m) of A (m×n) by SVD; singular values below rcond·s_max
  * are dropped.  ws must be sized for m×n. */
 int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, int ldx,

@@ -43,6 +43,8 @@ typedef struct mbd_body_spec {
   double rot[4];        /* spatial: initial Euler parameters e0..e3 (normalized with a warning) */
   double vel[3];        /* initial velocity estimate of the CM, global */
   double omega[3];      /* initial angular velocity estimate: planar omega[0]; spatial global */
+  int vel_given;        /* 1: vel is the user's (assembly keeps it when the joints allow) */
+  int omega_given;      /* 1: omega is the user's (likewise); 0: an estimate assembly may change */
 } mbd_body_spec;
 
 /* add a body; returns its index (≥ 1) or a negative status with err naming the body */
@@ -184,7 +186,16 @@ typedef struct mbd_assembly_opts {
  * the largest residual), MBD_E_INPUT or MBD_E_NOMEM.  Warnings (redundant constraints removed,
  * poses moved) are kept: mbd_model_warning(). */
 int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *err);
+/* the same, asking poll(ud, 0, err) between the steps of a long assembly (Newton iterations,
+ * rows of the rank test): a negative status stops it (an interrupt, as in mbd_sim_opts) */
+int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
+                              int (*poll)(void *ud, double t, mbd_error *err), void *ud,
+                              mbd_error *err);
 int mbd_model_is_assembled(const mbd_model *m);
+/* > 0 while a run of m is going on (its force, drive and stop_when functions run inside it): the
+ * model refuses changes and re-assembly then (MBD_E_STATE); a nested m:simulate runs on its own
+ * data from the current assembly */
+int mbd_model_running(const mbd_model *m);
 
 /* warnings raised by the last assembly or run; i from 0; NULL past the end */
 const char *mbd_model_warning(const mbd_model *m, int i);
@@ -200,6 +211,9 @@ typedef struct mbd_model_info {
   int nredundant;       /* rows removed by the rank test */
   double moved;         /* largest change assembly made to a given coordinate (m or rad) */
   int moved_body;       /* the body it belongs to, −1 for none */
+  double vmoved;        /* largest change assembly made to a velocity the user gave (m/s, rad/s
+                           as Euler-parameter rates in spatial models) */
+  int vmoved_body;      /* the body it belongs to, −1 for none */
 } mbd_model_info;
 
 int mbd_model_get_info(const mbd_model *m, mbd_model_info *info);
@@ -385,6 +399,9 @@ const mbd_run_stats *mbd_run_get_stats(const mbd_run *r);
 /* status of the run (MBD_OK or the failure) and its message */
 int mbd_run_status(const mbd_run *r);
 const char *mbd_run_message(const mbd_run *r);
+/* warnings of the run (a singular configuration passed closely, defaults that lost accuracy,
+ * corrections made to the given state); i from 0; NULL past the end */
+const char *mbd_run_warning(const mbd_run *r, int i);
 const char *mbd_run_formulation(const mbd_run *r);
 const char *mbd_run_integrator(const mbd_run *r);
 double mbd_run_t_end(const mbd_run *r);
