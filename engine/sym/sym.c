@@ -23,6 +23,7 @@ mbd_sym_ctx *mbd_sym_ctx_new(void) {
     return NULL;
   }
   memset(ctx->table, 0xff, sizeof *ctx->table * (size_t)ctx->ctable);
+  ctx->limit = mbd_memory_limit();
   mbd_error_clear(&ctx->err);
   return ctx;
 }
@@ -171,6 +172,15 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
   int slot = probe(ctx, h, op, nargs, args, value, name, &found);
   if (found >= 0) {
     return found;
+  }
+  /* the context's tables after this node, counted at twice their size (growth by doubling and
+   * the copy while reallocating): refuse beyond the memory limit or the int counters' range */
+  double bytes = 2.0 * ((double)(ctx->nnodes + 1) * (sizeof *ctx->nodes + 2 * sizeof *ctx->table) +
+                        (double)(ctx->nargs + nargs) * sizeof *ctx->args);
+  if ((ctx->limit > 0 && bytes > ctx->limit) || ctx->nnodes >= INT32_MAX / 4 ||
+      (double)ctx->nargs + nargs >= INT32_MAX / 4) {
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_TOO_LARGE, bytes / 1e9, ctx->nnodes, ctx->nargs,
+                    ctx->limit / 1e9);
   }
   /* args may point into ctx->args, which may move when it grows */
   ptrdiff_t inside = -1;
@@ -348,11 +358,11 @@ mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
   if (check_ids(ctx, n, terms, "add")) {
     return MBD_SYM_NONE;
   }
-  /* flatten nested sums; count first */
+  /* flatten nested sums (up to SYM_FLAT_MAX operands); count first */
   int cap = 0;
   for (int i = 0; i < n; i++) {
     const sym_node *t = NODE(ctx, terms[i]);
-    cap += t->op == MBD_SYM_ADD ? t->nargs : 1;
+    cap += t->op == MBD_SYM_ADD && t->nargs <= SYM_FLAT_MAX ? t->nargs : 1;
   }
   pair small[32];
   pair *p = cap <= 32 ? small : malloc(sizeof *p * (size_t)(cap > 0 ? cap : 1));
@@ -369,7 +379,8 @@ mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
   mbd_sym_id r = MBD_SYM_NONE;
   for (int i = 0; i < n; i++) {
     mbd_sym_id t = terms[i];
-    int m = NODE(ctx, t)->op == MBD_SYM_ADD ? NODE(ctx, t)->nargs : 1;
+    const sym_node *tn = NODE(ctx, t);
+    int m = tn->op == MBD_SYM_ADD && tn->nargs <= SYM_FLAT_MAX ? tn->nargs : 1;
     for (int j = 0; j < m; j++) {
       mbd_sym_id u = m > 1 ? ARG(ctx, t, j) : t;
       double v;
@@ -442,7 +453,7 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
   int cap = 0;
   for (int i = 0; i < n; i++) {
     const sym_node *t = NODE(ctx, factors[i]);
-    cap += t->op == MBD_SYM_MUL ? t->nargs : 1;
+    cap += t->op == MBD_SYM_MUL && t->nargs <= SYM_FLAT_MAX ? t->nargs : 1;
   }
   pair small[32];
   pair *p = cap <= 32 ? small : malloc(sizeof *p * (size_t)(cap > 0 ? cap : 1));
@@ -460,7 +471,8 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
   /* flatten nested products into (base, exponent) pairs */
   for (int i = 0; i < n; i++) {
     mbd_sym_id t = factors[i];
-    int m = NODE(ctx, t)->op == MBD_SYM_MUL ? NODE(ctx, t)->nargs : 1;
+    const sym_node *tn = NODE(ctx, t);
+    int m = tn->op == MBD_SYM_MUL && tn->nargs <= SYM_FLAT_MAX ? tn->nargs : 1;
     for (int j = 0; j < m; j++) {
       mbd_sym_id u = m > 1 ? ARG(ctx, t, j) : t;
       double v;
@@ -510,7 +522,7 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
     i = j;
   }
   for (int i = 0; i < nout; i++) {
-    if (NODE(ctx, out[i])->op == MBD_SYM_MUL) {
+    if (NODE(ctx, out[i])->op == MBD_SYM_MUL && NODE(ctx, out[i])->nargs <= SYM_FLAT_MAX) {
       /* (x·y)^a·(x·y)^b gave back a product: flatten it once more */
       out[nout] = mbd_sym_const(ctx, coef);
       r = out[nout] < 0 ? MBD_SYM_NONE : mbd_sym_mul_n(ctx, nout + 1, out);

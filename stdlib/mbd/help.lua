@@ -617,7 +617,9 @@ order = {names} fixes the axes (the first varies fastest; default sorted names).
 point (p.alpha, ...) and returns a number or a table of numbers; an error in fn is kept in that
 point's .error and the others go on. Result: res.points (parameters and results per point),
 res.axes, res.order, res:grid(key) (a matrix for mbd.plot heatmaps), res:min(key), res:max(key),
-res.failed, res.time, res.workers; csv = "file" writes one row per point.]],
+res.failed, res.time, res.workers; csv = "file" writes one row per point.
+The results are held in memory (about 200 bytes a point: 1e6 points take 200 MB); a grid whose
+points would not fit mbd.memory_limit() stops before it starts, with its size in the message.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }
 s:holonomic { s.q.x^2 + s.q.y^2 - 1 }
 s:initial { q = {1, 0}, qd = {0, 4} }
@@ -639,7 +641,12 @@ topics.parallel_map = {
 fn(i) for i = 1..n in forked worker processes (default: one per core, mbd.ncores()); each worker
 takes a strided share of the indices. results[i] is fn's number or flat table of numbers, or the
 error message (a string) when fn(i) raised. Changes fn makes to Lua state stay in the worker.
-mbd.wall_clock() gives monotonic seconds for timing.]],
+mbd.wall_clock() gives monotonic seconds for timing.
+mbd.memory_limit() is the size in bytes one large structure may take: a quarter of the memory,
+or the environment's MBD_MAX_WORKSPACE_GB when lower.  A run's dense workspaces, its recorder
+(samples × channels), the symbolic expressions and a sweep's or a map's results are checked
+against it before they are allocated: what would not fit stops with a message that names its
+size, instead of an out-of-memory kill.]],
   example = [[local r = mbd.parallel_map(8, function(i) return i * i end)
 print(r[3], mbd.ncores())]],
   see = { "sweep" },
@@ -1424,6 +1431,7 @@ for _, f in ipairs { "compose", "euler_zyx", "from_axes", "rotate" } do
 end
 aliases["ncores"] = "parallel_map"
 aliases["wall_clock"] = "parallel_map"
+aliases["memory_limit"] = "parallel_map"
 aliases["version"] = "cli"
 aliases["ok"] = "Run"
 aliases["error"] = "Run"
