@@ -50,14 +50,11 @@
   "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
 
 /* warning: the constraints drifted beyond position_tol (augmented, baumgarte): the largest
- * violation, position_tol, formulation, the remedy of that formulation (MSG_SIM_DRIFT_AUGMENTED
- * or MSG_SIM_DRIFT_BAUMGARTE) */
+ * violation, position_tol, formulation */
 #define MSG_SIM_DRIFT                                                                             \
   "the constraints drifted by up to %.3g during the run (position_tol = %g): %s integrates every " \
-  "coordinate without projecting them back; use formulation kane or gcp, %s, or tighter rtol "    \
-  "and atol"
-#define MSG_SIM_DRIFT_AUGMENTED "stabilization (formulation baumgarte)"
-#define MSG_SIM_DRIFT_BAUMGARTE "stronger stabilization (larger alpha and beta)"
+  "coordinate without projecting them back; use formulation kane or gcp, stabilization "          \
+  "(baumgarte), or tighter rtol and atol"
 /* warning: default samples much wider than the integrator's steps: sample spacing, average step */
 #define MSG_SIM_ALIAS                                                                          \
   "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \
