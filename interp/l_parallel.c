@@ -23,6 +23,11 @@
 
 #include "l_callback.h"
 #include "l_parallel.h"
+#include "mbd/status.h"
+
+/* the memory a point's result takes in the parent at least (its slot in the results table and a
+ * number; a table of results takes more): the bound checked before a map starts */
+#define RESULT_BYTES 64.0
 
 /* record: u32 index, u8 kind (0 number, 1 table, 2 error), then
  *   number: f64;  table: u32 count, count × (u8 keykind (0 string, 1 integer), u32 keylen | i64 key,
@@ -235,6 +240,16 @@ static int l_parallel_map(lua_State *L) {
   if (workers > n) {
     workers = n > 0 ? (int)n : 1;
   }
+  // the results are held together: refuse a count whose results alone would not fit
+  double limit = mbd_memory_limit();
+  if (limit > 0 && (double)n * RESULT_BYTES > limit) {
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "parallel_map: %d points need at least %.3g GB for their results, more than the "
+             "%.3g GB allowed (a quarter of the memory, or MBD_MAX_WORKSPACE_GB): split the work",
+             (int)n, (double)n * RESULT_BYTES / 1e9, limit / 1e9);
+    return luaL_error(L, "%s", msg);
+  }
   progress = progress && isatty(2);
   lua_settop(L, 2);
   lua_createtable(L, (int)n, 0);
@@ -392,6 +407,12 @@ static int l_ncores(lua_State *L) {
 }
 
 /* mbd.wall_clock(): monotonic seconds, for timing studies */
+/* mbd.memory_limit(): bytes one large structure may take (mbd_memory_limit) */
+static int l_memory_limit(lua_State *L) {
+  lua_pushnumber(L, mbd_memory_limit());
+  return 1;
+}
+
 static int l_wall_clock(lua_State *L) {
   lua_pushnumber(L, now());
   return 1;
@@ -404,5 +425,7 @@ int mbd_open_parallel(lua_State *L) {
   lua_setfield(L, -2, "parallel_map");
   lua_pushcfunction(L, l_ncores);
   lua_setfield(L, -2, "ncores");
+  lua_pushcfunction(L, l_memory_limit);
+  lua_setfield(L, -2, "memory_limit");
   return 0;
 }

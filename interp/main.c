@@ -23,7 +23,8 @@ static const char usage_text[] =
     "  mbd --help               print this help\n"
     "  --                       end of options (the next argument is FILE)\n"
     "environment: MBD_STDLIB (folder of the Lua stdlib), MBD_TRACEBACK=1 (tracebacks on errors),\n"
-    "  MBD_MAX_WORKSPACE_GB (largest dense workspace of a run; default a quarter of the memory)\n";
+    "  MBD_MAX_WORKSPACE_GB (the most one large structure may take: a run's dense workspaces,\n"
+    "  its recorder, the symbolic expressions, a sweep's results; default a quarter of the memory)\n";
 
 /* what the command line asks for */
 typedef struct {

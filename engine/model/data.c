@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model_impl.h"
 #include "model_msg.h"
@@ -28,16 +27,6 @@ void mbd_data_free(mbd_data *d) {
   free(d);
 }
 
-/* physical memory of the machine, bytes (0 when unknown) */
-static double physical_memory(void) {
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-  return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
-#else
-  return 0;
-#endif
-}
-
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   // the dense workspaces grow with the square of the model's size: a 10 000-body model would
   // ask for tens of GB, which Linux grants lazily and then ends with an out-of-memory kill.  A
@@ -45,12 +34,7 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   // MBD_MAX_WORKSPACE_GB) with a message
   double nv = m->nv, mr = m->mrow, bigger = nv > mr ? nv : mr;
   double bytes = 8.0 * (2 * mr * nv + nv * nv + (nv + mr) * (nv + mr) + 3 * bigger * bigger);
-  double limit = 0.25 * physical_memory();
-  // MBD_MAX_WORKSPACE_GB lowers the limit (a shared machine, the fuzzer)
-  const char *cap = getenv("MBD_MAX_WORKSPACE_GB");
-  if (cap && atof(cap) > 0 && (limit <= 0 || atof(cap) * 1e9 < limit)) {
-    limit = atof(cap) * 1e9;
-  }
+  double limit = mbd_memory_limit();
   if (limit > 0 && bytes > limit) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_TOO_LARGE, m->name, m->nv, m->mrow, bytes / 1e9,
              limit / 1e9);

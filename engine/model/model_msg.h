@@ -27,7 +27,7 @@
  * GB allowed */
 #define MSG_MODEL_DATA_TOO_LARGE                                                                \
   "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
-  "need %.1f GB for each copy of the run's workspaces, more than the %.1f GB allowed (a "       \
+  "need %.3g GB for each copy of the run's workspaces, more than the %.3g GB allowed (a "       \
   "quarter of the memory, or MBD_MAX_WORKSPACE_GB); the sparse path for large models is not "   \
   "implemented yet"
 

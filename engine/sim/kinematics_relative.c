@@ -17,6 +17,10 @@
 int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err) {
   double tol = o->position_tol > 0 ? o->position_tol : 1e-10;
   int maxit = o->max_newton > 0 ? o->max_newton : 25;
+  int fits = mbd_run_fits(m->nchannel, o->steps + 1, "kinematics", "take fewer steps", err);
+  if (fits < 0) {
+    return fits;
+  }
   mbd_run *run = mbd_run_alloc(m, o->steps + 1);
   mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;
   if (!d) {

@@ -44,6 +44,9 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (!(o->t_end > 0) || !isfinite(o->t_end) || o->steps < 1) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_OPTS);
   }
+  if (o->steps >= MBD_SIM_MAX_SAMPLES) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_STEPS, o->steps, MBD_SIM_MAX_SAMPLES);
+  }
   double tol = o->position_tol > 0 ? o->position_tol : 1e-10;
   int maxit = o->max_newton > 0 ? o->max_newton : 25;
   int rc = MBD_OK;
@@ -63,6 +66,10 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (o->formulation == MBD_FORM_RELATIVE || o->code != MBD_CODE_NUMERIC) {
     // joint coordinates, or generated code on Cartesian coordinates (paper 002)
     return mbd_kinematics_relative(m, o, out, err);
+  }
+  int fits = mbd_run_fits(m->nchannel, o->steps + 1, "kinematics", "take fewer steps", err);
+  if (fits < 0) {
+    return fits;
   }
   mbd_run *run = mbd_run_alloc(m, o->steps + 1);
   mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;

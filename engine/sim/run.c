@@ -14,7 +14,7 @@
 
 int mbd_sim_grid(double t_end, double h, double **out) {
   double cnt = floor(t_end / h + 1e-9);
-  if (cnt > 1e7) {
+  if (!(cnt < MBD_SIM_MAX_SAMPLES)) {
     return -1;
   }
   int n = (int)cnt + 1;
@@ -68,6 +68,18 @@ void mbd_run_finish(mbd_run *r, int status, const mbd_error *err) {
   if (status < 0 && err) {
     snprintf(r->message, sizeof r->message, "%s", err->msg);
   }
+}
+
+int mbd_run_fits(int nchan, int cap, const char *who, const char *remedy, mbd_error *err) {
+  // the times and values of every sample, and the channel names
+  double bytes = (double)cap * (double)(nchan + 1) * sizeof(double) +
+                 (double)nchan * sizeof(((mbd_run *)0)->names[0]);
+  double limit = mbd_memory_limit();
+  if (limit > 0 && bytes > limit) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_RECORDER_TOO_LARGE, who, cap, nchan, bytes / 1e9,
+                    limit / 1e9, remedy);
+  }
+  return MBD_OK;
 }
 
 mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {

@@ -65,6 +65,11 @@ void mbd_run_finish(mbd_run *r, int status, const mbd_error *err);
 /* the output grid 0, h, 2h, …, t_end (t_end always the last point: a grid point within 1e-9·t_end
  * of it is replaced by it); returns the count, or −1 (too many samples, no memory) */
 int mbd_sim_grid(double t_end, double h, double **out);
+/* the most samples a grid may have */
+#define MBD_SIM_MAX_SAMPLES 10000000
+/* whether a recorder of cap samples of nchan channels fits mbd_memory_limit(): MBD_OK, or
+ * MBD_E_NOMEM with a message naming who asks ("simulate") and the remedy */
+int mbd_run_fits(int nchan, int cap, const char *who, const char *remedy, mbd_error *err);
 /* wall-clock time (monotonic) and CPU time of the calling thread, s: clock() ticks too coarsely
  * (milliseconds here) for runs this short, and process time also counts OpenBLAS's idle worker
  * spinning after a LAPACK call at assembly (it doubled the CPU time of millisecond runs); the

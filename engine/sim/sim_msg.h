@@ -22,8 +22,14 @@
 #define MSG_SIM_INTEGRATOR "simulate: unknown integrator %d"
 /* output_every not positive: output_every */
 #define MSG_SIM_OUTPUT_EVERY "simulate: output_every must be positive, got %g"
-/* output_every so small the sample count overflows: output_every */
-#define MSG_SIM_TOO_MANY_SAMPLES "simulate: output_every %g gives too many samples"
+/* output_every so small the sample count overflows: output_every, the largest count */
+#define MSG_SIM_TOO_MANY_SAMPLES \
+  "simulate: output_every %g gives too many samples (at most %d): sample less often"
+/* the recorder would not fit: who ("simulate", "kinematics"), samples, channels, GB needed, GB
+ * allowed, the remedy */
+#define MSG_SIM_RECORDER_TOO_LARGE                                                             \
+  "%s: %d samples of %d channels need %.3g GB to record, more than the %.3g GB allowed (a "    \
+  "quarter of the memory, or MBD_MAX_WORKSPACE_GB): %s"
 /* negative Baumgarte coefficients */
 #define MSG_SIM_BAUMGARTE "simulate: Baumgarte alpha and beta must not be negative"
 /* simulate on a model that is not assembled (MBD_E_STATE): model */
@@ -69,6 +75,8 @@
 
 /* t_end not positive or no steps */
 #define MSG_SIM_KIN_OPTS "kinematics: t_end must be positive and steps at least 1"
+/* more steps than samples allowed: steps, the limit */
+#define MSG_SIM_KIN_STEPS "kinematics: steps = %d is too many (at most %d)"
 /* kinematic analysis of a mechanism with free degrees of freedom: model, dof, "" or "s" */
 #define MSG_SIM_KIN_DOF                                                                       \
   "kinematics: model '%s' has %d degree%s of freedom left; kinematic analysis needs a fully " \

@@ -302,7 +302,13 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   double *grid = NULL;
   int nout = mbd_sim_grid(o->t_end, h, &grid);
   if (nout < 0) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h, MBD_SIM_MAX_SAMPLES);
+  }
+  rc = mbd_run_fits(m->nchannel, nout + 1, "simulate", "sample less often (a larger output_every)",
+                    err);
+  if (rc < 0) {
+    free(grid);
+    return rc;
   }
   sim s = {.m = m, .o = o, .ops = ops, .err = err};
   // one sample more than the grid: where stop_when ends the run

@@ -23,6 +23,7 @@ mbd_sym_ctx *mbd_sym_ctx_new(void) {
     return NULL;
   }
   memset(ctx->table, 0xff, sizeof *ctx->table * (size_t)ctx->ctable);
+  ctx->limit = mbd_memory_limit();
   mbd_error_clear(&ctx->err);
   return ctx;
 }
@@ -171,6 +172,15 @@ static mbd_sym_id intern(mbd_sym_ctx *ctx, int op, int nargs, const int32_t *arg
   int slot = probe(ctx, h, op, nargs, args, value, name, &found);
   if (found >= 0) {
     return found;
+  }
+  /* the context's tables after this node, counted at twice their size (growth by doubling and
+   * the copy while reallocating): refuse beyond the memory limit or the int counters' range */
+  double bytes = 2.0 * ((double)(ctx->nnodes + 1) * (sizeof *ctx->nodes + 2 * sizeof *ctx->table) +
+                        (double)(ctx->nargs + nargs) * sizeof *ctx->args);
+  if ((ctx->limit > 0 && bytes > ctx->limit) || ctx->nnodes >= INT32_MAX / 4 ||
+      (double)ctx->nargs + nargs >= INT32_MAX / 4) {
+    return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_TOO_LARGE, bytes / 1e9, ctx->nnodes, ctx->nargs,
+                    ctx->limit / 1e9);
   }
   /* args may point into ctx->args, which may move when it grows */
   ptrdiff_t inside = -1;
@@ -344,15 +354,50 @@ static mbd_sym_id scale(mbd_sym_ctx *ctx, double c, mbd_sym_id base) {
   return intern(ctx, MBD_SYM_MUL, 2, a, 0.0, NULL, -1);
 }
 
+/* 1 when node e (a sum or a product) has an operand of kind op: a long sum (product) kept whole
+ * inside it (SYM_FLAT_MAX) */
+static int has_nested(const mbd_sym_ctx *ctx, mbd_sym_id e, int op) {
+  for (int j = 0; j < NODE(ctx, e)->nargs; j++) {
+    if (NODE(ctx, ARG(ctx, e, j))->op == op) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* the operands term t brings into a sum: a sum S of at most SYM_FLAT_MAX operands, or c·S (built
+ * instead of distributing c when S holds a long sum, so that S − S still cancels), gives S's
+ * operands, each times *c; returns their count with *s = S, or 0 when t enters as itself */
+static int sum_parts(const mbd_sym_ctx *ctx, mbd_sym_id t, double *c, mbd_sym_id *s) {
+  const sym_node *n = NODE(ctx, t);
+  double v;
+  *c = 1.0;
+  *s = t;
+  if (n->op == MBD_SYM_ADD && n->nargs <= SYM_FLAT_MAX) {
+    return n->nargs;
+  }
+  if (n->op == MBD_SYM_MUL && n->nargs == 2 && is_const(ctx, ARG(ctx, t, 0), &v)) {
+    mbd_sym_id b = ARG(ctx, t, 1);
+    if (NODE(ctx, b)->op == MBD_SYM_ADD && NODE(ctx, b)->nargs <= SYM_FLAT_MAX) {
+      *c = v;
+      *s = b;
+      return NODE(ctx, b)->nargs;
+    }
+  }
+  return 0;
+}
+
 mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
   if (check_ids(ctx, n, terms, "add")) {
     return MBD_SYM_NONE;
   }
-  /* flatten nested sums; count first */
+  /* flatten nested sums (up to SYM_FLAT_MAX operands); count first */
   int cap = 0;
   for (int i = 0; i < n; i++) {
-    const sym_node *t = NODE(ctx, terms[i]);
-    cap += t->op == MBD_SYM_ADD ? t->nargs : 1;
+    double c;
+    mbd_sym_id S;
+    int k = sum_parts(ctx, terms[i], &c, &S);
+    cap += k > 0 ? k : 1;
   }
   pair small[32];
   pair *p = cap <= 32 ? small : malloc(sizeof *p * (size_t)(cap > 0 ? cap : 1));
@@ -368,19 +413,21 @@ mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
   int np = 0;
   mbd_sym_id r = MBD_SYM_NONE;
   for (int i = 0; i < n; i++) {
-    mbd_sym_id t = terms[i];
-    int m = NODE(ctx, t)->op == MBD_SYM_ADD ? NODE(ctx, t)->nargs : 1;
-    for (int j = 0; j < m; j++) {
-      mbd_sym_id u = m > 1 ? ARG(ctx, t, j) : t;
+    mbd_sym_id t = terms[i], S;
+    double c;
+    int k = sum_parts(ctx, t, &c, &S);
+    for (int j = 0; j < (k > 0 ? k : 1); j++) {
+      mbd_sym_id u = k > 0 ? ARG(ctx, S, j) : t;
       double v;
       if (is_const(ctx, u, &v)) {
-        csum += v;
+        csum += c * v;
         continue;
       }
       p[np].id = split_term(ctx, u, &p[np].c);
       if (p[np].id < 0) {
         goto done;
       }
+      p[np].c *= c;
       np++;
     }
   }
@@ -435,14 +482,42 @@ done:
 /* ---- products ----------------------------------------------------------------------------------
  */
 
+/* 1 when e is an integer exponent for which (x·y)^e = x^e·y^e is applied (mbd_sym_pow) */
+static int int_exponent(double e) { return e == floor(e) && fabs(e) < 1e15; }
+
+/* the factors t brings into a product: a product P of at most SYM_FLAT_MAX factors, or P^e for an
+ * integer e (built instead of distributing e when P holds a long product, so that P/P still
+ * cancels), gives P's factors, each to the power *e; returns their count with *s = P, or 0 when t
+ * enters as itself */
+static int prod_parts(const mbd_sym_ctx *ctx, mbd_sym_id t, double *e, mbd_sym_id *s) {
+  const sym_node *n = NODE(ctx, t);
+  double v;
+  *e = 1.0;
+  *s = t;
+  if (n->op == MBD_SYM_MUL && n->nargs <= SYM_FLAT_MAX) {
+    return n->nargs;
+  }
+  if (n->op == MBD_SYM_POW && is_const(ctx, ARG(ctx, t, 1), &v) && int_exponent(v)) {
+    mbd_sym_id b = ARG(ctx, t, 0);
+    if (NODE(ctx, b)->op == MBD_SYM_MUL && NODE(ctx, b)->nargs <= SYM_FLAT_MAX) {
+      *e = v;
+      *s = b;
+      return NODE(ctx, b)->nargs;
+    }
+  }
+  return 0;
+}
+
 mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
   if (check_ids(ctx, n, factors, "mul")) {
     return MBD_SYM_NONE;
   }
   int cap = 0;
   for (int i = 0; i < n; i++) {
-    const sym_node *t = NODE(ctx, factors[i]);
-    cap += t->op == MBD_SYM_MUL ? t->nargs : 1;
+    double e;
+    mbd_sym_id P;
+    int k = prod_parts(ctx, factors[i], &e, &P);
+    cap += k > 0 ? k : 1;
   }
   pair small[32];
   pair *p = cap <= 32 ? small : malloc(sizeof *p * (size_t)(cap > 0 ? cap : 1));
@@ -459,21 +534,23 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
   mbd_sym_id r = MBD_SYM_NONE;
   /* flatten nested products into (base, exponent) pairs */
   for (int i = 0; i < n; i++) {
-    mbd_sym_id t = factors[i];
-    int m = NODE(ctx, t)->op == MBD_SYM_MUL ? NODE(ctx, t)->nargs : 1;
-    for (int j = 0; j < m; j++) {
-      mbd_sym_id u = m > 1 ? ARG(ctx, t, j) : t;
+    mbd_sym_id t = factors[i], P;
+    double e;
+    int k = prod_parts(ctx, t, &e, &P);
+    for (int j = 0; j < (k > 0 ? k : 1); j++) {
+      mbd_sym_id u = k > 0 ? ARG(ctx, P, j) : t;
       double v;
+      int ki;
       if (is_const(ctx, u, &v)) {
-        coef *= v;
+        coef *= e == 1.0 ? v : (sym_small_int(e, &ki) ? sym_powi(v, ki) : pow(v, e));
         continue;
       }
       if (NODE(ctx, u)->op == MBD_SYM_POW && is_const(ctx, ARG(ctx, u, 1), &v)) {
         p[np].id = ARG(ctx, u, 0);
-        p[np].c = v;
+        p[np].c = v * e;
       } else {
         p[np].id = u;
-        p[np].c = 1.0;
+        p[np].c = e;
       }
       np++;
     }
@@ -510,7 +587,7 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
     i = j;
   }
   for (int i = 0; i < nout; i++) {
-    if (NODE(ctx, out[i])->op == MBD_SYM_MUL) {
+    if (NODE(ctx, out[i])->op == MBD_SYM_MUL && NODE(ctx, out[i])->nargs <= SYM_FLAT_MAX) {
       /* (x·y)^a·(x·y)^b gave back a product: flatten it once more */
       out[nout] = mbd_sym_const(ctx, coef);
       r = out[nout] < 0 ? MBD_SYM_NONE : mbd_sym_mul_n(ctx, nout + 1, out);
@@ -525,8 +602,9 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
     r = out[0];
     goto done;
   }
-  if (nout == 1 && NODE(ctx, out[0])->op == MBD_SYM_ADD) {
-    /* a constant factor is distributed over a sum */
+  if (nout == 1 && NODE(ctx, out[0])->op == MBD_SYM_ADD && !has_nested(ctx, out[0], MBD_SYM_ADD)) {
+    /* a constant factor is distributed over a sum (not over one holding a long sum: c·S stays,
+     * and sums flatten it back, sum_parts) */
     mbd_sym_id s = out[0];
     int m = NODE(ctx, s)->nargs;
     int32_t *t = malloc(sizeof *t * (size_t)m);
@@ -620,13 +698,14 @@ mbd_sym_id mbd_sym_pow(mbd_sym_ctx *ctx, mbd_sym_id base, mbd_sym_id exponent) {
     }
     const sym_node *bn = NODE(ctx, base);
     double a0;
-    if (e == floor(e) && fabs(e) < 1e15) {
+    if (int_exponent(e)) {
       /* (x^a)^n = x^(a·n) for integer n */
       if (bn->op == MBD_SYM_POW && is_const(ctx, ARG(ctx, base, 1), &a0)) {
         return mbd_sym_powc(ctx, ARG(ctx, base, 0), a0 * e);
       }
-      /* (x·y)^n = x^n·y^n for integer n */
-      if (bn->op == MBD_SYM_MUL) {
+      /* (x·y)^n = x^n·y^n for integer n (not over a product holding a long product: P^n stays,
+       * and products flatten it back, prod_parts) */
+      if (bn->op == MBD_SYM_MUL && !has_nested(ctx, base, MBD_SYM_MUL)) {
         int m = bn->nargs;
         int32_t *f = malloc(sizeof *f * (size_t)m);
         if (!f) {

@@ -30,8 +30,15 @@ struct mbd_sym_ctx {
   int32_t *scratch; /* scratch ids for the n-ary constructors */
   double *scratchv; /* scratch values (coefficients, exponents) */
   int cscratch;
+  double limit;   /* bytes the context may take (mbd_memory_limit at creation; 0: none) */
   mbd_error err; /* last error */
 };
+
+/* a nested sum (product) with more operands than this stays one operand of the sum (product)
+ * it enters instead of being flattened into it: a sum built term by term then costs memory and
+ * time linear in its length (flattening every step copied the whole sum: 1e5 terms took minutes
+ * and gigabytes); like terms are still combined within each level */
+#define SYM_FLAT_MAX 256
 
 /* non-failing accessors for valid ids */
 #define NODE(ctx, id) (&(ctx)->nodes[(id)])

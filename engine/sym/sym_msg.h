@@ -13,6 +13,11 @@
 #define MSG_SYM_NOMEM_NODES "sym: out of memory (%d nodes)"
 /* a context table could not grow: which ("variable names", "hash table") */
 #define MSG_SYM_NOMEM_TABLE "sym: out of memory (%s)"
+/* the context would outgrow the memory limit: GB, nodes, operands held, GB allowed */
+#define MSG_SYM_TOO_LARGE                                                                      \
+  "sym: the expressions would take %.3g GB (%d nodes, %d operands held), more than the %.3g GB " \
+  "allowed (a quarter of the memory, or MBD_MAX_WORKSPACE_GB); an expression that large is "      \
+  "usually one growing without bound (repeated differentiation, a product expanded in a loop)"
 /* evaluation planning could not allocate: expressions */
 #define MSG_SYM_NOMEM_PLAN "sym: out of memory planning %d expressions"
 /* a tape could not be allocated: expressions */

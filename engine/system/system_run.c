@@ -447,11 +447,14 @@ static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_err
     double h = o->output_every > 0 ? o->output_every : o->t_end / 500;
     nout = mbd_sim_grid(o->t_end, h, &grid);
     if (nout < 0) {
-      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h);
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h, MBD_SIM_MAX_SAMPLES);
     }
   }
   // channels: q, q̇ by name, then constraint<i> and constraint<i>_dot
   int nch = 2 * n + 2 * m;
+  if (rc == MBD_OK) {
+    rc = mbd_run_fits(nch, nout, "simulate", "sample less often (a larger output_every)", err);
+  }
   char(*names)[80] = rc == MBD_OK ? calloc((size_t)nch, sizeof *names) : NULL;
   const char **np = rc == MBD_OK ? calloc((size_t)nch, sizeof *np) : NULL;
   y = rc == MBD_OK ? calloc(2 * (size_t)n, sizeof(double)) : NULL;

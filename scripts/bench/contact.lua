@@ -23,8 +23,9 @@ local forms = { "augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba" }
 local function plain_disk()
   local m = mbd.model { name = "disk on a rail", dim = 2, gravity = { 0, -9.81 } }
   local d = m:body { name = "disk", mass = 3, inertia = 2, pos = { 0, 0.2 }, vel = { 10, 0 }, omega = -60 }
-  m:force { body = d, value = { 10, 0 } }
-  m:translational { name = "rail", body1 = m.ground, at1 = { 0, 0.2 }, body2 = d, axis1 = { 1, 0 } }
+  m:force { body = d, at = { 0, 0 }, value = { 10, 0 } }
+  m:translational { name = "rail", body1 = m.ground, at1 = { 0, 0.2 }, body2 = d, at2 = { 0, 0 },
+                    axis1 = { 1, 0 } }
   return m
 end
 
@@ -32,8 +33,8 @@ local function plain_ball()
   local m = mbd.model { name = "ball held on a plate", dim = 3, gravity = { 0, 0, -9.81 } }
   local plate = m:body { name = "plate", mass = 50, inertia = { 10, 10, 15 }, omega = { 0, 0, 3 } }
   local ball = m:body { name = "ball", mass = 10, inertia = { 1, 1, 1 }, pos = { 0.1, 0, 0.1 } }
-  local axis = m:revolute { name = "axis", body1 = m.ground, body2 = plate, axis1 = { 0, 0, 1 },
-                            axis2 = { 0, 0, 1 } }
+  local axis = m:revolute { name = "axis", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = plate,
+                            at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 }, axis2 = { 0, 0, 1 } }
   m:drive { joint = axis, position = 3 * mbd.sym.t }
   m:spherical { name = "hold", body1 = plate, at1 = { 0.1, 0, 0 }, body2 = ball, at2 = { 0, 0, -0.1 } }
   return m

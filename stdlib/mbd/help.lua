@@ -54,7 +54,9 @@ topics.model = {
 Creates an empty model. dim = 2 for a planar model (vectors {x, y}), 3 for a spatial one
 ({x, y, z}). gravity is a global vector (default none). m.ground is the fixed body.
 Every constructor takes one table; an unknown key, a missing required key or a value of the
-wrong type or size is an error that names it ("revolute: unknown field 'bodyy'").]],
+wrong type or size is an error that names it ("revolute: unknown field 'bodyy'").  Joints,
+springs and forces require their points (at1/at2, at; {0, 0} or {0, 0, 0} for a centre of
+mass): none is taken as the centre of mass silently; a flexible body's node is its own point.]],
   example = [[local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }]],
   see = { "Model", "body", "ground", "info", "simulate" },
 }
@@ -115,7 +117,9 @@ topics.revolute = {
   title = "m:revolute { name, body1, at1, body2, at2 [, axis1, axis2] }  -> Joint",
   text = [[
 A pin joint: the point at1 of body1 and the point at2 of body2 (each in its body's frame)
-coincide. Planar: relative rotation is free. Spatial: also axis1 (body1 frame) and axis2 (body2
+coincide. Every joint, spring and force needs its points (at1 and at2, or at): a missing one is
+an error, never the centre of mass by default; {0, 0} ({0, 0, 0} spatial) is the centre of mass,
+and a flexible body's node arm:node(k) is its own point (no at). Planar: relative rotation is free. Spatial: also axis1 (body1 frame) and axis2 (body2
 frame) stay aligned, leaving rotation about them.
 Channels: <joint>.angle (relative angle), <joint>.fx .fy .fz (reaction force on body2, global).
 Planar: friction = { mu, radius } adds Coulomb friction from the joint's reaction F (paper 001): a
@@ -197,7 +201,8 @@ topics.force = {
   title = "m:force { body, at, value }  -> Force",
   text = [[
 A force at the point `at` of body (body frame); value is a global-frame vector, or a
-function(t, state) returning one (state:get("link1.theta") reads a channel).]],
+function(t, state) returning one (state:get("link1.theta") reads a channel).  `at` is required:
+{0, 0} ({0, 0, 0} spatial) for the centre of mass; a flexible body's node arm:node(k) takes none.]],
   example = [[m:force { body = link2, at = {1, 0}, value = {8, 7} }
 m:force { body = link2, at = {1, 0}, value = function(t, state) return {0, -10*t} end }]],
   see = { "Force", "torque", "spring" },
@@ -216,7 +221,8 @@ topics.spring = {
   title = "m:spring { body1, at1, body2, at2, k, c, length }  -> Force",
   text = [[
 A translational spring-damper between two body points: stiffness k (N/m), damping c (N s/m), free
-length (m). Its potential is part of the `energy` channel.]],
+length (m). Its potential is part of the `energy` channel.  Both points are required ({0, 0} for
+a centre of mass; a flexible body's node takes none).]],
   example = [[m:spring { body1 = slider, at1 = {0, 0}, body2 = m.ground, at2 = {2, 0}, k = 200, c = 5, length = 0.6 }]],
   see = { "Force", "rotational_spring" },
 }
@@ -619,7 +625,9 @@ order = {names} fixes the axes (the first varies fastest; default sorted names).
 point (p.alpha, ...) and returns a number or a table of numbers; an error in fn is kept in that
 point's .error and the others go on. Result: res.points (parameters and results per point),
 res.axes, res.order, res:grid(key) (a matrix for mbd.plot heatmaps), res:min(key), res:max(key),
-res.failed, res.time, res.workers; csv = "file" writes one row per point.]],
+res.failed, res.time, res.workers; csv = "file" writes one row per point.
+The results are held in memory (about 200 bytes a point: 1e6 points take 200 MB); a grid whose
+points would not fit mbd.memory_limit() stops before it starts, with its size in the message.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }
 s:holonomic { s.q.x^2 + s.q.y^2 - 1 }
 s:initial { q = {1, 0}, qd = {0, 4} }
@@ -641,7 +649,12 @@ topics.parallel_map = {
 fn(i) for i = 1..n in forked worker processes (default: one per core, mbd.ncores()); each worker
 takes a strided share of the indices. results[i] is fn's number or flat table of numbers, or the
 error message (a string) when fn(i) raised. Changes fn makes to Lua state stay in the worker.
-mbd.wall_clock() gives monotonic seconds for timing.]],
+mbd.wall_clock() gives monotonic seconds for timing.
+mbd.memory_limit() is the size in bytes one large structure may take: a quarter of the memory,
+or the environment's MBD_MAX_WORKSPACE_GB when lower.  A run's dense workspaces, its recorder
+(samples × channels), the symbolic expressions and a sweep's or a map's results are checked
+against it before they are allocated: what would not fit stops with a message that names its
+size, instead of an out-of-memory kill.]],
   example = [[local r = mbd.parallel_map(8, function(i) return i * i end)
 print(r[3], mbd.ncores())]],
   see = { "sweep" },
@@ -984,9 +997,9 @@ local function joint_fields(axes)
   local f = {
     F("name", "\"<type><N>\"", "", "unique among joints; channels are <name>.angle ..."),
     F("body1", "required", "", "a body of the model (m.ground included)"),
-    F("at1", "origin", "m", "the joint point in body1's frame"),
+    F("at1", "required", "m", "the joint point in body1's frame ({0, 0} or {0, 0, 0}: its centre of mass); not with a flexible body's node arm:node(k)"),
     F("body2", "required", "", "the other body (reactions are reported on it)"),
-    F("at2", "origin", "m", "the joint point in body2's frame"),
+    F("at2", "required", "m", "the joint point in body2's frame; not with a node"),
   }
   if axes then
     f[#f + 1] = F("axis1", axes, "", "the joint axis in body1's frame")
@@ -997,6 +1010,7 @@ local function joint_fields(axes)
 end
 local function joint_errors(c)
   local e = ctor_errors(c, "body1", "at1")
+  e[#e + 1] = c .. " 'J': missing field 'at2' (a point in the body's frame; {0, 0} for its centre of mass)"
   e[#e + 1] = c .. " 'J': bodies are the same ('b')"
   e[#e + 1] = "a model that cannot be assembled: the message names the joint with the largest residual"
   return e
@@ -1022,10 +1036,11 @@ topics.drive.errors = { "drive: field 'acceleration' needs field 'velocity' too"
 
 topics.force.fields = {
   F("body", "required", "", "the body it acts on (not the ground)"),
-  F("at", "the CM", "m", "application point in the body's frame"),
+  F("at", "required", "m", "application point in the body's frame ({0, 0} or {0, 0, 0}: its centre of mass); not with a flexible body's node"),
   F("value", "required", "N", "global-frame vector, or function(t, state) returning one"),
 }
 topics.force.errors = { "force: field 'body' is the ground, which takes no force",
+  "force on body 'link2': missing field 'at' (a point in the body's frame; {0, 0} for its centre of mass)",
   "force on body 'link2' (script.lua:12): the function returned ... (the run stops with the message)" }
 topics.torque.fields = {
   F("body", "required", "", "the body it acts on (not the ground)"),
@@ -1034,8 +1049,8 @@ topics.torque.fields = {
 topics.torque.errors = { "torque on body 'b': field 'value' expects 3 numbers {tx, ty, tz} (global) in a spatial model, got a number" }
 topics.spring.fields = {
   F("name", "\"spring\"", "", "for messages"),
-  F("body1", "required", "", "first body"), F("at1", "origin", "m", "attachment point, body1 frame"),
-  F("body2", "required", "", "second body"), F("at2", "origin", "m", "attachment point, body2 frame"),
+  F("body1", "required", "", "first body"), F("at1", "required", "m", "attachment point, body1 frame ({0, 0} or {0, 0, 0}: the centre of mass; not with a node)"),
+  F("body2", "required", "", "second body"), F("at2", "required", "m", "attachment point, body2 frame"),
   F("k", "required", "N/m", "stiffness"), F("c", "0", "N·s/m", "damping"),
   F("length", "required", "m", "free length"),
 }
@@ -1426,6 +1441,7 @@ for _, f in ipairs { "compose", "euler_zyx", "from_axes", "rotate" } do
 end
 aliases["ncores"] = "parallel_map"
 aliases["wall_clock"] = "parallel_map"
+aliases["memory_limit"] = "parallel_map"
 aliases["version"] = "cli"
 aliases["ok"] = "Run"
 aliases["error"] = "Run"

@@ -7,7 +7,8 @@
  *   - time: a CPU-time timer (FUZZ_CPU_SECONDS) raises the interrupt that Ctrl-C raises: Lua code
  *     stops at its next instruction, an engine run at its next poll (output sample, Newton step);
  *   - memory: Lua's allocations are capped (FUZZ_LUA_BYTES: "not enough memory", a Lua error);
- *     the engine's dense workspaces are capped through MBD_MAX_WORKSPACE_GB;
+ *     the engine's large structures (dense workspaces, recorder, symbolic expressions) are capped
+ *     through MBD_MAX_WORKSPACE_GB;
  *   - the outside world: io, os (but os.clock), dofile, loadfile, mbd.plot, run:write_csv,
  *     run:plot and the parallel helpers are removed before the chunk runs.
  * Errors are the normal outcome; only a crash, a sanitizer report or a hang counts. */
@@ -85,8 +86,9 @@ static const char *const prelude =
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  // the engine's dense workspaces: a few hundred MB at most (a model of thousands of bodies is
-  // refused with its size rather than allocated)
+  // the engine's large structures (dense workspaces, recorder, symbolic expressions): a few
+  // hundred MB each at most (a model of thousands of bodies is refused with its size rather than
+  // allocated)
   setenv("MBD_MAX_WORKSPACE_GB", "0.25", 1);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

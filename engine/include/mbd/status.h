@@ -57,4 +57,11 @@ void mbd_error_clear(mbd_error *err);
 
 #define MBD_FAIL(err, code, ...) mbd_error_set((err), (code), __func__, __LINE__, __VA_ARGS__)
 
+/* bytes one large structure may take (a run's dense workspaces, its recorder, a symbolic
+ * context, a sweep's results): a quarter of the physical memory, or MBD_MAX_WORKSPACE_GB (GB)
+ * when that is lower; 0 when neither is known (no limit).  Sizes are checked against it before
+ * allocating, so a model or a request too large stops with a message instead of an
+ * out-of-memory kill. */
+double mbd_memory_limit(void);
+
 #endif
