@@ -208,4 +208,27 @@ int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const dou
                  double *res, double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq,
                  double *vdot);
 
+/* sparse.c: the linear solver of a run (linear_solver; "auto" by size and structure) for
+ * formulation form on the data d of its integration: MBD_LINSOLVE_DENSE, or MBD_LINSOLVE_SPARSE
+ * with the sparse form switched on in d; MBD_E_INPUT when "sparse" was asked where it is not
+ * written (err says why) */
+int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *o, int form,
+                           mbd_error *err);
+/* sparse.c: what a formulation's run state keeps of the choice (for run.stats) */
+typedef struct mbd_form_solver {
+  int solver;           /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
+  const mbd_data *d;    /* the integration's data (its symbolic analyses are counted) */
+  long analyses;        /* further symbolic analyses of the formulation's own (a partition) */
+} mbd_form_solver;
+int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d,
+                         const mbd_sim_opts *o, int form, mbd_error *err);
+void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st);
+/* sparse.c: the leading matrix [M Φqᵀ; Φq 0] of the active rows (sparse form on, M and the rows
+ * evaluated) written and factored — a new pattern and its symbolic analysis when the active rows
+ * changed, else a refactorization.  0, k > 0 singular (k − 1 the column: a coordinate below nv,
+ * else active row k − 1 − nv), < 0 with err.  *ratio the pivot ratio, *kmin the column of the
+ * smallest pivot.  Then solves with it, rhs of nv + ma entries overwritten. */
+int mbd_kkt_factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd_error *err);
+void mbd_kkt_solve(mbd_data *d, double *rhs);
+
 #endif

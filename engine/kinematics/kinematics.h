@@ -50,6 +50,15 @@ int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int m
  * changed (rows gathered again), 0 when kept, < 0 on error */
 int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err);
 
+/* the sparse form of Φq (model_impl.h, mbd_sparse; kinematics/constraints.c).  Row r of Φq
+ * times x.  The dense d->phiq and d->phiq_a from the sparse values (rows evaluated and gathered):
+ * for the rare steps written densely only (re-selecting rows, Gauss's principle, a contact
+ * event's projections).  The form switched on or off for d: off, the dense arrays are filled from
+ * the sparse values first, so an evaluation can go on densely where it stands. */
+double mbd_sparse_row_dot(const mbd_data *d, int r, const double *x);
+void mbd_sparse_densify(const mbd_model *m, mbd_data *d);
+void mbd_sparse_set(const mbd_model *m, mbd_data *d, int on);
+
 /* the model's channels (kinematics/channels.c), built by assembly */
 int mbd_channels_build(mbd_model *m, mbd_error *err);
 

@@ -1,0 +1,42 @@
+/* mbd — sparse LU of large square systems through SuiteSparse's KLU.
+ *
+ * The pattern (compressed columns) is analysed once — a fill-reducing ordering (AMD after a block
+ * triangular form) — and the values are factored at every evaluation: a refactorization with the
+ * pivot order of the last full factorization, which costs about the arithmetic of the factors;
+ * a full factorization (partial pivoting) again when the pivots of the refactorization have lost
+ * too much against the last full one.  Nothing here allocates after the first full factorization
+ * but a full factorization again (KLU makes its factors anew), which is rare.  The pivot ratio
+ * min|U_kk| / max|U_kk| of every factorization is given, the quantity the formulations watch near
+ * singular configurations (the rows of the factored matrix scaled by their largest entry). */
+#ifndef MBD_SPARSE_H
+#define MBD_SPARSE_H
+
+#include "mbd/status.h"
+
+typedef struct mbd_splu mbd_splu;
+
+/* the symbolic analysis of the n×n pattern in compressed columns (Ap: n + 1 column starts, Ai: the
+ * row indices of each column, increasing, no duplicates); the arrays are not kept.  MBD_OK,
+ * MBD_E_NOMEM, or MBD_E_LAPACK when KLU refuses the pattern (err names the size). */
+int mbd_splu_analyze(mbd_splu **out, int n, const int *Ap, const int *Ai, mbd_error *err);
+
+/* the numeric factorization of the values Ax (in the pattern of the analysis).  refactor = 1 keeps
+ * the last pivot order when it is still good (a full factorization when there is none yet, when
+ * a pivot became zero, or when the pivot ratio fell below a tenth of the last full factorization's);
+ * refactor = 0 always pivots anew.  Returns 0; k > 0 when the matrix is singular (U(k,k) exactly
+ * zero: k − 1 is the original column of that pivot); MBD_E_NOMEM or MBD_E_LAPACK.  *ratio gets
+ * the pivot ratio, *kmin the original column of the smallest pivot (either may be NULL). */
+int mbd_splu_factor(mbd_splu *f, const double *Ax, int refactor, double *ratio, int *kmin);
+
+/* solve A X = B (trans = 0) or Aᵀ X = B (trans = 1) with the last factorization; b is n×nrhs,
+ * leading dimension n, overwritten by X */
+void mbd_splu_solve(mbd_splu *f, int trans, double *b, int nrhs);
+
+/* the size, and how many full factorizations (with pivoting) and refactorizations were made */
+int mbd_splu_size(const mbd_splu *f);
+long mbd_splu_full_count(const mbd_splu *f);
+long mbd_splu_refactor_count(const mbd_splu *f);
+
+void mbd_splu_free(mbd_splu *f);
+
+#endif

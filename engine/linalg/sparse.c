@@ -1,0 +1,151 @@
+/* sparse LU through SuiteSparse's KLU: the symbolic analysis once per pattern, refactorization
+ * with the kept pivot order per evaluation, full factorization when those pivots decay */
+#include "mbd/sparse.h"
+
+#include <klu.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg_msg.h"
+
+/* a refactorization whose pivot ratio fell below this fraction of the last full factorization's
+ * pivots anew: the kept order was chosen for other values (a pivot passing near zero as the
+ * mechanism moves) and a fresh one may be far better conditioned */
+#define SPLU_DECAY 0.1
+
+/* KLU's partial-pivoting threshold: a diagonal entry is kept as pivot when at least this
+ * fraction of the largest in its column.  KLU's default (0.001) lets L grow by 1000 per step;
+ * the leading matrices of mechanisms have exact zeros on the diagonal of their constraint block
+ * and a firmer choice costs little fill */
+#define SPLU_TOL 0.1
+
+struct mbd_splu {
+  int n;
+  int *Ap, *Ai;            /* the pattern (kept: refactorization reads it again) */
+  klu_common common;
+  klu_symbolic *sym;       /* ordering of the pattern */
+  klu_numeric *num;        /* the factors, NULL before the first full factorization */
+  double ratio_full;       /* pivot ratio of the last full factorization */
+  long nfull, nrefactor;   /* counters */
+};
+
+int mbd_splu_analyze(mbd_splu **out, int n, const int *Ap, const int *Ai, mbd_error *err) {
+  *out = NULL;
+  mbd_splu *f = calloc(1, sizeof *f);
+  int nz = Ap[n];
+  if (f) {
+    f->Ap = malloc((size_t)(n + 1) * sizeof(int));
+    f->Ai = malloc((size_t)(nz ? nz : 1) * sizeof(int));
+  }
+  if (!f || !f->Ap || !f->Ai) {
+    mbd_splu_free(f);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, n, n);
+  }
+  f->n = n;
+  memcpy(f->Ap, Ap, (size_t)(n + 1) * sizeof(int));
+  memcpy(f->Ai, Ai, (size_t)nz * sizeof(int));
+  klu_defaults(&f->common);
+  f->common.tol = SPLU_TOL;
+  f->common.halt_if_singular = 0;  // a zero pivot is reported and the caller decides
+  f->sym = klu_analyze(n, f->Ap, f->Ai, &f->common);
+  if (!f->sym) {
+    int st = f->common.status;
+    mbd_splu_free(f);
+    return st == KLU_OUT_OF_MEMORY ? MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, n, n)
+                                   : MBD_FAIL(err, MBD_E_LAPACK, MSG_LINALG_KLU, n, n, st);
+  }
+  *out = f;
+  return MBD_OK;
+}
+
+/* the pivot ratio of the factors and where the smallest pivot sits (original column) */
+static double pivots(const mbd_splu *f, int *kmin) {
+  const double *u = f->num->Udiag;
+  double lo = INFINITY, hi = 0;
+  int k0 = 0;
+  for (int k = 0; k < f->n; k++) {
+    double a = fabs(u[k]);
+    if (a < lo) {
+      lo = a;
+      k0 = k;
+    }
+    hi = a > hi ? a : hi;
+  }
+  if (kmin) {
+    *kmin = f->n ? f->sym->Q[k0] : 0;
+  }
+  return f->n == 0 ? 1 : (hi > 0 ? lo / hi : 0);
+}
+
+/* a fresh factorization with partial pivoting */
+static int full(mbd_splu *f, const double *Ax) {
+  if (f->num) {
+    klu_free_numeric(&f->num, &f->common);
+  }
+  f->num = klu_factor(f->Ap, f->Ai, (double *)Ax, f->sym, &f->common);
+  f->nfull++;
+  if (!f->num) {
+    return f->common.status == KLU_OUT_OF_MEMORY ? MBD_E_NOMEM : MBD_E_LAPACK;
+  }
+  f->ratio_full = pivots(f, NULL);
+  return MBD_OK;
+}
+
+int mbd_splu_factor(mbd_splu *f, const double *Ax, int refactor, double *ratio, int *kmin) {
+  int rc = MBD_OK;
+  if (!refactor || !f->num) {
+    rc = full(f, Ax);
+  } else {
+    f->nrefactor++;
+    int ok = klu_refactor(f->Ap, f->Ai, (double *)Ax, f->sym, f->num, &f->common);
+    // a pivot became zero, or the kept order has decayed: pivot anew
+    if (!ok || f->common.status != KLU_OK || pivots(f, NULL) < SPLU_DECAY * f->ratio_full) {
+      rc = full(f, Ax);
+    }
+  }
+  if (rc < 0) {
+    return rc;
+  }
+  double r = pivots(f, kmin);
+  if (ratio) {
+    *ratio = r;
+  }
+  if (f->common.status == KLU_SINGULAR || r == 0) {
+    int c = f->common.singular_col;
+    return (c >= 0 && c < f->n ? c : (kmin ? *kmin : 0)) + 1;
+  }
+  return 0;
+}
+
+void mbd_splu_solve(mbd_splu *f, int trans, double *b, int nrhs) {
+  if (f->n == 0 || nrhs == 0) {
+    return;
+  }
+  if (trans) {
+    klu_tsolve(f->sym, f->num, f->n, nrhs, b, &f->common);
+  } else {
+    klu_solve(f->sym, f->num, f->n, nrhs, b, &f->common);
+  }
+}
+
+int mbd_splu_size(const mbd_splu *f) { return f ? f->n : 0; }
+
+long mbd_splu_full_count(const mbd_splu *f) { return f ? f->nfull : 0; }
+
+long mbd_splu_refactor_count(const mbd_splu *f) { return f ? f->nrefactor : 0; }
+
+void mbd_splu_free(mbd_splu *f) {
+  if (!f) {
+    return;
+  }
+  if (f->num) {
+    klu_free_numeric(&f->num, &f->common);
+  }
+  if (f->sym) {
+    klu_free_symbolic(&f->sym, &f->common);
+  }
+  free(f->Ap);
+  free(f->Ai);
+  free(f);
+}
