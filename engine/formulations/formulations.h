@@ -106,6 +106,15 @@ void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, dou
 int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel);
 int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err);
 
+/* sparse.c: what a formulation's run state keeps of the choice (for run.stats) */
+typedef struct mbd_form_solver {
+  int solver;           /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
+  const mbd_data *d;    /* the integration's data (its symbolic analyses are counted) */
+  long analyses;        /* further symbolic analyses of the formulation's own (a partition) */
+} mbd_form_solver;
+int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d,
+                         const mbd_sim_opts *o, int form, mbd_error *err);
+void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st);
 /* partition.c: coordinate partitioning shared by gcp and kane (paper 000 eq 10–23).  With
  * velocity-level rows active (rolling contacts) the positions have their own partition: the
  * position rows fix mp dependent positions, all active rows ma dependent velocities, and
@@ -138,6 +147,17 @@ typedef struct mbd_part {
   double *phiq_p;       /* mrow×n: the position rows of Φq (ld mp) */
   double *jp;           /* mrow²: LU of Φ_p at the dependent positions (ld mp) */
   int *jppiv;           /* mrow pivots */
+  /* the sparse form (linear_solver "sparse": formulations/sparse.c): Φ_qd in compressed columns
+   * and its KLU factorization, made again when the partition or the active rows change */
+  mbd_form_solver solver; /* dense or sparse, and the symbolic analyses of Φ_qd */
+  int *colpos;          /* n: a coordinate's place among the dependent ones, −1 independent */
+  int *sjp, *sji;       /* Φ_qd's column starts (mrow + 1) and row indices (nnz of Φq) */
+  double *sjx;          /* its values */
+  int *sjmap;           /* nnz of Φq: an entry's place in sjx, −1 outside Φ_qd */
+  int *sjact;           /* mrow: the active rows it was made for */
+  int sjma;             /* their number, −1: not made */
+  mbd_splu *sjlu;       /* its factorization */
+  double sratio;        /* its pivot ratio (the dense form reads jd's) */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err);
@@ -214,15 +234,6 @@ int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const dou
  * written (err says why) */
 int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *o, int form,
                            mbd_error *err);
-/* sparse.c: what a formulation's run state keeps of the choice (for run.stats) */
-typedef struct mbd_form_solver {
-  int solver;           /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
-  const mbd_data *d;    /* the integration's data (its symbolic analyses are counted) */
-  long analyses;        /* further symbolic analyses of the formulation's own (a partition) */
-} mbd_form_solver;
-int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d,
-                         const mbd_sim_opts *o, int form, mbd_error *err);
-void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st);
 /* sparse.c: the leading matrix [M Φqᵀ; Φq 0] of the active rows (sparse form on, M and the rows
  * evaluated) written and factored — a new pattern and its symbolic analysis when the active rows
  * changed, else a refactorization.  0, k > 0 singular (k − 1 the column: a coordinate below nv,

@@ -78,8 +78,13 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
     want = order >= SPARSE_MIN_ORDER && fill <= SPARSE_MAX_FILL ? MBD_LINSOLVE_SPARSE
                                                                   : MBD_LINSOLVE_DENSE;
   }
-  if (want == MBD_LINSOLVE_SPARSE) {
+  if (want == MBD_LINSOLVE_SPARSE && !d->sp->on) {
+    // the rows evaluated again into the sparse form (they were written densely)
     mbd_sparse_set(m, d, 1);
+    int rc = mbd_kin_update(m, d, 0, err);
+    if (rc < 0) {
+      return rc;
+    }
   }
   return want;
 }
