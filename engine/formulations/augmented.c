@@ -21,7 +21,7 @@
 static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd_error *err) {
   if (mbd_sparse_on(d)) {
     d->lu_factorizations++;
-    return mbd_kkt_factor(m, d, ratio, kmin, err);
+    return mbd_kkt_factor(m, d, 0, ratio, kmin, err);
   }
   int n = m->nv, ma = d->ma, N = n + ma;
   double *A = d->aug;

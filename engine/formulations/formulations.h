@@ -234,12 +234,5 @@ int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const dou
  * written (err says why) */
 int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *o, int form,
                            mbd_error *err);
-/* sparse.c: the leading matrix [M Φqᵀ; Φq 0] of the active rows (sparse form on, M and the rows
- * evaluated) written and factored — a new pattern and its symbolic analysis when the active rows
- * changed, else a refactorization.  0, k > 0 singular (k − 1 the column: a coordinate below nv,
- * else active row k − 1 − nv), < 0 with err.  *ratio the pivot ratio, *kmin the column of the
- * smallest pivot.  Then solves with it, rhs of nv + ma entries overwritten. */
-int mbd_kkt_factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd_error *err);
-void mbd_kkt_solve(mbd_data *d, double *rhs);
 
 #endif

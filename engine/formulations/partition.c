@@ -105,8 +105,9 @@ static int sparse_alloc(mbd_part *p, const mbd_model *m, const mbd_data *d) {
   p->sjx = calloc(nz, sizeof(double));
   p->sjmap = calloc(nz, sizeof(int));
   p->sjact = calloc(mr, sizeof(int));
+  p->sjlu = mbd_splu_new();
   p->sjma = -1;
-  return p->colpos && p->sjp && p->sji && p->sjx && p->sjmap && p->sjact;
+  return p->colpos && p->sjp && p->sji && p->sjx && p->sjmap && p->sjact && p->sjlu;
 }
 
 /* Φ_qd's pattern for the partition and the active rows of d, its maps and symbolic analysis */
@@ -149,10 +150,8 @@ static int sparse_jd_pattern(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_e
       }
     }
   }
-  mbd_splu_free(p->sjlu);
-  p->sjlu = NULL;
   p->sjma = -1;
-  int rc = mbd_splu_analyze(&p->sjlu, ma, p->sjp, p->sji, err);
+  int rc = mbd_splu_analyze(p->sjlu, ma, p->sjp, p->sji, err);
   if (rc < 0) {
     return rc;
   }

@@ -1,23 +1,20 @@
-/* the sparse solve of the Cartesian formulations: the choice between dense and sparse linear
- * algebra, and the leading matrix [M Φqᵀ; Φq 0] (paper 000 eq 13) in compressed columns for
- * KLU.
+/* the choice between the dense and the sparse linear algebra of the Cartesian formulations.
  *
- * In Cartesian coordinates M is block diagonal (one block per body) and a row of Φq touches the
- * columns of its two bodies only, so the leading matrix of a chain of N links has O(N) entries
- * where the dense one has (5N)².  The pattern of the active rows is built once and analysed once
- * (a fill-reducing ordering) — at the run's start and again only when the active rows change (a
- * contact's mode, rows re-selected) —; every evaluation writes the values through maps and
- * refactors with the kept pivot order (mbd/sparse.h).  Everything that reads the pivots — the
- * re-selection of rows, gcp's turn to Gauss's principle, the singular-configuration stop — reads
- * KLU's pivot ratio as it reads the dense LU's.
+ * The sparse form (model_impl.h, mbd_sparse): Φq row by row over the columns of each row's two
+ * bodies, M by blocks, the leading matrix [M Φqᵀ; Φq 0] of the active rows factored by KLU
+ * (kinematics/kkt.c) — augmented, baumgarte, gcp (Gauss's principle near singular configurations
+ * stays dense) — and gcp's and kane's dependent block Φ_qd (partition.c).  Everything that reads
+ * the pivots — the re-selection of rows, gcp's turn to Gauss's principle, the singular-configuration
+ * stop, the partition's watch — reads KLU's pivot ratio as it reads the dense LU's.
  *
- * The choice (linear_solver = "auto"): dense below SPARSE_MIN_ORDER unknowns, where LAPACK on a
- * small dense matrix costs less than the indirection of the sparse one, and when the matrix is not
- * sparse enough to pay (more than SPARSE_MAX_FILL of its entries set); sparse above.  Not for joint
- * coordinates (formulation relative, generated code: a body's pose depends on its whole path, Φq
- * is dense) nor udwadia_kalaba (its pseudo-inverse is dense); gcp and kane not with contacts or
- * frictional joints (their velocity-level rows give the positions a partition of their own,
- * written densely). */
+ * linear_solver = "auto": dense below SPARSE_MIN_ORDER unknowns (n + active rows), where LAPACK
+ * (or the unrolled LU) on a small dense matrix costs less than the indirection of the sparse one,
+ * and when more than SPARSE_MAX_FILL of the leading matrix's entries are set (a flexible body with
+ * many modes: its block of M is full); sparse above.  Not written for joint coordinates
+ * (formulation relative, generated code: a body's pose depends on its whole path, Φq is dense),
+ * udwadia_kalaba (its pseudo-inverse is dense), nor gcp and kane with contacts or frictional joints
+ * (the positions' own partition of their velocity-level rows is dense): "auto" is dense there and
+ * "sparse" refused with the reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +22,14 @@
 #include "formulations.h"
 #include "formulations_msg.h"
 
-/* the leading matrix's order (nv + active rows) from which auto takes the sparse solve: measured
- * on planar chains (scripts/bench/chain.lua), where the two cost the same near 16 links (n + m =
- * 80) */
-#define SPARSE_MIN_ORDER 64
-/* the share of the leading matrix's entries set above which auto keeps the dense solve */
-#define SPARSE_MAX_FILL 0.25
+/* the leading matrix's order (nv + active rows) from which auto takes the sparse solve.  Measured
+ * here per evaluation, augmented + adams: planar chains of 3 links (n + m = 15) 3.0 µs dense, 3.1
+ * sparse; 4 links (20) 4.9 and 3.5; 8 links 13 and 6.7; a spatial double pendulum (22) 1.22 and
+ * 0.90 ms per run; the spatial four-bar of paper 000 (41) 3.5 and 2.2 ms */
+#define SPARSE_MIN_ORDER 20
+/* the share of the leading matrix's entries set above which auto keeps the dense solve (the
+ * spatial double pendulum has 0.37 and gains from the sparse one) */
+#define SPARSE_MAX_FILL 0.5
 
 const char *mbd_linear_solver_name(int s) {
   static const char *const names[MBD_LINSOLVE_N] = {"auto", "dense", "sparse"};
@@ -108,94 +107,3 @@ void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st) {
   st->linear_solver = s->solver;
   st->symbolic_analyses += s->analyses + (s->d && s->d->sp ? s->d->sp->nanalyze : 0);
 }
-
-/* ------------------------------------------------------------------------------------------ */
-/* the leading matrix of the active rows                                                       */
-
-/* its pattern for the active rows of d, the maps into it, its symbolic analysis */
-static int kkt_pattern(const mbd_model *m, mbd_data *d, mbd_error *err) {
-  mbd_sparse *sp = d->sp;
-  int n = m->nv, ma = d->ma, N = n + ma;
-  int *next = d->iwork;  // N + 1 column cursors (iwork holds nv + mrow)
-  memset(next, 0, (size_t)N * sizeof(int));
-  // entries per column: M's, then the active rows' below M; a row's own column beside M
-  for (int e = 0; e < sp->nm; e++) {
-    next[sp->mj[e]]++;
-  }
-  for (int k = 0; k < ma; k++) {
-    int r = d->active[k];
-    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      next[sp->ci[e]]++;
-    }
-    next[n + k] = sp->rp[r + 1] - sp->rp[r];
-  }
-  sp->kp[0] = 0;
-  for (int j = 0; j < N; j++) {
-    sp->kp[j + 1] = sp->kp[j] + next[j];
-    next[j] = sp->kp[j];
-  }
-  // rows increasing in each column: M's block rows (all below nv), then the active rows in order
-  for (int e = 0; e < sp->nm; e++) {
-    int p = next[sp->mj[e]]++;
-    sp->ki[p] = sp->mi[e];
-    sp->kmap_m[e] = p;
-  }
-  for (int e = 0; e < sp->nnz; e++) {
-    sp->kmap_lo[e] = sp->kmap_up[e] = -1;
-  }
-  for (int k = 0; k < ma; k++) {
-    int r = d->active[k];
-    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      int p = next[sp->ci[e]]++;
-      sp->ki[p] = n + k;
-      sp->kmap_lo[e] = p;
-      p = next[n + k]++;
-      sp->ki[p] = sp->ci[e];
-      sp->kmap_up[e] = p;
-    }
-  }
-  mbd_splu_free(sp->klu);
-  sp->klu = NULL;
-  sp->kma = -1;
-  int rc = mbd_splu_analyze(&sp->klu, N, sp->kp, sp->ki, err);
-  if (rc < 0) {
-    return rc;
-  }
-  sp->kma = ma;
-  memcpy(sp->kact, d->active, (size_t)ma * sizeof(int));
-  sp->kn = N;
-  sp->nanalyze++;
-  return MBD_OK;
-}
-
-int mbd_kkt_factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd_error *err) {
-  mbd_sparse *sp = d->sp;
-  int n = m->nv;
-  // a new set of active rows: a new pattern and its analysis
-  if (sp->kma != d->ma || memcmp(sp->kact, d->active, (size_t)d->ma * sizeof(int)) != 0) {
-    int rc = kkt_pattern(m, d, err);
-    if (rc < 0) {
-      return rc;
-    }
-  }
-  // the values: M's blocks, Φq's active rows below M and beside it
-  for (int e = 0; e < sp->nm; e++) {
-    sp->kx[sp->kmap_m[e]] = MBD_AT(d->M, n, sp->mi[e], sp->mj[e]);
-  }
-  for (int k = 0; k < d->ma; k++) {
-    int r = d->active[k];
-    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      sp->kx[sp->kmap_lo[e]] = sp->kx[sp->kmap_up[e]] = sp->val[e];
-    }
-  }
-  int piv = mbd_splu_factor(sp->klu, sp->kx, 1, ratio, kmin);
-  if (piv == MBD_E_NOMEM) {
-    return MBD_FAIL(err, piv, MSG_FORM_NOMEM, "sparse leading matrix");
-  }
-  if (piv < 0) {
-    return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "sparse leading matrix", d->t);
-  }
-  return piv;
-}
-
-void mbd_kkt_solve(mbd_data *d, double *rhs) { mbd_splu_solve(d->sp->klu, 0, rhs, 1); }

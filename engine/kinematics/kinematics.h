@@ -59,6 +59,16 @@ double mbd_sparse_row_dot(const mbd_data *d, int r, const double *x);
 void mbd_sparse_densify(const mbd_model *m, mbd_data *d);
 void mbd_sparse_set(const mbd_model *m, mbd_data *d, int on);
 
+/* the leading matrix [M Φqᵀ; Φq 0] of the active rows in the sparse form (kinematics/kkt.c), M
+ * and the rows evaluated — identity = 1: [I Φqᵀ; Φq 0], whose solution with [0; r] is the
+ * minimum-norm Δv of Φq Δv = r — written and factored: a new pattern and its symbolic analysis
+ * when the active rows changed, else a refactorization.  0, k > 0 singular (k − 1 the column: a
+ * coordinate below nv, else active row k − 1 − nv), < 0 with err.  *ratio the pivot ratio, *kmin
+ * the column of the smallest pivot.  Then solves with it, rhs of nv + ma entries overwritten. */
+int mbd_kkt_factor(const mbd_model *m, mbd_data *d, int identity, double *ratio, int *kmin,
+                   mbd_error *err);
+void mbd_kkt_solve(mbd_data *d, double *rhs);
+
 /* the model's channels (kinematics/channels.c), built by assembly */
 int mbd_channels_build(mbd_model *m, mbd_error *err);
 

@@ -22,40 +22,41 @@
 
 struct mbd_splu {
   int n;
-  int *Ap, *Ai;            /* the pattern (kept: refactorization reads it again) */
+  const int *Ap, *Ai;      /* the pattern (the caller's: refactorization reads it again) */
   klu_common common;
-  klu_symbolic *sym;       /* ordering of the pattern */
+  klu_symbolic *sym;       /* ordering of the pattern, NULL before the first analysis */
   klu_numeric *num;        /* the factors, NULL before the first full factorization */
   double ratio_full;       /* pivot ratio of the last full factorization */
   long nfull, nrefactor;   /* counters */
 };
 
-int mbd_splu_analyze(mbd_splu **out, int n, const int *Ap, const int *Ai, mbd_error *err) {
-  *out = NULL;
+mbd_splu *mbd_splu_new(void) {
   mbd_splu *f = calloc(1, sizeof *f);
-  int nz = Ap[n];
   if (f) {
-    f->Ap = malloc((size_t)(n + 1) * sizeof(int));
-    f->Ai = malloc((size_t)(nz ? nz : 1) * sizeof(int));
+    klu_defaults(&f->common);
+    f->common.tol = SPLU_TOL;
+    f->common.halt_if_singular = 0;  // a zero pivot is reported and the caller decides
   }
-  if (!f || !f->Ap || !f->Ai) {
-    mbd_splu_free(f);
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, n, n);
+  return f;
+}
+
+int mbd_splu_analyze(mbd_splu *f, int n, const int *Ap, const int *Ai, mbd_error *err) {
+  if (f->num) {
+    klu_free_numeric(&f->num, &f->common);
+  }
+  if (f->sym) {
+    klu_free_symbolic(&f->sym, &f->common);
   }
   f->n = n;
-  memcpy(f->Ap, Ap, (size_t)(n + 1) * sizeof(int));
-  memcpy(f->Ai, Ai, (size_t)nz * sizeof(int));
-  klu_defaults(&f->common);
-  f->common.tol = SPLU_TOL;
-  f->common.halt_if_singular = 0;  // a zero pivot is reported and the caller decides
-  f->sym = klu_analyze(n, f->Ap, f->Ai, &f->common);
+  f->Ap = Ap;
+  f->Ai = Ai;
+  f->sym = klu_analyze(n, (int *)Ap, (int *)Ai, &f->common);
   if (!f->sym) {
-    int st = f->common.status;
-    mbd_splu_free(f);
-    return st == KLU_OUT_OF_MEMORY ? MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, n, n)
-                                   : MBD_FAIL(err, MBD_E_LAPACK, MSG_LINALG_KLU, n, n, st);
+    f->n = 0;
+    return f->common.status == KLU_OUT_OF_MEMORY
+               ? MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, n, n)
+               : MBD_FAIL(err, MBD_E_LAPACK, MSG_LINALG_KLU, n, n, f->common.status);
   }
-  *out = f;
   return MBD_OK;
 }
 
@@ -83,7 +84,7 @@ static int full(mbd_splu *f, const double *Ax) {
   if (f->num) {
     klu_free_numeric(&f->num, &f->common);
   }
-  f->num = klu_factor(f->Ap, f->Ai, (double *)Ax, f->sym, &f->common);
+  f->num = klu_factor((int *)f->Ap, (int *)f->Ai, (double *)Ax, f->sym, &f->common);
   f->nfull++;
   if (!f->num) {
     return f->common.status == KLU_OUT_OF_MEMORY ? MBD_E_NOMEM : MBD_E_LAPACK;
@@ -98,7 +99,7 @@ int mbd_splu_factor(mbd_splu *f, const double *Ax, int refactor, double *ratio, 
     rc = full(f, Ax);
   } else {
     f->nrefactor++;
-    int ok = klu_refactor(f->Ap, f->Ai, (double *)Ax, f->sym, f->num, &f->common);
+    int ok = klu_refactor((int *)f->Ap, (int *)f->Ai, (double *)Ax, f->sym, f->num, &f->common);
     // a pivot became zero, or the kept order has decayed: pivot anew
     if (!ok || f->common.status != KLU_OK || pivots(f, NULL) < SPLU_DECAY * f->ratio_full) {
       rc = full(f, Ax);
@@ -129,7 +130,7 @@ void mbd_splu_solve(mbd_splu *f, int trans, double *b, int nrhs) {
   }
 }
 
-int mbd_splu_size(const mbd_splu *f) { return f ? f->n : 0; }
+int mbd_splu_size(const mbd_splu *f) { return f && f->sym ? f->n : 0; }
 
 long mbd_splu_full_count(const mbd_splu *f) { return f ? f->nfull : 0; }
 
@@ -145,7 +146,5 @@ void mbd_splu_free(mbd_splu *f) {
   if (f->sym) {
     klu_free_symbolic(&f->sym, &f->common);
   }
-  free(f->Ap);
-  free(f->Ai);
   free(f);
 }

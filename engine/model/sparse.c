@@ -191,7 +191,8 @@ mbd_sparse *mbd_sparse_new(const mbd_model *m, mbd_error *err) {
   sp->kp = calloc((size_t)m->nv + mr + 1, sizeof(int));
   sp->ki = calloc((size_t)(sp->knzmax ? sp->knzmax : 1), sizeof(int));
   sp->kx = calloc((size_t)(sp->knzmax ? sp->knzmax : 1), sizeof(double));
-  if (!sp->ci || !sp->val || !sp->kmap_lo || !sp->kmap_up || !sp->mi || !sp->mj || !sp->kmap_m ||
+  sp->klu = mbd_splu_new();
+  if (!sp->klu || !sp->ci || !sp->val || !sp->kmap_lo || !sp->kmap_up || !sp->mi || !sp->mj || !sp->kmap_m ||
       !sp->kact || !sp->kp || !sp->ki || !sp->kx) {
     mbd_sparse_free(sp);
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);

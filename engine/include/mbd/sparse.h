@@ -2,10 +2,10 @@
  *
  * The pattern (compressed columns) is analysed once — a fill-reducing ordering (AMD after a block
  * triangular form) — and the values are factored at every evaluation: a refactorization with the
- * pivot order of the last full factorization, which costs about the arithmetic of the factors;
- * a full factorization (partial pivoting) again when the pivots of the refactorization have lost
- * too much against the last full one.  Nothing here allocates after the first full factorization
- * but a full factorization again (KLU makes its factors anew), which is rare.  The pivot ratio
+ * pivot order of the last full factorization, which costs about the arithmetic of the factors and
+ * allocates nothing; a full factorization (partial pivoting, KLU makes its factors anew) at the
+ * first and again when the pivots of the refactorization have lost too much against the last full
+ * one, which is rare.  The pivot ratio
  * min|U_kk| / max|U_kk| of every factorization is given, the quantity the formulations watch near
  * singular configurations (the rows of the factored matrix scaled by their largest entry). */
 #ifndef MBD_SPARSE_H
@@ -15,10 +15,16 @@
 
 typedef struct mbd_splu mbd_splu;
 
+/* an empty solver (no pattern yet): NULL when out of memory */
+mbd_splu *mbd_splu_new(void);
+
 /* the symbolic analysis of the n×n pattern in compressed columns (Ap: n + 1 column starts, Ai: the
- * row indices of each column, increasing, no duplicates); the arrays are not kept.  MBD_OK,
- * MBD_E_NOMEM, or MBD_E_LAPACK when KLU refuses the pattern (err names the size). */
-int mbd_splu_analyze(mbd_splu **out, int n, const int *Ap, const int *Ai, mbd_error *err);
+ * row indices of each column, increasing, no duplicates), replacing any earlier one.  The arrays
+ * are read again by every factorization: they must stay as they are until the next analysis.
+ * MBD_OK, MBD_E_NOMEM, or MBD_E_LAPACK when KLU refuses the pattern (err names the size).  KLU
+ * allocates its symbolic object here and its factors at a full factorization (inside SuiteSparse);
+ * nothing else allocates. */
+int mbd_splu_analyze(mbd_splu *f, int n, const int *Ap, const int *Ai, mbd_error *err);
 
 /* the numeric factorization of the values Ax (in the pattern of the analysis).  refactor = 1 keeps
  * the last pivot order when it is still good (a full factorization when there is none yet, when
