@@ -147,16 +147,10 @@ typedef struct mbd_part {
   double *phiq_p;       /* mrow×n: the position rows of Φq (ld mp) */
   double *jp;           /* mrow²: LU of Φ_p at the dependent positions (ld mp) */
   int *jppiv;           /* mrow pivots */
-  /* the sparse form (linear_solver "sparse": formulations/sparse.c): Φ_qd in compressed columns
-   * and its KLU factorization, made again when the partition or the active rows change */
+  /* the sparse form (linear_solver "sparse"): Φ_qd in compressed columns factored by KLU, in
+   * the data's arrays (mbd_sparse), made again when the partition (pid) or the rows change */
   mbd_form_solver solver; /* dense or sparse, and the symbolic analyses of Φ_qd */
-  int *colpos;          /* n: a coordinate's place among the dependent ones, −1 independent */
-  int *sjp, *sji;       /* Φ_qd's column starts (mrow + 1) and row indices (nnz of Φq) */
-  double *sjx;          /* its values */
-  int *sjmap;           /* nnz of Φq: an entry's place in sjx, −1 outside Φ_qd */
-  int *sjact;           /* mrow: the active rows it was made for */
-  int sjma;             /* their number, −1: not made */
-  mbd_splu *sjlu;       /* its factorization */
+  long pid;             /* the partition's number (every choice a new one) */
   double sratio;        /* its pivot ratio (the dense form reads jd's) */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,

@@ -34,12 +34,10 @@ void mbd_part_free(mbd_part *p) {
   }
   void *ps[] = {p->perm,  p->perm_old, p->jd,        p->jd_cand, p->jpiv,   p->x,    p->B,
                 p->K,     p->r,        p->kpiv,      p->pperm,   p->pperm_old, p->prow, p->phiq_p,
-                p->jp,    p->jppiv,    p->colpos,    p->sjp,     p->sji,    p->sjx,  p->sjmap,
-                p->sjact};
+                p->jp,    p->jppiv};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
-  mbd_splu_free(p->sjlu);
   free(p);
 }
 
@@ -95,82 +93,70 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
 /* ------------------------------------------------------------------------------------------ */
 /* the sparse form: Φ_qd in compressed columns for KLU                                         */
 
-/* the arrays of the sparse dependent block (sized for every active set and partition) */
-static int sparse_alloc(mbd_part *p, const mbd_model *m, const mbd_data *d) {
-  size_t n = (size_t)(p->n ? p->n : 1), mr = (size_t)(m->mrow ? m->mrow : 1),
-         nz = (size_t)(d->sp->nnz ? d->sp->nnz : 1);
-  p->colpos = calloc(n, sizeof(int));
-  p->sjp = calloc(mr + 1, sizeof(int));
-  p->sji = calloc(nz, sizeof(int));
-  p->sjx = calloc(nz, sizeof(double));
-  p->sjmap = calloc(nz, sizeof(int));
-  p->sjact = calloc(mr, sizeof(int));
-  p->sjlu = mbd_splu_new();
-  p->sjma = -1;
-  return p->colpos && p->sjp && p->sji && p->sjx && p->sjmap && p->sjact && p->sjlu;
-}
-
-/* Φ_qd's pattern for the partition and the active rows of d, its maps and symbolic analysis */
-static int sparse_jd_pattern(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err) {
-  const mbd_sparse *sp = d->sp;
+/* Φ_qd's pattern for the partition and the active rows of d (its arrays are the data's: a sample
+ * keeps its own factorization), its maps and symbolic analysis */
+static int sparse_jd_pattern(mbd_part *p, mbd_data *d, mbd_error *err) {
+  mbd_sparse *sp = d->sp;
   int ma = p->ma;
   for (int c = 0; c < p->n; c++) {
-    p->colpos[c] = -1;
+    sp->jcol[c] = -1;
   }
   for (int k = 0; k < ma; k++) {
-    p->colpos[p->perm[k]] = k;
+    sp->jcol[p->perm[k]] = k;
   }
   int *next = d->iwork;
   memset(next, 0, (size_t)(ma + 1) * sizeof(int));
   for (int k = 0; k < ma; k++) {
     int r = d->active[k];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      if (p->colpos[sp->ci[e]] >= 0) {
-        next[p->colpos[sp->ci[e]]]++;
+      if (sp->jcol[sp->ci[e]] >= 0) {
+        next[sp->jcol[sp->ci[e]]]++;
       }
     }
   }
-  p->sjp[0] = 0;
+  sp->jp[0] = 0;
   for (int c = 0; c < ma; c++) {
-    p->sjp[c + 1] = p->sjp[c] + next[c];
-    next[c] = p->sjp[c];
+    sp->jp[c + 1] = sp->jp[c] + next[c];
+    next[c] = sp->jp[c];
   }
   for (int e = 0; e < sp->nnz; e++) {
-    p->sjmap[e] = -1;
+    sp->jmap[e] = -1;
   }
   // rows increasing within each column: the active rows in order
   for (int k = 0; k < ma; k++) {
     int r = d->active[k];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      int c = p->colpos[sp->ci[e]];
+      int c = sp->jcol[sp->ci[e]];
       if (c >= 0) {
         int q = next[c]++;
-        p->sji[q] = k;
-        p->sjmap[e] = q;
+        sp->ji[q] = k;
+        sp->jmap[e] = q;
       }
     }
   }
-  p->sjma = -1;
-  int rc = mbd_splu_analyze(p->sjlu, ma, p->sjp, p->sji, err);
+  sp->jma = -1;
+  int rc = mbd_splu_analyze(sp->jlu, ma, sp->jp, sp->ji, 1, err);
   if (rc < 0) {
     return rc;
   }
-  p->sjma = ma;
-  memcpy(p->sjact, d->active, (size_t)ma * sizeof(int));
-  p->solver.analyses++;
-  (void)m;
+  sp->jma = ma;
+  sp->jpid = p->pid;
+  memcpy(sp->jact, d->active, (size_t)ma * sizeof(int));
+  if (d == p->solver.d) {
+    p->solver.analyses++;  // (the integration's)
+  }
   return MBD_OK;
 }
 
 /* Φ_qd of the sparse form factored: 0, the pivot (1-based dependent column), < 0; the pivot
  * ratio in *ratio (one row: its pivot against the row's largest entry, as pivot_ratio below) */
-static int sparse_factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d, double *ratio,
-                            mbd_error *err) {
-  const mbd_sparse *sp = d->sp;
+static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *err) {
+  mbd_sparse *sp = d->sp;
   int ma = p->ma;
-  // the active rows changed under the partition (re-selected by the augmented solve)
-  if (p->sjma != ma || memcmp(p->sjact, d->active, (size_t)ma * sizeof(int)) != 0) {
-    int rc = sparse_jd_pattern(p, m, d, err);
+  // a new partition, or the active rows changed under it (re-selected by the augmented solve)
+  if (sp->jpid != p->pid || sp->jma != ma ||
+      memcmp(sp->jact, d->active, (size_t)ma * sizeof(int)) != 0) {
+    int rc = sparse_jd_pattern(p, d, err);
     if (rc < 0) {
       return rc;
     }
@@ -179,13 +165,13 @@ static int sparse_factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d, double
   for (int k = 0; k < ma; k++) {
     int r = d->active[k];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      if (p->sjmap[e] >= 0) {
-        p->sjx[p->sjmap[e]] = sp->val[e];
+      if (sp->jmap[e] >= 0) {
+        sp->jx[sp->jmap[e]] = sp->val[e];
       }
       hi = ma == 1 ? fmax(hi, fabs(sp->val[e])) : hi;
     }
   }
-  int piv = mbd_splu_factor(p->sjlu, p->sjx, 1, ratio, NULL);
+  int piv = mbd_splu_factor(sp->jlu, sp->jx, !sp->fresh_pivots, ratio, NULL);
   if (piv == MBD_E_NOMEM) {
     return MBD_FAIL(err, piv, MSG_FORM_NOMEM, "dependent block");
   }
@@ -193,15 +179,15 @@ static int sparse_factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d, double
     return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", d->t);
   }
   if (ma == 1) {
-    *ratio = hi > 0 ? fabs(p->sjx[0]) / hi : 0;
+    *ratio = hi > 0 ? fabs(sp->jx[0]) / hi : 0;
   }
   return piv;
 }
 
 /* copy Φ_qd (dependent columns of the active rows) into jd and factor it; 0, the pivot, or
  * MBD_E_LAPACK.  A sample leaves the watched pivot ratio as it is.  The sparse form: KLU's
- * factorization (the pivot ratio kept in sjratio). */
-static int factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+ * factorization (its pivot ratio in p->sratio). */
+static int factor_jd(mbd_part *p, mbd_data *d, int flags, mbd_error *err) {
   int ma = p->ma;
   if (mbd_sparse_on(d)) {
     d->lu_factorizations++;
@@ -209,7 +195,7 @@ static int factor_jd(mbd_part *p, const mbd_model *m, mbd_data *d, int flags, mb
       p->rcond = 0;
     }
     double ratio = 0;
-    int piv = sparse_factor_jd(p, m, d, &ratio, err);
+    int piv = sparse_factor_jd(p, d, &ratio, err);
     p->sratio = ratio;
     return piv;
   }
@@ -317,10 +303,8 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   // dependent and independent columns each in increasing coordinate order (readable, stable)
   sort_ints(p->perm, 0, p->ma);
   sort_ints(p->perm, p->ma, p->n);
-  if (sparse) {
-    p->sjma = -1;  // a new partition: Φ_qd's pattern made and analysed again
-  }
-  int piv = factor_jd(p, m, d, 0, err);
+  p->pid++;  // a new partition: the sparse Φ_qd's pattern made and analysed again
+  int piv = factor_jd(p, d, 0, err);
   if (piv < 0 && sparse) {
     return piv;
   }
@@ -388,7 +372,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       return rc;
     }
     res = mbd_active_residual(m, d);
-    int piv = p->sep ? factor_jp(p, m, d) : factor_jd(p, m, d, flags, err);
+    int piv = p->sep ? factor_jp(p, m, d) : factor_jd(p, d, flags, err);
     if (piv < 0) {
       return mbd_sparse_on(d) ? piv : MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
     }
@@ -433,7 +417,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
         d->tmp_m[k] = -d->phi_a[k];
       }
       if (mbd_sparse_on(d)) {
-        mbd_splu_solve(p->sjlu, 0, d->tmp_m, 1);
+        mbd_splu_solve(d->sp->jlu, 0, d->tmp_m, 1);
       } else {
         mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
       }
@@ -448,7 +432,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   }
   // with velocity rows: the dependent velocities' block of every active row, factored once
   if (p->sep) {
-    int piv = factor_jd(p, m, d, flags, err);
+    int piv = factor_jd(p, d, flags, err);
     if (piv < 0) {
       return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
     }
@@ -475,13 +459,13 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       double s = -d->phit_a[r];
       int row = d->active[r];
       for (int e = sp->rp[row]; e < sp->rp[row + 1]; e++) {
-        if (p->colpos[sp->ci[e]] < 0) {
+        if (sp->jcol[sp->ci[e]] < 0) {
           s -= sp->val[e] * d->v[sp->ci[e]];
         }
       }
       d->tmp_m[r] = s;
     }
-    mbd_splu_solve(p->sjlu, 0, d->tmp_m, 1);
+    mbd_splu_solve(d->sp->jlu, 0, d->tmp_m, 1);
   } else {
     for (int r = 0; r < ma; r++) {
       double s = -d->phit_a[r];
@@ -643,9 +627,6 @@ int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const m
   // the linear solver (formulations/sparse.c), the sparse dependent block's arrays
   if (rc == MBD_OK) {
     rc = mbd_form_solver_init(&p->solver, m, d, o, o->formulation, err);
-  }
-  if (rc == MBD_OK && mbd_sparse_on(d) && !sparse_alloc(p, m, d)) {
-    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "partitioning");
   }
   if (rc == MBD_OK) {
     rc = mbd_part_choose(p, m, d, err);

@@ -56,7 +56,7 @@ static int kkt_pattern(const mbd_model *m, mbd_data *d, mbd_error *err) {
     }
   }
   sp->kma = -1;
-  int rc = mbd_splu_analyze(sp->klu, N, sp->kp, sp->ki, err);
+  int rc = mbd_splu_analyze(sp->klu, N, sp->kp, sp->ki, 0, err);
   if (rc < 0) {
     return rc;
   }
@@ -89,7 +89,7 @@ int mbd_kkt_factor(const mbd_model *m, mbd_data *d, int identity, double *ratio,
       sp->kx[sp->kmap_lo[e]] = sp->kx[sp->kmap_up[e]] = sp->val[e];
     }
   }
-  int piv = mbd_splu_factor(sp->klu, sp->kx, 1, ratio, kmin);
+  int piv = mbd_splu_factor(sp->klu, sp->kx, !sp->fresh_pivots, ratio, kmin);
   if (piv == MBD_E_NOMEM) {
     return MBD_FAIL(err, piv, MSG_KIN_NOMEM, "sparse leading matrix");
   }

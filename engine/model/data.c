@@ -175,7 +175,10 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   dst->aug_ratio_start = src->aug_ratio_start;
   dst->have_dynamics = 0;
   if (dst->sp && src->sp) {
-    dst->sp->on = src->sp->on;  // a sample evaluates as the integration does
+    // a sample evaluates as the integration does, its factorizations pivoting anew each time (so
+    // its values do not depend on the samples before it)
+    dst->sp->on = src->sp->on;
+    dst->sp->fresh_pivots = 1;
   }
   memcpy(dst->cstate, src->cstate, (size_t)m->ncontact * sizeof *dst->cstate);
   memcpy(dst->jfstate, src->jfstate, (size_t)m->njfric * sizeof *dst->jfstate);

@@ -382,9 +382,18 @@ typedef struct mbd_sparse {
   int *kmap_m;             /* nm: the place of each M entry in kx */
   int *kmap_lo, *kmap_up;  /* nnz: the places of a Φq entry of an active row below M and beside it
                               (−1 for a row not active) */
-  mbd_splu *klu;           /* its factorization, NULL before the first */
-  int kfresh;              /* 1: analysed since the last factorization (no pivots to keep) */
+  mbd_splu *klu;           /* its factorization */
   long nanalyze;           /* symbolic analyses (the active rows changed) */
+  /* gcp's and kane's dependent block Φ_qd (formulations/partition.c) */
+  int *jcol;               /* nv: a coordinate's place among the dependent ones, −1 independent */
+  int *jp, *ji;            /* its column starts (mrow + 1) and row indices (nnz) */
+  double *jx;              /* its values */
+  int *jmap;               /* nnz: a Φq entry's place in jx, −1 outside Φ_qd */
+  int *jact, jma;          /* the active rows it was made for and their number (−1: none) */
+  long jpid;               /* the partition it was made for */
+  mbd_splu *jlu;           /* its factorization */
+  int fresh_pivots;        /* 1: every factorization pivots anew — the data of samples, whose
+                              values must not depend on which samples came before */
 } mbd_sparse;
 
 /* whether the constraint rows of m have the fixed block pattern of mbd_sparse (Cartesian

@@ -115,13 +115,14 @@ void mbd_sparse_free(mbd_sparse *sp) {
   if (!sp) {
     return;
   }
-  void *ps[] = {sp->rp, sp->ci,  sp->val,    sp->soff,    sp->scol,    sp->mi,
-                sp->mj, sp->kact, sp->kp,    sp->ki,      sp->kx,      sp->kmap_m,
-                sp->kmap_lo, sp->kmap_up};
+  void *ps[] = {sp->rp,      sp->ci,      sp->val,  sp->soff, sp->scol, sp->mi,  sp->mj,
+                sp->kact,    sp->kp,      sp->ki,   sp->kx,   sp->kmap_m, sp->kmap_lo,
+                sp->kmap_up, sp->jcol,    sp->jp,   sp->ji,   sp->jx,   sp->jmap, sp->jact};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
   mbd_splu_free(sp->klu);
+  mbd_splu_free(sp->jlu);
   free(sp);
 }
 
@@ -192,7 +193,15 @@ mbd_sparse *mbd_sparse_new(const mbd_model *m, mbd_error *err) {
   sp->ki = calloc((size_t)(sp->knzmax ? sp->knzmax : 1), sizeof(int));
   sp->kx = calloc((size_t)(sp->knzmax ? sp->knzmax : 1), sizeof(double));
   sp->klu = mbd_splu_new();
-  if (!sp->klu || !sp->ci || !sp->val || !sp->kmap_lo || !sp->kmap_up || !sp->mi || !sp->mj || !sp->kmap_m ||
+  sp->jcol = calloc((size_t)(m->nv ? m->nv : 1), sizeof(int));
+  sp->jp = calloc(mr + 1, sizeof(int));
+  sp->ji = calloc(nz, sizeof(int));
+  sp->jx = calloc(nz, sizeof(double));
+  sp->jmap = calloc(nz, sizeof(int));
+  sp->jact = calloc(mr, sizeof(int));
+  sp->jlu = mbd_splu_new();
+  if (!sp->klu || !sp->jcol || !sp->jp || !sp->ji || !sp->jx || !sp->jmap || !sp->jact ||
+      !sp->jlu || !sp->ci || !sp->val || !sp->kmap_lo || !sp->kmap_up || !sp->mi || !sp->mj || !sp->kmap_m ||
       !sp->kact || !sp->kp || !sp->ki || !sp->kx) {
     mbd_sparse_free(sp);
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
@@ -227,5 +236,7 @@ mbd_sparse *mbd_sparse_new(const mbd_model *m, mbd_error *err) {
     }
   }
   sp->kma = -1;
+  sp->jma = -1;
+  sp->jpid = -1;
   return sp;
 }

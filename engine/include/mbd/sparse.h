@@ -19,12 +19,16 @@ typedef struct mbd_splu mbd_splu;
 mbd_splu *mbd_splu_new(void);
 
 /* the symbolic analysis of the n×n pattern in compressed columns (Ap: n + 1 column starts, Ai: the
- * row indices of each column, increasing, no duplicates), replacing any earlier one.  The arrays
+ * row indices of each column, increasing, no duplicates), replacing any earlier one: a
+ * fill-reducing order, or with natural = 1 the matrix's own (the LU of dgetrf, whose pivots a
+ * caller may compare with a dense factorization's; for patterns whose own order makes little
+ * fill).  The arrays
  * are read again by every factorization: they must stay as they are until the next analysis.
  * MBD_OK, MBD_E_NOMEM, or MBD_E_LAPACK when KLU refuses the pattern (err names the size).  KLU
  * allocates its symbolic object here and its factors at a full factorization (inside SuiteSparse);
  * nothing else allocates. */
-int mbd_splu_analyze(mbd_splu *f, int n, const int *Ap, const int *Ai, mbd_error *err);
+int mbd_splu_analyze(mbd_splu *f, int n, const int *Ap, const int *Ai, int natural,
+                     mbd_error *err);
 
 /* the numeric factorization of the values Ax (in the pattern of the analysis).  refactor = 1 keeps
  * the last pivot order when it is still good (a full factorization when there is none yet, when
