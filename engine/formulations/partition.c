@@ -277,28 +277,75 @@ static void sort_ints(int *a, int lo, int hi) {
   }
 }
 
+/* a large model's partition in the sparse form: QR with column pivoting costs O(ma² n) (2 s for a
+ * chain of 1024 links, at the start of every run); from this many of its operations on, the
+ * dependent coordinates are the pivot rows of a sparse LU with partial pivoting of Φqᵀ (each
+ * constraint's largest coefficient among the coordinates left), O(nnz) for chains.  A different
+ * choice from the QR's (as good for the pivot watch that follows it), so runs of such models do
+ * not repeat the dense solve's partition */
+#define PART_SPARSE_CHOICE 1e9
+
+/* the dependent coordinates of the sparse form by UMFPACK's partial pivoting on Φqᵀ (its columns
+ * the active rows): perm filled, 0; 1 when its pivots are too small to trust (rank-deficient or
+ * nearly: the QR decides), < 0 with err */
+static int sparse_choice(mbd_part *p, mbd_data *d, mbd_error *err) {
+  mbd_sparse *sp = d->sp;
+  int ma = p->ma, nz = 0;
+  // Φqᵀ in compressed columns: the active rows of the sparse form as they are (the dependent
+  // block's arrays serve as scratch: the new partition makes them again)
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    sp->jp[k] = nz;
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      sp->ji[nz] = sp->ci[e];
+      sp->jx[nz++] = sp->val[e];
+    }
+  }
+  sp->jp[ma] = nz;
+  double ratio = 0;
+  int rc = mbd_sparse_pivot_rows(p->n, ma, sp->jp, sp->ji, sp->jx, p->perm, &ratio, err);
+  if (rc < 0) {
+    return rc;
+  }
+  return ratio < 1e-10 ? 1 : 0;
+}
+
 /* choose the partition from Φq at the current state (constraints evaluated and gathered) */
 int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err) {
   int rank = 0;
   // the active set may have changed since the last choice (contact events)
   p->ma = d->ma;
   p->f = p->n - d->ma;
-  // the sparse form: Φq's active rows densely for the QR (a partition is chosen at the start and
-  // where the dependent block degrades; the sparse form has no velocity-level rows)
-  int sparse = mbd_sparse_on(d);
-  if (sparse) {
+  // the sparse form: a large model's choice by sparse LU, else Φq's active rows densely for the QR
+  // (a partition is chosen at the start and where the dependent block degrades; the sparse form
+  // has no velocity-level rows)
+  int sparse = mbd_sparse_on(d), chosen = 0, rc = 0;
+  if (sparse && (double)p->ma * p->ma * p->n >= PART_SPARSE_CHOICE) {
+    rc = sparse_choice(p, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+    chosen = rc == 0;
+  }
+  if (sparse && !chosen) {
     mbd_sparse_densify(m, d);
   }
-  gather_p(p, m, d);
+  if (sparse) {
+    p->mp = p->ma;  // no velocity-level rows: one partition
+  } else {
+    gather_p(p, m, d);
+  }
   p->sep = p->mp < p->ma;
   p->fp = p->n - p->mp;
   // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones
-  int rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
-  if (rc < 0) {
-    return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
-  }
-  if (rank < p->ma) {
-    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_RANK, d->t, rank, p->ma);
+  if (!chosen) {
+    rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
+    if (rc < 0) {
+      return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
+    }
+    if (rank < p->ma) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_RANK, d->t, rank, p->ma);
+    }
   }
   // dependent and independent columns each in increasing coordinate order (readable, stable)
   sort_ints(p->perm, 0, p->ma);

@@ -4,6 +4,7 @@
 
 #include <klu.h>
 #include <math.h>
+#include <umfpack.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,4 +162,50 @@ void mbd_splu_free(mbd_splu *f) {
     klu_free_symbolic(&f->sym, &f->common);
   }
   free(f);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* pivot rows of a rectangular matrix (UMFPACK)                                                */
+
+int mbd_sparse_pivot_rows(int m, int k, const int *Ap, const int *Ai, const double *Ax, int *rows,
+                          double *ratio, mbd_error *err) {
+  double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+  umfpack_di_defaults(control);
+  control[UMFPACK_PIVOT_TOLERANCE] = 1.0;  // the largest entry of the column: partial pivoting
+  control[UMFPACK_SCALE] = UMFPACK_SCALE_NONE;
+  control[UMFPACK_STRATEGY] = UMFPACK_STRATEGY_UNSYMMETRIC;
+  void *sym = NULL, *num = NULL;
+  int st = umfpack_di_symbolic(m, k, Ap, Ai, Ax, &sym, control, info);
+  if (st == UMFPACK_OK) {
+    st = umfpack_di_numeric(Ap, Ai, Ax, sym, &num, control, info);
+  }
+  // a singular matrix is a result here (its pivot ratio 0), not a failure
+  double *dx = NULL;
+  int *q = NULL, rc = MBD_OK;
+  if (st != UMFPACK_OK && st != UMFPACK_WARNING_singular_matrix) {
+    rc = st == UMFPACK_ERROR_out_of_memory
+             ? MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, m, k)
+             : MBD_FAIL(err, MBD_E_LAPACK, MSG_LINALG_UMFPACK, m, k, st);
+  } else {
+    dx = malloc((size_t)(k ? k : 1) * sizeof(double));
+    q = malloc((size_t)(k ? k : 1) * sizeof(int));
+    if (!dx || !q) {
+      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_LINALG_NOMEM, m, k);
+    } else {
+      int recip = 0;
+      umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, rows, q, dx, &recip, NULL, num);
+      double lo = INFINITY, hi = 0;
+      for (int i = 0; i < k; i++) {
+        double a = fabs(dx[i]);
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+      }
+      *ratio = k == 0 ? 1 : (hi > 0 ? lo / hi : 0);
+    }
+  }
+  free(dx);
+  free(q);
+  umfpack_di_free_numeric(&num);
+  umfpack_di_free_symbolic(&sym);
+  return rc;
 }

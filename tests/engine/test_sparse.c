@@ -152,6 +152,47 @@ static void test_klu_against_lapack(void **state) {
   mbd_splu_free(f);
 }
 
+/* UMFPACK's partial pivoting on a tall matrix: each column's largest entry among the rows left is
+ * a pivot row (the set, in any column order), the others follow; a rank-deficient one has pivot
+ * ratio 0 */
+static void test_pivot_rows(void **state) {
+  (void)state;
+  // 4×2: column 0 = (0, 3, 1, 0), column 1 = (2, 0, 0, 1)
+  int Ap[3] = {0, 2, 4}, Ai[4] = {1, 2, 0, 3}, rows[4];
+  double Ax[4] = {3, 1, 2, 1}, ratio = 0;
+  mbd_error err;
+  assert_int_equal(mbd_sparse_pivot_rows(4, 2, Ap, Ai, Ax, rows, &ratio, &err), MBD_OK);
+  int a = rows[0] < rows[1] ? rows[0] : rows[1], b = rows[0] < rows[1] ? rows[1] : rows[0];
+  assert_int_equal(a, 0);
+  assert_int_equal(b, 1);
+  assert_int_equal(rows[2] + rows[3], 5);  // rows 2 and 3 follow
+  MBD_ASSERT_NEAR(ratio, 2.0 / 3.0, 1e-15);
+  // column 1 a multiple of column 0: rank 1
+  double Bx[4] = {3, 1, 6, 2};
+  int Bi[4] = {1, 2, 1, 2};
+  assert_int_equal(mbd_sparse_pivot_rows(4, 2, Ap, Bi, Bx, rows, &ratio, &err), MBD_OK);
+  MBD_ASSERT_NEAR(ratio, 0, 1e-15);
+}
+
+/* a large model's partition (gcp, kane) by the sparse LU's pivots instead of the QR: a chain of
+ * 480 links (ma² n = 1.3e9 operations of the QR) — its links' positions dependent, as the QR
+ * takes them; 0.05 s of its motion as augmented's (both at rtol 1e-8: the tip 1e-11 m apart
+ * here; bound 1e-8, the tolerance) */
+static void test_large_partition(void **state) {
+  (void)state;
+  mbd_model *m = planar_chain(480);
+  mbd_run *g = run(m, MBD_FORM_GCP, MBD_LINSOLVE_SPARSE, 0.05);
+  mbd_run *a = run(m, MBD_FORM_AUGMENTED, MBD_LINSOLVE_SPARSE, 0.05);
+  const char *chans[] = {"l480.x", "l480.y", "l480.theta", "l1.theta", "l240.omega"};
+  for (size_t k = 0; k < sizeof chans / sizeof chans[0]; k++) {
+    MBD_ASSERT_NEAR(last(g, chans[k]), last(a, chans[k]), 1e-8);
+  }
+  assert_int_equal(mbd_run_get_stats(g)->repartitions, 0);
+  mbd_run_free(g);
+  mbd_run_free(a);
+  mbd_model_free(m);
+}
+
 /* dense and sparse runs agree: a planar chain of 12 links (36 coordinates, 24 rows) over 2 s at
  * rtol = atol = 1e-8, every formulation with both.  They take the same steps (the error estimates
  * differ by rounding only), and the end states differ by 1e-13 to 1e-11 here (each evaluation's
@@ -262,6 +303,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_klu_against_lapack), cmocka_unit_test(test_planar_chain_agrees),
       cmocka_unit_test(test_spatial_chain_agrees), cmocka_unit_test(test_choice),
-      cmocka_unit_test(test_refused)};
+      cmocka_unit_test(test_refused), cmocka_unit_test(test_pivot_rows),
+      cmocka_unit_test(test_large_partition)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

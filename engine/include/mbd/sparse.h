@@ -49,4 +49,14 @@ long mbd_splu_refactor_count(const mbd_splu *f);
 
 void mbd_splu_free(mbd_splu *f);
 
+/* the rows an LU factorization with partial pivoting of the m×k matrix A (m ≥ k, compressed
+ * columns as above) takes as pivots — UMFPACK, its columns in a fill-reducing order, the largest
+ * entry of each column the pivot (no threshold, no scaling): rows[0..k) the pivot rows, rows[k..m)
+ * the others; *ratio the pivot ratio min|U_kk| / max|U_kk| (0 when A is rank-deficient).  For the
+ * choice of dependent coordinates of a large model (A = Φqᵀ: a constraint's pivot is its largest
+ * coefficient among the coordinates left).  Allocates (UMFPACK's objects): for set-up, not for
+ * every evaluation.  MBD_OK, MBD_E_NOMEM, or MBD_E_LAPACK (err names the size and status). */
+int mbd_sparse_pivot_rows(int m, int k, const int *Ap, const int *Ai, const double *Ax, int *rows,
+                          double *ratio, mbd_error *err);
+
 #endif
