@@ -27,6 +27,12 @@
 /* relative: a code number outside the list: the number */
 #define MSG_FORM_REL_CODE "simulate: unknown code %d (numeric, tape, compiled)"
 
+/* linear_solver: a number outside the list */
+#define MSG_FORM_LINSOLVE "simulate: unknown linear_solver %d (auto, dense, sparse)"
+/* linear_solver 'sparse' where the sparse solve is not written: what and why */
+#define MSG_FORM_SPARSE_REFUSED \
+  "simulate: linear_solver 'sparse' is not written for %s; use linear_solver 'dense' or 'auto'"
+
 /* ---- LAPACK rejected an argument (MBD_E_LAPACK, a bug) --------------------------------------- */
 
 /* the augmented leading matrix: its size (twice), time */

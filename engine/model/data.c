@@ -24,6 +24,7 @@ void mbd_data_free(mbd_data *d) {
     free(ps[i]);
   }
   mbd_lsq_free(&d->lsq);
+  mbd_sparse_free(d->sp);
   free(d);
 }
 
@@ -100,6 +101,15 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
     return NULL;
   }
+  // the sparse form of Φq and of the leading matrix, for the formulations that choose it (off
+  // until one does)
+  if (m->mrow > 0 && mbd_sparse_applies(m)) {
+    d->sp = mbd_sparse_new(m, err);
+    if (!d->sp) {
+      mbd_data_free(d);
+      return NULL;
+    }
+  }
   return d;
 }
 
@@ -148,6 +158,12 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   dst->aug_ratio0 = src->aug_ratio0;
   dst->aug_ratio_start = src->aug_ratio_start;
   dst->have_dynamics = 0;
+  if (dst->sp && src->sp) {
+    // a sample evaluates as the integration does, its factorizations pivoting anew each time (so
+    // its values do not depend on the samples before it)
+    dst->sp->on = src->sp->on;
+    dst->sp->fresh_pivots = 1;
+  }
   memcpy(dst->cstate, src->cstate, (size_t)m->ncontact * sizeof *dst->cstate);
   memcpy(dst->jfstate, src->jfstate, (size_t)m->njfric * sizeof *dst->jfstate);
 }

@@ -455,6 +455,9 @@ stop there, or warn after passing near one).  Baumgarte's alpha = beta = 5 by de
                    run.stop_time tells when (models)
   cut, solver      formulation "relative": the joints to cut, the solution on the joint
                    coordinates (help("relative"))
+  linear_solver    auto (default) | dense | sparse: how augmented, baumgarte, gcp and kane
+                   solve their linear systems; auto takes the sparse solve from 20 unknowns
+                   (help("linear_solver")); run.stats.linear_solver says which ran
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
@@ -463,7 +466,38 @@ message, keeping what was recorded.]],
 local r2 = m:simulate { t_end = 10, stop_when = function(t, s)
   return s:get("link1.theta") + math.pi / 2 end }
 print(r2.stop_time)]],
-  see = { "Run", "formulations", "integrators", "kinematics", "stats" },
+  see = { "Run", "formulations", "integrators", "kinematics", "stats", "linear_solver" },
+}
+
+topics.linear_solver = {
+  title = "m:simulate { ..., linear_solver = \"auto\" | \"dense\" | \"sparse\" }",
+  text = [[
+How the Cartesian formulations solve their linear systems: the leading matrix [M Phi_q'; Phi_q 0]
+(augmented, baumgarte, gcp; kane's accelerations in the sparse solve), and gcp's and kane's
+dependent block Phi_qd (position and velocity analyses).
+  dense    LAPACK's LU of the full matrices: O(n^3) per evaluation, the fastest for small models
+  sparse   KLU (SuiteSparse) on the block-diagonal M and the sparse Phi_q (a joint's rows touch
+           its two bodies only): the symbolic analysis once at the start and again only when the
+           active rows change (a contact's switch, rows re-selected), a refactorization per
+           evaluation — O(n) for chains and trees of bodies
+  auto     (default) dense below 20 unknowns (coordinates plus constraint rows) or when more than
+           half the leading matrix is filled, sparse from there
+run.stats.linear_solver says which ran ("dense" or "sparse"), run.stats.symbolic_analyses how
+often the sparse patterns were analysed; print(run) shows "(sparse)".  Both give the same motion
+to rounding (the pivots near singular configurations are watched the same way).  Large models
+are assembled with sparse position and velocity analyses too (from 400 unknowns).
+Not written for udwadia_kalaba (its pseudo-inverse is dense), formulation "relative" and
+generated code (joint coordinates make Phi_q dense), nor gcp and kane on models with contacts or
+joint friction: "auto" runs dense there and "sparse" is refused with the reason.  A contact's
+switch and Gauss's principle near singular configurations (gcp) run densely for that moment.]],
+  errors = {
+    "simulate: unknown linear_solver 'banded' (auto, dense, sparse)",
+    "simulate: linear_solver 'sparse' is not written for formulation udwadia_kalaba, whose " ..
+      "pseudo-inverse is dense; use linear_solver 'dense' or 'auto'",
+  },
+  example = [[local run = m:simulate { t_end = 2, formulation = "baumgarte", linear_solver = "sparse" }
+print(run.stats.linear_solver, run.stats.symbolic_analyses, run.stats.cpu_time)]],
+  see = { "simulate", "formulations", "stats" },
 }
 
 topics.kinematics = {
@@ -567,8 +601,9 @@ Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluation
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
 repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
-code, derive_time, compile_time (s), cache_hit.  Counts are the integration's work (the samples'
-evaluations are not counted).]],
+code, derive_time, compile_time (s), cache_hit; linear_solver ("dense" or "sparse": which ran,
+help("linear_solver")) and symbolic_analyses (the sparse solve's analyses of its patterns).
+Counts are the integration's work (the samples' evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -1356,7 +1391,8 @@ groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "fem.from_matrices
                                        "flexible_body" } }
 groups[#groups + 1] = { "relative coordinates", { "relative", "tree", "code", "export_c", "macro" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
-groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
+groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators",
+                                     "linear_solver" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot",
                                      "animate", "manifest", "last_run" } }
 groups[#groups + 1] = { "analysis", { "explain", "stability", "sym", "sweep", "parallel_map" } }
@@ -1405,6 +1441,10 @@ aliases["prismatic"] = "translational"
 aliases["pin"] = "revolute"
 aliases["cut"] = "relative"
 aliases["solver"] = "relative"
+aliases["sparse"] = "linear_solver"
+aliases["dense"] = "linear_solver"
+aliases["klu"] = "linear_solver"
+aliases["symbolic_analyses"] = "stats"
 aliases["compiled"] = "code"
 aliases["tape"] = "code"
 aliases["add"] = "macro"

@@ -193,6 +193,9 @@ static mbd_model *ball_rolling(probe *p) {
 static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_end, int nforms,
                         const int *forms, long skip);
 
+/* the linear solver of the runs below (mbd_linear_solver; 0: auto) */
+static int solver = MBD_LINSOLVE_AUTO;
+
 /* a flexible pendulum (paper 003): a 2 m aluminium beam of 4 elements, its first two bending
  * modes (1.9 Hz and 12 Hz: rk4's step of 0.01 s resolves them), a revolute at node 1, the sampling
  * force at the tip node; spatial and planar */
@@ -255,6 +258,7 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
       o.integrator = ints[ii];
       o.step = 0.01;
       o.output_every = 0.01;
+      o.linear_solver = solver;
       mbd_run *r = NULL;
       mbd_error err;
       mbd_error_clear(&err);
@@ -273,6 +277,21 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
       mbd_model_free(m);
     }
   }
+}
+
+/* the sparse solve (formulations/sparse.c), asked for where auto would be dense: its patterns
+ * are made with the data and analysed at the first evaluation (KLU's own objects, inside
+ * SuiteSparse), nothing of the engine's allocates per evaluation; nor after a contact's switch,
+ * whose new active rows are analysed again */
+static void test_no_allocation_sparse(void **state) {
+  (void)state;
+  int cart[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE};
+  int aug[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE};
+  solver = MBD_LINSOLVE_SPARSE;
+  run_model_t(double_pendulum, "planar double pendulum (sparse)", 5, 4, cart, 0);
+  run_model_t(flexible3, "spatial flexible pendulum (sparse)", 1.5, 4, cart, 0);
+  run_model_t(disk_slipping, "disk with its switch to rolling (sparse)", 1, 2, aug, 3);
+  solver = MBD_LINSOLVE_AUTO;
 }
 
 static void test_no_allocation(void **state) {
@@ -397,6 +416,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_no_allocation),
                                      cmocka_unit_test(test_no_allocation_contacts),
                                      cmocka_unit_test(test_no_allocation_system),
-                                     cmocka_unit_test(test_no_allocation_relative)};
+                                     cmocka_unit_test(test_no_allocation_relative),
+                                     cmocka_unit_test(test_no_allocation_sparse)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -250,6 +250,20 @@ typedef enum mbd_code {
 const char *mbd_code_name(int code);
 int mbd_code_from_name(const char *name); /* −1 for unknown */
 
+/* how the Cartesian formulations solve their linear systems (the leading matrix [M Φqᵀ; Φq 0],
+ * gcp's and kane's dependent block Φ_qd) */
+typedef enum mbd_linear_solver {
+  MBD_LINSOLVE_AUTO = 0, /* by size and structure: dense for small models, sparse for large ones */
+  MBD_LINSOLVE_DENSE,    /* LAPACK's LU of the dense matrices */
+  MBD_LINSOLVE_SPARSE,   /* KLU (SuiteSparse) on the block-diagonal M and the sparse Φq: the
+                            symbolic analysis once per set of active rows, refactorization per
+                            evaluation */
+  MBD_LINSOLVE_N
+} mbd_linear_solver;
+
+const char *mbd_linear_solver_name(int s);
+int mbd_linear_solver_from_name(const char *name); /* −1 for unknown */
+
 const char *mbd_formulation_name(int f);
 int mbd_formulation_from_name(const char *name); /* −1 for unknown */
 
@@ -289,6 +303,8 @@ typedef struct mbd_sim_opts {
   int ncut;
   int solver;
   int code;
+  /* mbd_linear_solver (0: auto) */
+  int linear_solver;
 } mbd_sim_opts;
 
 /* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500;
@@ -382,6 +398,10 @@ typedef struct mbd_run_stats {
   double derive_time, compile_time;
   int cache_hit;
   char code_warning[640];
+  /* the linear solver that ran (MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE; 0 before a run), and
+   * the sparse one's symbolic analyses (one per set of active rows and per partition) */
+  int linear_solver;
+  long symbolic_analyses;
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);
