@@ -185,7 +185,7 @@ int l_model_simulate(lua_State *L) {
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
       "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
-      "cut",      "solver",       "code",       NULL};
+      "cut",      "solver",       "code",       "linear_solver", NULL};
   lx_check_fields(L, 2, "simulate", fields);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);

@@ -26,6 +26,13 @@
 #define MSG_FORM_REL_CUT "simulate: cut joint '%s' is not a joint of model '%s'"
 /* relative: a code number outside the list: the number */
 #define MSG_FORM_REL_CODE "simulate: unknown code %d (numeric, tape, compiled)"
+/* relative: a linear solver it does not offer: its name */
+#define MSG_FORM_REL_LINSOLVE \
+  "simulate: formulation 'relative' solves with linear_solver 'dense' or 'recursive', not '%s'"
+/* relative: the recursive solve asked for with generated code: the code's name */
+#define MSG_FORM_REL_RECURSIVE_CODE                                                     \
+  "simulate: linear_solver 'recursive' runs on code 'numeric' (the generated equations of " \
+  "code '%s' form M̄ densely): use linear_solver 'dense' or code 'numeric'"
 
 /* ---- LAPACK rejected an argument (MBD_E_LAPACK, a bug) --------------------------------------- */
 

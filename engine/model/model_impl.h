@@ -403,6 +403,8 @@ struct mbd_data {
                               the start): how near a singular configuration the run came */
   double sing_t;           /* where it was */
   int gauss_solved;        /* gcp: the last solve was Gauss's principle (no LU to reuse) */
+  struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
+                                in place of poseJ, else NULL */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
