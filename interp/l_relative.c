@@ -66,19 +66,6 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
       luaL_error(L, "simulate: unknown code '%s' (numeric, tape, compiled)", code);
     }
   }
-  // linear_solver = "dense" | "sparse" | "recursive" | "auto" (relative: dense M̄ or the
-  // articulated-body recursion; the engine checks what each formulation offers)
-  const char *ls = lx_opt_string(L, idx, "simulate", "linear_solver");
-  if (ls) {
-    o->linear_solver = mbd_linear_solver_from_name(ls);
-    if (o->linear_solver < 0) {
-      luaL_error(L, "simulate: unknown linear_solver '%s' (dense, sparse, recursive, auto)", ls);
-    }
-    if (o->linear_solver == MBD_LINSOLVE_RECURSIVE && o->formulation != MBD_FORM_RELATIVE) {
-      luaL_error(L, "simulate: linear_solver 'recursive' is for formulation 'relative' (joint "
-                    "coordinates on a tree)");
-    }
-  }
   return 1;
 }
 

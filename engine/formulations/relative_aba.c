@@ -478,8 +478,7 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
       char what[160];
       row_name(m, d, gidx[piv > 0 ? piv - 1 : kmin], what, sizeof what);
       return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
-                      piv > 0 ? "zero pivot of Φq M̄⁻¹ Φqᵀ" : "pivot ratio of Φq M̄⁻¹ Φqᵀ",
-                      what);
+                      piv > 0 ? "zero pivot of Φq M̄⁻¹ Φqᵀ" : "pivot ratio of Φq M̄⁻¹ Φqᵀ", what);
     }
     mbd_lu_solve(mg, A, mg, d->ipiv, lam, 1);
     if (flags & MBD_FORM_LAMBDA) {

@@ -29,8 +29,8 @@
 /* pose coordinates of a moving body of the model */
 static int ny_of(const mbd_model *m) { return m->dim == 3 ? 7 : 3; }
 
-void mbd_tree_rec_scatter(const mbd_model *m, const mbd_data *d, int b, const double *w0,
-                          double *g, int ldg) {
+void mbd_tree_rec_scatter(const mbd_model *m, const mbd_data *d, int b, const double *w0, double *g,
+                          int ldg) {
   const mbd_tree *t = m->tree;
   int ny = ny_of(m);
   double w[7], wn[7];
@@ -128,9 +128,8 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     mbd_joint_coord_row(m, d, dr->joint, dr->coord, &o);
     double coord = o.val;
     put_row(m, d, dr->row, j->body1, j->body2, &o, f[2] - o.h, all);
-    d->phi[dr->row] = (dx == 1 && dr->coord == MBD_COORD_ANGLE)
-                          ? remainder(coord - f[0], 2 * M_PI)
-                          : coord - f[0];
+    d->phi[dr->row] = (dx == 1 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI)
+                                                                : coord - f[0];
     d->phit[dr->row] = -f[1];
   }
   // the norms of spherical and floating joints' Euler parameters: Φq = 2pᵀ, γ = −2ṗᵀṗ
@@ -171,8 +170,8 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
     mbd_tree_rec *R = &d->trec[b];
     double QY[MBD_NY_MAX] = {0};
     memset(R->IA, 0, (size_t)ny * ny * sizeof(double));
-    mbd_body_kind_get(m->body[b].kind)->inertia(&m->body[b], m->gravity, &d->pose[b], R->IA, ny,
-                                                QY);
+    mbd_body_kind_get(m->body[b].kind)
+        ->inertia(&m->body[b], m->gravity, &d->pose[b], R->IA, ny, QY);
     for (int k = 0; k < ny; k++) {
       R->pA[k] = -QY[k];
     }
@@ -233,8 +232,8 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
     for (int side = 0; side < 2; side++) {
       if (bs[side] > 0) {
         double QY[MBD_NY_MAX] = {0};
-        mbd_body_kind_get(m->body[bs[side]].kind)->point_force(&d->pose[bs[side]], at[side],
-                                                                F[side], QY);
+        mbd_body_kind_get(m->body[bs[side]].kind)
+            ->point_force(&d->pose[bs[side]], at[side], F[side], QY);
         add_force(m, d, bs[side], QY);
       }
     }
