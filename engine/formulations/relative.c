@@ -228,16 +228,29 @@ static const char *display(const void *self) {
  * and unless kinematic, accelerations Ÿ = B q̈ + (Bq̇)_q q̇, forces and every multiplier */
 static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_data *x, int flags,
                         mbd_error *err) {
-  // the poses of x (generated equations skip the pose stage), then d's state from them
-  mbd_tree_poses(r->mr, x);
+  // the poses of x (generated equations skip the pose stage; the recursive solve's eval has
+  // just made them), then d's state from them
+  if (!r->recursive) {
+    mbd_tree_poses(r->mr, x);
+  }
   int accel = !(flags & MBD_FORM_KINEMATIC) && x->have_dynamics;
   mbd_tree_to_cartesian(r->mr, x, m, d, accel);
   d->have_dynamics = 0;
-  int rc = mbd_kin_update(m, d, 0, err);
+  // the channels read the rows, not their active copies: the recursive solve skips the gather
+  // (O(rows · coordinates) of the Cartesian model)
+  int rc;
+  if (r->recursive) {
+    mbd_kin_poses(m, d);
+    rc = mbd_constraints_eval(m, d, 0, err);
+  } else {
+    rc = mbd_kin_update(m, d, 0, err);
+  }
   if (rc < 0 || !accel) {
     return rc;
   }
-  rc = mbd_forces_eval(m, d, err);
+  // the recursive solve has each body's forces in its records: the Cartesian M (nv × nv) and Q
+  // are not formed
+  rc = r->recursive ? MBD_OK : mbd_forces_eval(m, d, err);
   if (rc == MBD_OK) {
     rc = mbd_tree_multipliers(r->mr, x, m, d, err);
   }

@@ -162,13 +162,25 @@ static void mtv(int r, int c, const double *A, const double *x, double *y) {
  * articulated inertias and bias forces carried to the parents.  MBD_OK or MBD_E_SINGULAR. */
 static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_tree *t = m->tree;
-  int ny = ny_of(m);
+  int ny = ny_of(m), nn = ny * ny;
+  for (int k = 0; k < t->ntj; k++) {
+    mbd_tree_rec *R = &d->trec[t->tj[k].child];
+    memset(R->IA, 0, (size_t)nn * sizeof(double));
+    memset(R->pA, 0, (size_t)ny * sizeof(double));
+  }
   for (int k = t->ntj - 1; k >= 0; k--) {
     const mbd_tree_joint *tj = &t->tj[k];
     mbd_tree_rec *R = &d->trec[tj->child];
     int nq = tj->nq;
     double Ia[49], pa[7], w[7];
-    memcpy(Ia, R->IA, (size_t)ny * ny * sizeof(double));
+    // the body's own inertia and forces with what its children carried in
+    for (int i = 0; i < nn; i++) {
+      R->IA[i] += R->MY[i];
+    }
+    for (int i = 0; i < ny; i++) {
+      R->pA[i] -= R->QY[i];
+    }
+    memcpy(Ia, R->IA, (size_t)nn * sizeof(double));
     if (nq > 0) {
       // U = IA S, D = SᵀU, u = −Sᵀ pA; the joint's bordered inverse
       double D[49], W[64];

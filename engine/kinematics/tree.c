@@ -573,8 +573,102 @@ static int small_lsq(int m, int k, const double *A, const double *b, double *x) 
 /* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
  * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
  * its tree joint and its norm (a consistent system: least squares solves it exactly) */
+/* the same pass for the recursive solve, O(nbody + mrow): each body's M_Y and Q_Y from its
+ * record in x (the force stage of the sample's evaluation), the rows at the body found through
+ * its joints (t->body_j), the Cartesian model's forces and dense Φq not needed */
+static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_model *m,
+                           mbd_data *d, mbd_error *err) {
+  const mbd_tree *t = mr->tree;
+  int mrow = m->mrow, ny = m->dim == 3 ? 7 : 3;
+  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
+  for (int k = 0; k < t->ncut; k++) {
+    const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
+    for (int i = 0; i < j->nrow; i++) {
+      d->lambda[j->row0 + i] = x->lambda[jr->row0 + i];
+    }
+  }
+  for (int k = 0; k < m->ndrive; k++) {
+    d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
+  }
+  // each body's Euler-parameter norm row (spatial)
+  int *norm_of = d->iwork;
+  for (int b = 0; b < m->nbody; b++) {
+    norm_of[b] = -1;
+  }
+  for (int rw = 0; rw < mrow; rw++) {
+    if (m->row[rw].owner == MBD_ROW_BODY) {
+      norm_of[m->row[rw].index] = rw;
+    }
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    int c = tj->child;
+    const mbd_tree_rec *R = &x->trec[c];
+    int va = m->block[m->body[c].block].vadr;
+    // the unknowns: the tree joint's rows and the body's norm
+    int urow[MBD_JOINT_MAXROW + 1], nu = 0;
+    double A[(MBD_JOINT_MAXROW + 1) * MBD_NY_MAX], res[MBD_NY_MAX], sol[MBD_JOINT_MAXROW + 1];
+    memset(A, 0, sizeof A);
+    if (tj->joint >= 0) {
+      const mbd_joint *j = &m->joint[tj->joint];
+      int side = j->body2 == c;
+      for (int i = 0; i < j->nrow; i++, nu++) {
+        urow[nu] = j->row0 + i;
+        memcpy(A + nu * ny, d->rowJ + (size_t)(j->row0 + i) * MBD_NLOC + side * MBD_NY_MAX,
+               (size_t)ny * sizeof(double));
+      }
+    }
+    if (norm_of[c] >= 0) {
+      urow[nu] = norm_of[c];
+      for (int i = 0; i < 4; i++) {
+        A[nu * ny + 3 + i] = 2 * d->q[m->block[m->body[c].block].qadr + 3 + i];
+      }
+      nu++;
+    }
+    if (nu == 0) {
+      continue;  // a planar floating body: nothing holds it
+    }
+    // the residual of its equations Q_Y − M_Y Ÿ − Φ_Yᵀλ with the known multipliers: the other
+    // joints at the body (its children's, cut joints) and every drive on its joints
+    for (int i = 0; i < ny; i++) {
+      double s = R->QY[i];
+      for (int l = 0; l < ny; l++) {
+        s -= R->MY[l * ny + i] * d->vdot[va + l];
+      }
+      res[i] = s;
+    }
+    for (int e = t->body_jadr[c]; e < t->body_jadr[c + 1]; e++) {
+      const mbd_joint *j = &m->joint[t->body_j[e]];
+      int side = j->body2 == c;
+      int rows[MBD_JOINT_MAXROW + 1], nr = 0;
+      for (int i = 0; t->body_j[e] != tj->joint && i < j->nrow; i++) {
+        rows[nr++] = j->row0 + i;
+      }
+      if (j->drive >= 0) {
+        rows[nr++] = m->drive[j->drive].row;
+      }
+      for (int l = 0; l < nr; l++) {
+        const double *J = d->rowJ + (size_t)rows[l] * MBD_NLOC + side * MBD_NY_MAX;
+        for (int i = 0; i < ny; i++) {
+          res[i] -= J[i] * d->lambda[rows[l]];
+        }
+      }
+    }
+    if (small_lsq(ny, nu, A, res, sol) != 0) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "reactions of the tree joints", d->t);
+    }
+    for (int u = 0; u < nu; u++) {
+      d->lambda[urow[u]] = sol[u];
+    }
+  }
+  return MBD_OK;
+}
+
 int mbd_tree_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
                          mbd_error *err) {
+  if (x->trec) {
+    return multipliers_rec(mr, x, m, d, err);
+  }
   const mbd_tree *t = mr->tree;
   int n = m->nv, mrow = m->mrow;
   memset(d->lambda, 0, (size_t)mrow * sizeof(double));
@@ -1011,6 +1105,29 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     }
   }
   free(in_tree);
+  // the joints at each body (reactions of the recursive solve)
+  t->body_jadr = calloc((size_t)m->nbody + 1, sizeof(int));
+  t->body_j = calloc((size_t)(2 * m->njoint + 1), sizeof(int));
+  if (!t->body_jadr || !t->body_j) {
+    mbd_model_free(mr);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "relative");
+  }
+  for (int j = 0; j < m->njoint; j++) {
+    t->body_jadr[m->joint[j].body1 + 1]++;
+    t->body_jadr[m->joint[j].body2 + 1]++;
+  }
+  for (int b = 0; b < m->nbody; b++) {
+    t->body_jadr[b + 1] += t->body_jadr[b];
+  }
+  for (int j = 0; j < m->njoint; j++) {
+    int b1 = m->joint[j].body1, b2 = m->joint[j].body2;
+    t->body_j[t->body_jadr[b1]++] = j;
+    t->body_j[t->body_jadr[b2]++] = j;
+  }
+  for (int b = m->nbody; b > 0; b--) {
+    t->body_jadr[b] = t->body_jadr[b - 1];
+  }
+  t->body_jadr[0] = 0;
   // coordinates, parents first; the constants of each joint at the state of d
   int nq = 0;
   for (int b = 0; b < m->nbody; b++) {

@@ -14,7 +14,7 @@
  * (gravity and the velocity terms of its kind, applied forces and torques, springs, rotational
  * springs as rows over (Y1 | Y2)) — the same terms as model/forces.c before its scatter through
  * J — left in the body's record for the articulated-body recursion
- * (formulations/relative_aba.c): IA = M_Y, pA = −Q_Y. */
+ * (formulations/relative_aba.c), and for the reactions of a sample (tree.c). */
 #include <math.h>
 #include <string.h>
 
@@ -150,14 +150,14 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
   return MBD_OK;
 }
 
-/* −Q_Y of body b gains −QY (the ground takes nothing) */
+/* Q_Y of body b gains QY (the ground takes nothing) */
 static void add_force(const mbd_model *m, mbd_data *d, int b, const double *QY) {
   if (b <= 0) {
     return;
   }
   mbd_tree_rec *R = &d->trec[b];
   for (int k = 0; k < ny_of(m); k++) {
-    R->pA[k] -= QY[k];
+    R->QY[k] += QY[k];
   }
 }
 
@@ -168,13 +168,10 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
   // each body's mass matrix, gravity and velocity terms in its pose coordinates
   for (int b = 1; b < m->nbody; b++) {
     mbd_tree_rec *R = &d->trec[b];
-    double QY[MBD_NY_MAX] = {0};
-    memset(R->IA, 0, (size_t)ny * ny * sizeof(double));
+    memset(R->MY, 0, (size_t)ny * ny * sizeof(double));
+    memset(R->QY, 0, sizeof R->QY);
     mbd_body_kind_get(m->body[b].kind)
-        ->inertia(&m->body[b], m->gravity, &d->pose[b], R->IA, ny, QY);
-    for (int k = 0; k < ny; k++) {
-      R->pA[k] = -QY[k];
-    }
+        ->inertia(&m->body[b], m->gravity, &d->pose[b], R->MY, ny, R->QY);
   }
   // applied forces and torques (global frame), constant or from callbacks (forces.c)
   for (int i = 0; i < m->nforce; i++) {

@@ -65,6 +65,9 @@ struct mbd_tree {
   int ncut;           /* cut joints, in model order */
   int *cut;           /* ncut model joint indices */
   int nfloat;         /* floating joints */
+  int *body_jadr;     /* nbody + 1: the joints at body b are body_j[body_jadr[b] ..
+                         body_jadr[b + 1]) (reactions of the recursive solve) */
+  int *body_j;        /* 2·njoint joint indices */
   int recursive;      /* 1: the recursive solve (linear_solver = "recursive"): the pose stage
                          leaves each body's recursion F, S, c (mbd_tree_rec) instead of the
                          Jacobians over every coordinate, and the rows and forces go through
@@ -85,9 +88,10 @@ typedef struct mbd_tree_rec {
   double F[49];  /* ny×ny */
   double S[49];  /* ny×nq */
   double c[7];   /* ny */
-  double IA[49]; /* ny×ny: the body's mass matrix M_Y, then its articulated inertia */
-  double pA[7];  /* ny: −Q_Y (applied forces, gravity, velocity terms), then the articulated
-                    bias force */
+  double MY[49]; /* ny×ny: the body's mass matrix M_Y (the force stage) */
+  double QY[7];  /* ny: its generalized applied force Q_Y (gravity, velocity terms, forces) */
+  double IA[49]; /* ny×ny: what its children add to its articulated inertia (M_Y + IA) */
+  double pA[7];  /* ny: what they add to its articulated bias force (−Q_Y + pA) */
   double U[49];  /* ny×nq: IA S */
   double K[49];  /* nq×nq: the joint's inverse, (SᵀIA S)⁻¹ bordered by its local row */
   double k[7];   /* nq: the local row's column of that inverse */
