@@ -155,6 +155,74 @@ static void mtv(int r, int c, const double *A, const double *x, double *y) {
   }
 }
 
+/* IA += Fᵀ Ia F and pA += Fᵀ pa for F = [I X; 0 R] (tree_impl.h: the position rows of the child
+ * follow the parent's position rows one to one; X over the parent's orientation, R its
+ * orientation to the child's), Ia = [A B; Bᵀ C] symmetric:
+ *   Fᵀ Ia F = [A, P1; P1ᵀ, Xᵀ P1 + Rᵀ P2],  P1 = A X + B R,  P2 = Bᵀ X + C R
+ * (spatial 3 + 4, planar 2 + 1: a third of the products of the full 7×7 triple product) */
+static void carry(int ny, const double *F, const double *Ia, const double *pa, double *IA,
+                  double *pA) {
+  int np = ny == 7 ? 3 : 2, nr = ny - np;
+  double P1[12], P2[16];
+  for (int j = 0; j < nr; j++) {
+    const double *fx = F + (np + j) * ny;  // column np + j of F: X then R
+    for (int i = 0; i < np; i++) {
+      double s = 0;
+      for (int l = 0; l < np; l++) {
+        s += Ia[l * ny + i] * fx[l];  // A X
+      }
+      for (int l = 0; l < nr; l++) {
+        s += Ia[(np + l) * ny + i] * fx[np + l];  // B R
+      }
+      P1[j * np + i] = s;
+    }
+    for (int i = 0; i < nr; i++) {
+      double s = 0;
+      for (int l = 0; l < np; l++) {
+        s += Ia[(np + i) * ny + l] * fx[l];  // Bᵀ X
+      }
+      for (int l = 0; l < nr; l++) {
+        s += Ia[(np + l) * ny + np + i] * fx[np + l];  // C R
+      }
+      P2[j * nr + i] = s;
+    }
+  }
+  for (int j = 0; j < np; j++) {
+    for (int i = 0; i < np; i++) {
+      IA[j * ny + i] += Ia[j * ny + i];
+    }
+  }
+  for (int j = 0; j < nr; j++) {
+    for (int i = 0; i < np; i++) {
+      IA[(np + j) * ny + i] += P1[j * np + i];
+      IA[i * ny + np + j] += P1[j * np + i];
+    }
+    for (int i = 0; i < nr; i++) {
+      const double *fi = F + (np + i) * ny;  // Xᵀ P1 + Rᵀ P2, element (i, j)
+      double s = 0;
+      for (int l = 0; l < np; l++) {
+        s += fi[l] * P1[j * np + l];
+      }
+      for (int l = 0; l < nr; l++) {
+        s += fi[np + l] * P2[j * nr + l];
+      }
+      IA[(np + j) * ny + np + i] += s;
+    }
+  }
+  // Fᵀ pa = [pa_r; Xᵀ pa_r + Rᵀ pa_p]
+  for (int i = 0; i < np; i++) {
+    pA[i] += pa[i];
+  }
+  for (int i = 0; i < nr; i++) {
+    const double *fi = F + (np + i) * ny;
+    double s = 0;
+    for (int l = 0; l < ny; l++) {
+      s += fi[l] * pa[l];
+    }
+    pA[np + i] += s;
+  }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* the passes                                                                                  */
 
@@ -235,26 +303,7 @@ static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
     }
     if (tj->parent > 0) {
       // the parent's articulated inertia and bias force: IA_p += Fᵀ Ia F, pA_p += Fᵀ pa
-      mbd_tree_rec *P = &d->trec[tj->parent];
-      double T[49];
-      for (int j = 0; j < ny; j++) {
-        mv(ny, ny, Ia, R->F + j * ny, T + j * ny);
-      }
-      for (int j = 0; j < ny; j++) {
-        for (int i = 0; i < ny; i++) {
-          const double *f = R->F + i * ny, *tc = T + j * ny;
-          double s = 0;
-          for (int l = 0; l < ny; l++) {
-            s += f[l] * tc[l];
-          }
-          P->IA[j * ny + i] += s;
-        }
-      }
-      double fp[7];
-      mtv(ny, ny, R->F, pa, fp);
-      for (int i = 0; i < ny; i++) {
-        P->pA[i] += fp[i];
-      }
+      carry(ny, R->F, Ia, pa, d->trec[tj->parent].IA, d->trec[tj->parent].pA);
     }
   }
   return MBD_OK;
