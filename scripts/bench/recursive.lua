@@ -19,7 +19,8 @@
 -- two samples; least of 3 up to N = 32), "total" the process CPU around m:simulate (it adds the
 -- assembly of the Cartesian model, which every m:simulate does first — its rank test is
 -- O(rows² · coordinates) — and building the tree).  The dense solves are O(N³) per evaluation:
--- relative dense runs up to N = 256, Cartesian kane up to 128.
+-- relative dense runs up to N = 256 (spatial 128), Cartesian kane up to 128 (spatial 32).  The
+-- planar chain is the issue's (its kane times: 235 ms at 32 links, 7.2 s at 128).
 local study = require "mbd.study"
 
 local which = arg and arg[1] or "both"
@@ -59,13 +60,14 @@ local function spatial_chain(N)
   return m
 end
 
+-- the largest N of each method (planar, spatial): the dense solves' O(N³) evaluations
 local methods = {
   { name = "relative recursive", opts = { formulation = "relative", linear_solver = "recursive" },
-    maxN = 1024, guess = 1e-7 },
+    maxN = { 1024, 1024 } },
   { name = "relative dense", opts = { formulation = "relative", linear_solver = "dense" },
-    maxN = 256, guess = 1e-7 },
+    maxN = { 256, 128 } },
   { name = "Cartesian kane", opts = { formulation = "kane", position_tol = 1e-11 },
-    maxN = 128, guess = 1e-8 },
+    maxN = { 128, 32 } },
 }
 
 -- one run: the run and the process CPU time around it (assembly included)
@@ -126,6 +128,7 @@ local peers = "peers (issue 14, this machine, 2 s): chain of 128 links — Simbo
 for _, kind in ipairs(which == "both" and { "planar", "spatial" } or { which }) do
   local make = kind == "planar" and planar_chain or spatial_chain
   local rows, rec = {}, {}
+  for _, meth in ipairs(methods) do meth.guess = 1e-7 end
   for _, N in ipairs(Ns) do
     if N > maxN then break end
     local m = make(N)
@@ -137,7 +140,7 @@ for _, kind in ipairs(which == "both" and { "planar", "spatial" } or { which }) 
       note = string.format("reference vs dense at 1e-12: %.1e", error_of(dense, ref))
     end
     for _, meth in ipairs(methods) do
-      if N <= meth.maxN then
+      if N <= meth.maxN[kind == "planar" and 1 or 2] then
         local b = equal_accuracy(m, meth.opts, ref, meth.guess)
         if b then
           meth.guess = b.tol

@@ -449,6 +449,8 @@ stop there, or warn after passing near one).  Baumgarte's alpha = beta = 5 by de
                    run.stop_time tells when (models)
   cut, solver      formulation "relative": the joints to cut, the solution on the joint
                    coordinates (help("relative"))
+  linear_solver    how the accelerations are solved: auto (default, by size) | dense |
+                   recursive (relative: the articulated-body recursion, O(n); help("relative"))
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
@@ -559,7 +561,8 @@ Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluation
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
 repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
-code, derive_time, compile_time (s), cache_hit.  Counts are the integration's work (the samples'
+code, derive_time, compile_time (s), cache_hit; linear_solver, the solve that ran ("dense",
+"recursive" for formulation "relative").  Counts are the integration's work (the samples'
 evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
@@ -1057,12 +1060,15 @@ topics.simulate.fields = {
     "baumgarte: gamma - 2 alpha Phidot - beta^2 Phi; udwadia_kalaba: S = alpha I, T = beta I, or S, T (L) matrices"),
   F("output_every", "t_end / 500", "s", "sampling interval of the channels (never changes the motion)"),
   F("stop_when", "none", "", "function(t, state) -> number: the run ends where it crosses zero (models)"),
+  F("linear_solver", "\"auto\"", "", "auto | dense | recursive (relative: help(\"relative\"))"),
 }
 topics.simulate.errors = { "simulate: missing field 't_end'",
   "simulate: unknown formulation 'kain' (augmented, baumgarte, gcp, kane, udwadia_kalaba, relative)",
   "simulate: unknown integrator 'euler' (adams, rk45, bdf, rk4)",
   "simulate: integrator 'rk4' needs field 'step' (the fixed step h)",
   "simulate: rtol and atol must be positive",
+  "simulate: unknown linear_solver 'fast' (auto, dense, sparse, recursive)",
+  "simulate: linear_solver 'recursive' is for formulation 'relative' (joint coordinates on a spanning tree)",
   "<what failed> at t = ... (the run up to t = ... is kept in model.last_run)" }
 topics.kinematics.fields = {
   F("t_end", "required", "s", "end time"),
@@ -1249,12 +1255,24 @@ joints) close the loops as constraint equations.
   solver        baumgarte (default: the paper's stabilization, alpha = 199.94, beta = 282.8
                 unless stabilization = {alpha, beta} is given), augmented, gcp or kane (Kane's
                 partial velocities on the joint coordinates)
+  linear_solver how the accelerations are found, whatever the solver:
+                dense      the paper's M = B^T M B (n x n) with the cut joints' rows in the
+                           augmented matrix: O(n^2) to O(n^3) work per evaluation
+                recursive  an articulated-body recursion on the tree (Featherstone's ABA, in
+                           the bodies' pose coordinates): O(n) per evaluation, the cut joints'
+                           and drives' rows added through the tree's response to their forces
+                           (an m x m system); the same accelerations and reactions
+                auto       (default) recursive from 8 moving bodies on, dense below
+                The recursive solve runs on code = "numeric" (generated code forms M densely:
+                auto takes dense there).  run.stats.linear_solver says which ran.
 Every channel of the Cartesian formulations is recorded (poses, velocities, joint angles,
 reactions of every joint, energy, violation), so a script switches formulation without other
 changes.  m:tree() shows the tree.]],
   example = [[local run = m:simulate { t_end = 2, formulation = "relative", solver = "kane" }
 print(m:tree())
-local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"B"} }]],
+local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"B"} }
+local r3 = m:simulate { t_end = 2, formulation = "relative", linear_solver = "recursive" }
+print(r3.stats.linear_solver)]],
   see = { "tree", "simulate", "formulations" },
 }
 
@@ -1388,6 +1406,8 @@ aliases["prismatic"] = "translational"
 aliases["pin"] = "revolute"
 aliases["cut"] = "relative"
 aliases["solver"] = "relative"
+aliases["linear_solver"] = "relative"
+aliases["recursive"] = "relative"
 aliases["compiled"] = "code"
 aliases["tape"] = "code"
 aliases["add"] = "macro"
