@@ -55,6 +55,13 @@
 
 static int ny_of(const mbd_model *m) { return m->dim == 3 ? 7 : 3; }
 
+/* the passes' inner steps, inlined with constant sizes (ny = 3 or 7) */
+#if defined(__GNUC__)
+#define ABA_INLINE static inline __attribute__((always_inline))
+#else
+#define ABA_INLINE static inline
+#endif
+
 /* the inverse W (N×N, column-major, N = nq + nl ≤ 8) of [D nᵀ; n 0] by Gauss–Jordan with partial
  * pivoting; 0, or −1 when a pivot vanishes */
 static int bordered_inverse(int nq, int nl, const double *D, const double *nrow, double *W) {
@@ -160,8 +167,8 @@ static void mtv(int r, int c, const double *A, const double *x, double *y) {
  * orientation to the child's), Ia = [A B; Bᵀ C] symmetric:
  *   Fᵀ Ia F = [A, P1; P1ᵀ, Xᵀ P1 + Rᵀ P2],  P1 = A X + B R,  P2 = Bᵀ X + C R
  * (spatial 3 + 4, planar 2 + 1: a third of the products of the full 7×7 triple product) */
-static void carry(int ny, const double *F, const double *Ia, const double *pa, double *IA,
-                  double *pA) {
+ABA_INLINE void carry(const int ny, const double *F, const double *Ia, const double *pa,
+                      double *IA, double *pA) {
   int np = ny == 7 ? 3 : 2, nr = ny - np;
   double P1[12], P2[16];
   for (int j = 0; j < nr; j++) {
@@ -226,121 +233,186 @@ static void carry(int ny, const double *F, const double *Ia, const double *pa, d
 /* ------------------------------------------------------------------------------------------ */
 /* the passes                                                                                  */
 
-/* leaves to ground with the forces of the records: U, K, k, κ, u of every joint, and the
- * articulated inertias and bias forces carried to the parents.  MBD_OK or MBD_E_SINGULAR. */
-static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
-  const mbd_tree *t = m->tree;
-  int ny = ny_of(m), nn = ny * ny;
-  for (int k = 0; k < t->ntj; k++) {
-    mbd_tree_rec *R = &d->trec[t->tj[k].child];
-    memset(R->IA, 0, (size_t)nn * sizeof(double));
-    memset(R->pA, 0, (size_t)ny * sizeof(double));
-  }
-  for (int k = t->ntj - 1; k >= 0; k--) {
-    const mbd_tree_joint *tj = &t->tj[k];
-    mbd_tree_rec *R = &d->trec[tj->child];
-    int nq = tj->nq;
-    double Ia[49], pa[7], w[7];
-    // the body's own inertia and forces with what its children carried in
-    for (int i = 0; i < nn; i++) {
-      R->IA[i] += R->MY[i];
-    }
+/* one joint of the backward pass (child c with IA, pA complete): U, K, k, κ, u of the joint and
+ * the articulated inertia and bias force carried to the parent.  Inlined with ny = 3 and 7, so
+ * every loop has a constant bound; a joint of one coordinate without a local row (the revolute
+ * and prismatic joints of chains) takes the rank-one form. */
+ABA_INLINE int backward_joint(const mbd_model *m, mbd_data *d, const mbd_tree_joint *tj,
+                              const int ny, mbd_error *err) {
+  mbd_tree_rec *R = &d->trec[tj->child];
+  int nq = tj->nq, nn = ny * ny;
+  double Ia[49], pa[7], w[7];
+  if (nq == 1 && R->nl == 0) {
+    // U = IA s, D = sᵀU, u = −sᵀpA, Ia = IA − U Uᵀ/D, w = u/D
+    const double *sv = R->S;
+    double D = 0, u = 0;
     for (int i = 0; i < ny; i++) {
-      R->pA[i] -= R->QY[i];
+      double x = 0;
+      for (int l = 0; l < ny; l++) {
+        x += R->IA[l * ny + i] * sv[l];
+      }
+      R->U[i] = x;
+      D += sv[i] * x;
+      u -= sv[i] * R->pA[i];
     }
+    if (!(fabs(D) > 0)) {
+      char what[160];
+      mbd_model_coord_name(m, tj->qadr, what, sizeof what);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "articulated inertia without a pivot", what);
+    }
+    double K = 1 / D;
+    R->K[0] = K;
+    R->u[0] = u;
+    for (int j = 0; j < ny; j++) {
+      double uj = R->U[j] * K;
+      for (int i = 0; i < ny; i++) {
+        Ia[j * ny + i] = R->IA[j * ny + i] - R->U[i] * uj;
+      }
+    }
+    w[0] = K * u;
+  } else {
     memcpy(Ia, R->IA, (size_t)nn * sizeof(double));
-    if (nq > 0) {
-      // U = IA S, D = SᵀU, u = −Sᵀ pA; the joint's bordered inverse
-      double D[49], W[64];
-      for (int j = 0; j < nq; j++) {
-        mv(ny, ny, R->IA, R->S + j * ny, R->U + j * ny);
-      }
-      for (int j = 0; j < nq; j++) {
-        mtv(ny, nq, R->U, R->S + j * ny, D + j * nq);  // D symmetric: column j = Uᵀ S_j
-      }
-      mtv(ny, nq, R->S, R->pA, R->u);
-      for (int j = 0; j < nq; j++) {
-        R->u[j] = -R->u[j];
-      }
-      if (bordered_inverse(nq, R->nl, D, R->n, W) != 0) {
-        char what[160];
-        mbd_model_coord_name(m, tj->qadr, what, sizeof what);
-        return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
-                        "articulated inertia without a pivot", what);
-      }
-      int N = nq + R->nl;
-      for (int j = 0; j < nq; j++) {
-        memcpy(R->K + j * nq, W + j * N, (size_t)nq * sizeof(double));
-      }
-      if (R->nl) {
-        memcpy(R->k, W + nq * N, (size_t)nq * sizeof(double));
-        R->kap = W[nq * N + nq];
-      }
-      // Ia = IA − U K Uᵀ
-      double UK[49];
-      for (int j = 0; j < nq; j++) {
-        mv(ny, nq, R->U, R->K + j * nq, UK + j * ny);
-      }
-      for (int j = 0; j < ny; j++) {
-        for (int l = 0; l < nq; l++) {
-          double ujl = R->U[l * ny + j];
-          for (int i = 0; i < ny; i++) {
-            Ia[j * ny + i] -= UK[l * ny + i] * ujl;
-          }
+  }
+  if (nq > 0 && !(nq == 1 && R->nl == 0)) {
+    // U = IA S, D = SᵀU, u = −Sᵀ pA; the joint's bordered inverse
+    double D[49], W[64];
+    for (int j = 0; j < nq; j++) {
+      mv(ny, ny, R->IA, R->S + j * ny, R->U + j * ny);
+    }
+    for (int j = 0; j < nq; j++) {
+      mtv(ny, nq, R->U, R->S + j * ny, D + j * nq);  // D symmetric: column j = Uᵀ S_j
+    }
+    mtv(ny, nq, R->S, R->pA, R->u);
+    for (int j = 0; j < nq; j++) {
+      R->u[j] = -R->u[j];
+    }
+    if (bordered_inverse(nq, R->nl, D, R->n, W) != 0) {
+      char what[160];
+      mbd_model_coord_name(m, tj->qadr, what, sizeof what);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "articulated inertia without a pivot", what);
+    }
+    int N = nq + R->nl;
+    for (int j = 0; j < nq; j++) {
+      memcpy(R->K + j * nq, W + j * N, (size_t)nq * sizeof(double));
+    }
+    if (R->nl) {
+      memcpy(R->k, W + nq * N, (size_t)nq * sizeof(double));
+      R->kap = W[nq * N + nq];
+    }
+    // Ia = IA − U K Uᵀ
+    double UK[49];
+    for (int j = 0; j < nq; j++) {
+      mv(ny, nq, R->U, R->K + j * nq, UK + j * ny);
+    }
+    for (int j = 0; j < ny; j++) {
+      for (int l = 0; l < nq; l++) {
+        double ujl = R->U[l * ny + j];
+        for (int i = 0; i < ny; i++) {
+          Ia[j * ny + i] -= UK[l * ny + i] * ujl;
         }
       }
-      // w = K u + k γ*
-      mv(nq, nq, R->K, R->u, w);
-      for (int j = 0; R->nl && j < nq; j++) {
-        w[j] += R->k[j] * R->gl;
-      }
     }
-    // pa = pA + Ia c + U w
-    memcpy(pa, R->pA, (size_t)ny * sizeof(double));
-    mv_add(ny, ny, Ia, R->c, pa);
-    if (nq > 0) {
-      mv_add(ny, nq, R->U, w, pa);
+    // w = K u + k γ*
+    mv(nq, nq, R->K, R->u, w);
+    for (int j = 0; R->nl && j < nq; j++) {
+      w[j] += R->k[j] * R->gl;
     }
-    if (tj->parent > 0) {
-      // the parent's articulated inertia and bias force: IA_p += Fᵀ Ia F, pA_p += Fᵀ pa
-      carry(ny, R->F, Ia, pa, d->trec[tj->parent].IA, d->trec[tj->parent].pA);
+  }
+  // pa = pA + Ia c + U w
+  for (int i = 0; i < ny; i++) {
+    double x = R->pA[i];
+    for (int l = 0; l < ny; l++) {
+      x += Ia[l * ny + i] * R->c[l];
     }
+    for (int l = 0; l < nq; l++) {
+      x += R->U[l * ny + i] * w[l];
+    }
+    pa[i] = x;
+  }
+  if (tj->parent > 0) {
+    // the parent's articulated inertia and bias force: IA_p += Fᵀ Ia F, pA_p += Fᵀ pa
+    carry(ny, R->F, Ia, pa, d->trec[tj->parent].IA, d->trec[tj->parent].pA);
   }
   return MBD_OK;
 }
 
-/* ground to leaves: q̈ into vdot, each body's Ÿ and each local row's multiplier */
-static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
+/* leaves to ground with the forces of the records: U, K, k, κ, u of every joint, and the
+ * articulated inertias and bias forces carried to the parents.  MBD_OK or MBD_E_SINGULAR. */
+static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_tree *t = m->tree;
   int ny = ny_of(m);
+  // each body's own inertia and forces; its children add theirs
   for (int k = 0; k < t->ntj; k++) {
-    const mbd_tree_joint *tj = &t->tj[k];
-    mbd_tree_rec *R = &d->trec[tj->child];
-    double a[7];
+    mbd_tree_rec *R = &d->trec[t->tj[k].child];
+    memcpy(R->IA, R->MY, (size_t)ny * ny * sizeof(double));
+    for (int i = 0; i < ny; i++) {
+      R->pA[i] = -R->QY[i];
+    }
+  }
+  int rc = MBD_OK;
+  if (ny == 7) {
+    for (int k = t->ntj - 1; k >= 0 && rc == MBD_OK; k--) {
+      rc = backward_joint(m, d, &t->tj[k], 7, err);
+    }
+  } else {
+    for (int k = t->ntj - 1; k >= 0 && rc == MBD_OK; k--) {
+      rc = backward_joint(m, d, &t->tj[k], 3, err);
+    }
+  }
+  return rc;
+}
+
+/* ground to leaves: q̈ into vdot, each body's Ÿ and each local row's multiplier */
+ABA_INLINE void forward_joint(mbd_data *d, const mbd_tree_joint *tj, const int ny,
+                              double *vdot) {
+  mbd_tree_rec *R = &d->trec[tj->child];
+  double a[7];
+  if (tj->parent > 0) {
+    const double *ap = d->trec[tj->parent].a;
+    for (int i = 0; i < ny; i++) {
+      double x = R->c[i];
+      for (int l = 0; l < ny; l++) {
+        x += R->F[l * ny + i] * ap[l];
+      }
+      a[i] = x;
+    }
+  } else {
     memcpy(a, R->c, (size_t)ny * sizeof(double));
-    if (tj->parent > 0) {
-      mv_add(ny, ny, R->F, d->trec[tj->parent].a, a);
+  }
+  if (tj->nq > 0) {
+    int nq = tj->nq;
+    double r[7], x[7];
+    mtv(ny, nq, R->U, a, r);
+    for (int j = 0; j < nq; j++) {
+      r[j] = R->u[j] - r[j];
     }
-    if (tj->nq > 0) {
-      int nq = tj->nq;
-      double r[7], x[7];
-      mtv(ny, nq, R->U, a, r);
+    mv(nq, nq, R->K, r, x);
+    if (R->nl) {
+      double mu = R->kap * R->gl;
       for (int j = 0; j < nq; j++) {
-        r[j] = R->u[j] - r[j];
+        x[j] += R->k[j] * R->gl;
+        mu += R->k[j] * r[j];
       }
-      mv(nq, nq, R->K, r, x);
-      if (R->nl) {
-        double mu = R->kap * R->gl;
-        for (int j = 0; j < nq; j++) {
-          x[j] += R->k[j] * R->gl;
-          mu += R->k[j] * r[j];
-        }
-        R->mu = mu;
-      }
-      mv_add(ny, nq, R->S, x, a);
-      memcpy(vdot + tj->qadr, x, (size_t)nq * sizeof(double));
+      R->mu = mu;
     }
-    memcpy(R->a, a, (size_t)ny * sizeof(double));
+    mv_add(ny, nq, R->S, x, a);
+    memcpy(vdot + tj->qadr, x, (size_t)nq * sizeof(double));
+  }
+  memcpy(R->a, a, (size_t)ny * sizeof(double));
+}
+
+static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
+  const mbd_tree *t = m->tree;
+  if (m->dim == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      forward_joint(d, &t->tj[k], 7, vdot);
+    }
+  } else {
+    for (int k = 0; k < t->ntj; k++) {
+      forward_joint(d, &t->tj[k], 3, vdot);
+    }
   }
 }
 

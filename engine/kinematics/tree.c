@@ -179,8 +179,8 @@ static void joint_points(const mbd_tree_joint *tj, double x, double xd, double *
 /* the recursion record of the child of tj (the recursive solve): F = 0, S = I, c = 0 for a
  * floating joint (its coordinates are the child's pose coordinates) */
 static void rec_floating(mbd_tree_rec *R, int ny) {
-  memset(R->F, 0, sizeof R->F);
-  memset(R->S, 0, sizeof R->S);
+  memset(R->F, 0, (size_t)ny * ny * sizeof(double));
+  memset(R->S, 0, (size_t)ny * ny * sizeof(double));
   memset(R->c, 0, sizeof R->c);
   for (int k = 0; k < ny; k++) {
     R->S[k * ny + k] = 1;
@@ -285,22 +285,25 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
       // the recursion record: F = [I, B_P − B_C R_K; 0, R_K] with R_K x = x ⊗ K, the joint's
       // columns S (p_p ⊗ ∂K/∂q_k and −B_C of it; the displacement along σ A u), and c, the
       // quadratic terms above without the parent's h
-      memset(R->F, 0, sizeof R->F);
-      memset(R->S, 0, sizeof R->S);
-      for (int i = 0; i < 3; i++) {
-        R->F[i * 7 + i] = 1;
+      for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 7; i++) {
+          R->F[j * 7 + i] = i == j;
+        }
       }
+      // the columns of R_K: e_l ⊗ K for the unit quaternions e_0 .. e_3
+      const double RK[4][4] = {{K[0], K[1], K[2], K[3]},
+                               {-K[1], K[0], -K[3], K[2]},
+                               {-K[2], K[3], K[0], -K[1]},
+                               {-K[3], -K[2], K[1], K[0]}};
       for (int l = 0; l < 4; l++) {
-        double e[4] = {0, 0, 0, 0}, col[4];
-        e[l] = 1;
-        qmul(e, K, col);
         double *f = R->F + (3 + l) * 7;
-        memcpy(f + 3, col, sizeof col);
+        memcpy(f + 3, RK[l], sizeof RK[l]);
         for (int i = 0; i < 3; i++) {
           f[i] = BP[4 * i + l];
         }
-        mul34_add(BC, col, -1, f);
+        mul34_add(BC, RK[l], -1, f);
       }
+      memset(R->S, 0, (size_t)7 * tj->nq * sizeof(double));
       for (int k = 0; k < rr.nrot; k++) {
         double *sc = R->S + (tj->rot + k) * 7;
         qmul(P->p, dK[k], sc + 3);
@@ -419,8 +422,8 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
       // the recursion record: F = [I, R90(A_p a_P − A_c a_C); 0, 1], the joint's columns (σ on θ
       // with −σ R90 A_c a_C; the displacement along σ A u), c the quadratic terms without the
       // parent's h
-      memset(R->F, 0, sizeof R->F);
-      memset(R->S, 0, sizeof R->S);
+      memset(R->F, 0, 9 * sizeof(double));
+      memset(R->S, 0, (size_t)3 * tj->nq * sizeof(double));
       R->F[0] = R->F[4] = R->F[8] = 1;
       R->F[6] = RaP[0] - RaC[0];
       R->F[7] = RaP[1] - RaC[1];
