@@ -34,8 +34,10 @@
 #include "formulations_msg.h"
 #include "relative_aba.h"
 
-/* linear_solver = "auto": the recursive solve from this many moving bodies on (measured in
- * scripts/bench/recursive.lua: below it the dense M̄ of a short chain costs no more) */
+/* linear_solver = "auto": the recursive solve from this many moving bodies on.  Measured on
+ * chains (µs per evaluation, dense / recursive): planar 4 links 2.0 / 1.7, 8 links 3.5 / 2.7,
+ * 16 links 10.3 / 4.7; spatial 4 links 3.1 / 3.5, 8 links 6.5 / 6.2, 16 links 17.8 / 11.5.
+ * Below it the dense M̄ costs no more, and small models keep the paper's solve. */
 #define REL_RECURSIVE_BODIES 8
 
 typedef struct relative {
