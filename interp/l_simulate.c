@@ -212,12 +212,18 @@ int l_model_simulate(lua_State *L) {
   // relative joint coordinates (paper 002): cut, solver, code; the list of cut names stays on
   // the stack until the run returns
   l_relative_read(L, 2, &o);
-  // the Cartesian formulations' linear algebra: auto (by size), dense, sparse
+  // the linear algebra: auto (by size), dense, sparse (Cartesian), recursive (relative: the
+  // articulated-body recursion on the tree)
   const char *ls = lx_opt_string(L, 2, "simulate", "linear_solver");
   if (ls) {
     o.linear_solver = mbd_linear_solver_from_name(ls);
     if (o.linear_solver < 0) {
-      luaL_error(L, "simulate: unknown linear_solver '%s' (auto, dense, sparse)", ls);
+      luaL_error(L, "simulate: unknown linear_solver '%s' (auto, dense, sparse, recursive)", ls);
+    }
+    if (o.linear_solver == MBD_LINSOLVE_RECURSIVE && o.formulation != MBD_FORM_RELATIVE) {
+      luaL_error(L,
+                 "simulate: linear_solver 'recursive' is for formulation 'relative' (joint "
+                 "coordinates on a spanning tree)");
     }
   }
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {

@@ -31,25 +31,17 @@
  * spatial double pendulum has 0.37 and gains from the sparse one) */
 #define SPARSE_MAX_FILL 0.5
 
-const char *mbd_linear_solver_name(int s) {
-  static const char *const names[MBD_LINSOLVE_N] = {"auto", "dense", "sparse"};
-  return (s >= 0 && s < MBD_LINSOLVE_N) ? names[s] : NULL;
-}
-
-int mbd_linear_solver_from_name(const char *name) {
-  for (int s = 0; s < MBD_LINSOLVE_N; s++) {
-    if (strcmp(name, mbd_linear_solver_name(s)) == 0) {
-      return s;
-    }
-  }
-  return -1;
-}
+/* (the solver names: mbd_linear_solver_name in sim/simulate.c) */
 
 int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *o, int form,
                            mbd_error *err) {
   int want = o->linear_solver;
   if (want < 0 || want >= MBD_LINSOLVE_N) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_LINSOLVE, want);
+  }
+  if (want == MBD_LINSOLVE_RECURSIVE) {
+    const mbd_form_ops *f = mbd_form_lookup(form);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_RECURSIVE_CARTESIAN, f ? f->name : "?");
   }
   // where the sparse solve is not written
   char why[320];

@@ -19,7 +19,7 @@ void mbd_data_free(mbd_data *d) {
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
                 d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws,
-                d->poseJ};
+                d->poseJ,  d->trec};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -80,8 +80,16 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
   // flexible bodies: their workspace
   d->flexws = calloc(m->flexws ? m->flexws : 1, sizeof(double));
-  // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c)
-  if (m->tree) {
+  // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c),
+  // or for the recursive solve their recursion records (O(nbody), not O(nbody·nv))
+  if (m->tree && m->tree->recursive) {
+    d->trec = calloc((size_t)m->nbody, sizeof *d->trec);
+    if (!d->trec) {
+      mbd_data_free(d);
+      MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
+      return NULL;
+    }
+  } else if (m->tree) {
     d->poseJ = calloc((size_t)m->nbody * MBD_NY_MAX * nn, sizeof(double));
     if (!d->poseJ) {
       mbd_data_free(d);

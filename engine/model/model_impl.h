@@ -454,6 +454,8 @@ struct mbd_data {
   double sing_t;           /* where it was */
   int gauss_solved;        /* gcp: the last solve was Gauss's principle (no LU to reuse) */
   mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */
+  struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
+                                in place of poseJ, else NULL */
 };
 
 /* whether d evaluates in the sparse form now */

@@ -320,13 +320,14 @@ static void test_no_allocation_contacts(void **state) {
 }
 
 /* relative joint coordinates (paper 002): every solver on the joint coordinates, each integrator,
- * the numeric stages and the equations on the tape (compiled code runs the same path) */
+ * the numeric stages (the dense M̄ and the recursive solve) and the equations on the tape
+ * (compiled code runs the same path) */
 static void test_no_allocation_relative(void **state) {
   (void)state;
   int solvers[] = {MBD_FORM_BAUMGARTE, MBD_FORM_AUGMENTED, MBD_FORM_GCP, MBD_FORM_KANE};
   int ints[] = {MBD_INT_ADAMS, MBD_INT_BDF, MBD_INT_RK45, MBD_INT_RK4};
   mbd_model *(*makes[2])(probe *) = {double_pendulum, spatial_pendulum};
-  for (int ci = 0; ci < 2; ci++) {
+  for (int ci = 0; ci < 3; ci++) {
   for (int mi = 0; mi < 2; mi++) {
     for (int si = 0; si < 4; si++) {
       for (int ii = 0; ii < 4; ii++) {
@@ -337,7 +338,8 @@ static void test_no_allocation_relative(void **state) {
         o.t_end = 2;
         o.formulation = MBD_FORM_RELATIVE;
         o.solver = solvers[si];
-        o.code = ci ? MBD_CODE_TAPE : MBD_CODE_NUMERIC;
+        o.code = ci == 1 ? MBD_CODE_TAPE : MBD_CODE_NUMERIC;
+        o.linear_solver = ci == 2 ? MBD_LINSOLVE_RECURSIVE : MBD_LINSOLVE_DENSE;
         o.integrator = ints[ii];
         o.step = 0.01;
         o.output_every = 0.01;

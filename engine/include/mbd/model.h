@@ -250,14 +250,18 @@ typedef enum mbd_code {
 const char *mbd_code_name(int code);
 int mbd_code_from_name(const char *name); /* −1 for unknown */
 
-/* how the Cartesian formulations solve their linear systems (the leading matrix [M Φqᵀ; Φq 0],
- * gcp's and kane's dependent block Φ_qd) */
+/* how a formulation solves for the accelerations (linear_solver = ...).  The Cartesian
+ * formulations: the leading matrix [M Φqᵀ; Φq 0] and gcp's and kane's dependent block Φ_qd dense
+ * (LAPACK) or sparse (KLU).  relative: "dense" builds M̄ = BᵀMB (n×n) and solves the augmented
+ * system with the cut-joint rows; "recursive" is the articulated-body recursion on the spanning
+ * tree, O(n), with the cut-joint rows added through Φq M̄⁻¹ Φqᵀ (m×m).  auto chooses by size. */
 typedef enum mbd_linear_solver {
-  MBD_LINSOLVE_AUTO = 0, /* by size and structure: dense for small models, sparse for large ones */
-  MBD_LINSOLVE_DENSE,    /* LAPACK's LU of the dense matrices */
-  MBD_LINSOLVE_SPARSE,   /* KLU (SuiteSparse) on the block-diagonal M and the sparse Φq: the
-                            symbolic analysis once per set of active rows, refactorization per
-                            evaluation */
+  MBD_LINSOLVE_AUTO = 0,  /* by size and structure: dense for small models */
+  MBD_LINSOLVE_DENSE,     /* dense matrices through LAPACK */
+  MBD_LINSOLVE_SPARSE,    /* Cartesian: KLU (SuiteSparse) on the block-diagonal M and the sparse
+                             Φq, the symbolic analysis once per set of active rows,
+                             refactorization per evaluation */
+  MBD_LINSOLVE_RECURSIVE, /* relative: the articulated-body recursion on the tree */
   MBD_LINSOLVE_N
 } mbd_linear_solver;
 
@@ -303,12 +307,13 @@ typedef struct mbd_sim_opts {
   int ncut;
   int solver;
   int code;
-  /* mbd_linear_solver (0: auto) */
+  /* the linear solve (mbd_linear_solver): MBD_LINSOLVE_AUTO lets the formulation choose;
+   * relative takes dense or recursive (recursive with code numeric only) */
   int linear_solver;
 } mbd_sim_opts;
 
 /* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500;
- * relative: solver baumgarte, code numeric */
+ * relative: solver baumgarte, code numeric; linear solver auto */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
 /* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always
@@ -398,10 +403,9 @@ typedef struct mbd_run_stats {
   double derive_time, compile_time;
   int cache_hit;
   char code_warning[640];
-  /* the linear solver that ran (MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE; 0 before a run), and
-   * the sparse one's symbolic analyses (one per set of active rows and per partition) */
-  int linear_solver;
-  long symbolic_analyses;
+  int linear_solver;    /* the linear solve that ran (mbd_linear_solver; 0 before a run) */
+  long symbolic_analyses; /* the sparse solve's symbolic analyses (one per set of active rows
+                             and per partition) */
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);
