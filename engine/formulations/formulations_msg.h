@@ -35,7 +35,8 @@
   "code '%s' form M̄ densely): use linear_solver 'dense' or code 'numeric'"
 
 /* linear_solver: a number outside the list */
-#define MSG_FORM_LINSOLVE "simulate: unknown linear_solver %d (auto, dense, sparse)"
+#define MSG_FORM_LINSOLVE \
+  "simulate: unknown linear_solver %d (auto, dense, sparse, recursive)"
 /* linear_solver "recursive" asked of a Cartesian formulation: its name */
 #define MSG_FORM_RECURSIVE_CARTESIAN                                                             \
   "linear_solver 'recursive' is for formulation 'relative' (joint coordinates on a spanning "    \

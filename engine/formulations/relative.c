@@ -294,12 +294,13 @@ static void stats(const void *self, mbd_run_stats *st) {
   st->derive_time = r->info.derive_time;
   st->compile_time = r->info.compile_time;
   st->cache_hit = r->info.cache_hit;
-  if (!r->cartesian) {
-    st->linear_solver = r->recursive ? MBD_LINSOLVE_RECURSIVE : MBD_LINSOLVE_DENSE;
-  }
   snprintf(st->code_warning, sizeof st->code_warning, "%s", r->info.warning);
   if (r->inner->stats) {
     r->inner->stats(r->inner_self, st);
+  }
+  // (after the inner solver's: its partition on the joint coordinates reports a dense solve)
+  if (!r->cartesian) {
+    st->linear_solver = r->recursive ? MBD_LINSOLVE_RECURSIVE : MBD_LINSOLVE_DENSE;
   }
 }
 

@@ -39,7 +39,9 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
   if (want < 0 || want >= MBD_LINSOLVE_N) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_LINSOLVE, want);
   }
-  if (want == MBD_LINSOLVE_RECURSIVE) {
+  if (want == MBD_LINSOLVE_RECURSIVE && d->sp) {
+    // (on joint coordinates, d->sp NULL, relative runs the recursion itself and its kane or gcp
+    // partition stays dense)
     const mbd_form_ops *f = mbd_form_lookup(form);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_RECURSIVE_CARTESIAN, f ? f->name : "?");
   }

@@ -56,7 +56,7 @@ end
 local cases = {
   -- the option
   {"an unknown linear solver", function() chain(2):simulate { t_end = 0.1, linear_solver = "banded" } end,
-   {}, false, "simulate: unknown linear_solver 'banded' (auto, dense, sparse)"},
+   {}, false, "simulate: unknown linear_solver 'banded' (auto, dense, sparse, recursive)"},
   {"linear_solver expects a string", function() chain(2):simulate { t_end = 0.1, linear_solver = 1 } end,
    {}, false, "linear_solver"},
   -- the automatic choice and what the run reports
@@ -77,7 +77,7 @@ local cases = {
    {}, false, "linear_solver 'sparse' is not written for formulation udwadia_kalaba", line = 1},
   {"relative refuses sparse", function()
      chain(12):simulate { t_end = 0.1, formulation = "relative", linear_solver = "sparse" } end,
-   {}, false, "not written for joint coordinates (formulation relative, generated code)", line = 1},
+   {}, false, "formulation 'relative' solves with linear_solver 'dense' or 'recursive', not 'sparse'", line = 1},
   {"gcp with a contact refuses sparse", function()
      disk():simulate { t_end = 0.1, formulation = "gcp", linear_solver = "sparse" } end,
    {}, false, "formulation gcp on model 'disk' with contacts or joint friction", line = 1},
