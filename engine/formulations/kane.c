@@ -28,14 +28,24 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   }
   mbd_part_partial_velocities(p, d);
   // top f rows: BᵀM (f×n) and BᵀQ (eq 33, 40); bottom ma rows: Φq and γ.
-  // BᵀM by columns of M, skipping its zeros (M is block diagonal in body coordinates).  A plain
-  // loop: OpenBLAS's dgemm on an f×n×n this small spent more time in its buffer management than
-  // in arithmetic (the whole kane run took 1.8× gcp's wall time)
+  // BᵀM by columns of M, skipping its zeros (M is block diagonal in body coordinates: column c
+  // has entries only in the rows of its coordinate block).  A plain loop: OpenBLAS's dgemm on an
+  // f×n×n this small spent more time in its buffer management than in arithmetic (the whole kane
+  // run took 1.8× gcp's wall time)
+  int blk = 0;
   for (int c = 0; c < n; c++) {
     for (int k = 0; k < f; k++) {
       MBD_AT(p->K, n, k, c) = 0;
     }
-    for (int i = 0; i < n; i++) {
+    while (blk < m->nblock && m->block[blk].vadr + m->block[blk].nv <= c) {
+      blk++;
+    }
+    int i0 = blk < m->nblock ? m->block[blk].vadr : 0;
+    int i1 = blk < m->nblock ? m->block[blk].vadr + m->block[blk].nv : n;
+    if (c < i0 || c >= i1) {
+      i0 = 0, i1 = n;  // (every column belongs to a block; the whole column otherwise)
+    }
+    for (int i = i0; i < i1; i++) {
       double mic = MBD_AT(d->M, n, i, c);
       if (mic == 0) {
         continue;

@@ -19,6 +19,7 @@
 /* Φq row r += the local row J (over (Y1 | Y2)) through the bodies' pose Jacobians */
 static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const double *J) {
   int bodies[2] = {b1, b2};
+  size_t ld = (size_t)m->mrow;
   for (int side = 0; side < 2; side++) {
     const mbd_pose *ps = &d->pose[bodies[side]];
     if (ps->vadr < 0) {
@@ -26,9 +27,10 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
     }
     const double *Js = J + side * MBD_NY_MAX;
     int ny = ps->ny;
+    double *row = d->phiq + (size_t)ps->vadr * ld + (size_t)r;  // Φq(r, vadr)
     if (!ps->J) {
       for (int c = 0; c < ny; c++) {
-        MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += Js[c];
+        row[(size_t)c * ld] += Js[c];
       }
       continue;
     }
@@ -38,15 +40,13 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
       for (int k = 0; k < ny; k++) {
         s += Js[k] * MBD_AT(ps->J, ny, k, c);
       }
-      MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += s;
+      row[(size_t)c * ld] += s;
     }
   }
 }
 
 /* γ of row r gains −Φ_Y h of bodies whose pose has a quadratic term (Ÿ = J v̇ + h) */
-static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, int b2,
-                               const double *J) {
-  (void)m;
+static double gamma_pose_terms(const mbd_data *d, int b1, int b2, const double *J) {
   int bodies[2] = {b1, b2};
   double s = 0;
   for (int side = 0; side < 2; side++) {
@@ -65,7 +65,9 @@ static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, in
 static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const mbd_row *o,
                     double gamma, int all) {
   d->phi[r] = o->val;
-  d->gamma[r] = gamma + gamma_pose_terms(m, d, b1, b2, o->J);
+  // rigid bodies in their own coordinates (J = I) have no quadratic term to add
+  d->gamma[r] = (d->pose[b1].J || d->pose[b2].J) ? gamma + gamma_pose_terms(d, b1, b2, o->J)
+                                                 : gamma + 0.0;
   if (all) {
     memcpy(d->rowJ + (size_t)r * MBD_NLOC, o->J, sizeof o->J);
     scatter_row(m, d, r, b1, b2, o->J);
@@ -105,13 +107,20 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   for (int di = 0; di < m->ndrive; di++) {
     const mbd_drive *dr = &m->drive[di];
     const mbd_joint *j = &m->joint[dr->joint];
-    double f[3] = {0, 0, 0};
-    int rc = dr->fn(dr->ud, d->t, f, err);
-    if (rc < 0) {
-      return rc;
-    }
-    if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
-      return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, j->name, f[0], d->t);
+    // a function of time: asked once per time (a Lua function is not called again for the
+    // Newton iterations and the γ pass of one evaluation)
+    double *f = d->drive_f + 3 * di;
+    if (d->drive_t[di] != d->t) {
+      f[0] = f[1] = f[2] = 0;
+      d->drive_t[di] = NAN;
+      int rc = dr->fn(dr->ud, d->t, f, err);
+      if (rc < 0) {
+        return rc;
+      }
+      if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
+        return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, j->name, f[0], d->t);
+      }
+      d->drive_t[di] = d->t;
     }
     mbd_row o;
     mbd_joint_coord_row(m, d, dr->joint, dr->coord, &o);
@@ -182,7 +191,29 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   return MBD_OK;
 }
 
+/* whether the active rows are all rows in their order (nothing set aside, no contact mode
+ * disabling one): the gathered copies are then plain copies */
+static int all_active(const mbd_model *m, const mbd_data *d) {
+  if (d->ma != m->mrow) {
+    return 0;
+  }
+  for (int k = 0; k < d->ma; k++) {
+    if (d->active[k] != k) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
+  size_t ma = (size_t)d->ma;
+  if (all_active(m, d)) {
+    memcpy(d->phi_a, d->phi, ma * sizeof(double));
+    memcpy(d->gamma_a, d->gamma, ma * sizeof(double));
+    memcpy(d->phit_a, d->phit, ma * sizeof(double));
+    memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
+    return;
+  }
   for (int k = 0; k < d->ma; k++) {
     int r = d->active[k];
     d->phi_a[k] = d->phi[r];
@@ -200,6 +231,15 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
 }
 
 int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  if (flags == MBD_EVAL_GAMMA) {
+    // only v moved: the poses' rates, then γ (Φ, Φq, Φt and their copies stand)
+    mbd_kin_rates(m, d);
+    int rc = mbd_constraints_eval(m, d, flags, err);
+    for (int k = 0; rc == MBD_OK && k < d->ma; k++) {
+      d->gamma_a[k] = d->gamma[d->active[k]];
+    }
+    return rc;
+  }
   mbd_kin_poses(m, d);
   int rc = mbd_constraints_eval(m, d, flags, err);
   if (rc == MBD_OK) {

@@ -14,44 +14,149 @@
  * an eighth of its time there).  The algorithm of dgetf2: the pivot is the first largest |a| of its
  * column, rows are swapped across the matrix, the column below is scaled by 1/pivot and the
  * trailing block updated by the outer product; a zero pivot is reported (the first, 1-based) and
- * the factorization goes on, as dgetrf does. */
+ * the factorization goes on, as dgetrf does.
+ *
+ * The kernels are written for a size known to the compiler: the common sizes of mechanisms (a
+ * 4×4 dependent block, a 6×6 reduced matrix, a 10×10 augmented one) each get their own unrolled
+ * copy through the switches below, which cuts the loop control that dominated these tiny loops
+ * (the solve of a 4×4 system took 280 instructions, now about 100).  Every copy does the same
+ * operations in the same order: the results do not depend on the path taken. */
 #define LU_SMALL 16
 
-static int lu_small(int n, double *a, int lda, int *ipiv) {
+static inline __attribute__((always_inline)) int lu_kernel(const int n, double *restrict a,
+                                                           const int lda, int *restrict ipiv) {
   int info = 0;
   for (int j = 0; j < n; j++) {
+    double *restrict cj = a + (size_t)j * lda;
     int p = j;
-    double big = fabs(MBD_AT(a, lda, j, j));
+    double big = fabs(cj[j]);
     for (int i = j + 1; i < n; i++) {
-      if (fabs(MBD_AT(a, lda, i, j)) > big) {
-        big = fabs(MBD_AT(a, lda, i, j));
+      double u = fabs(cj[i]);
+      if (u > big) {
+        big = u;
         p = i;
       }
     }
     ipiv[j] = p + 1;
-    if (MBD_AT(a, lda, p, j) == 0) {
+    if (cj[p] == 0) {
       info = info ? info : j + 1;
       continue;
     }
     if (p != j) {
       for (int k = 0; k < n; k++) {
-        double t = MBD_AT(a, lda, j, k);
-        MBD_AT(a, lda, j, k) = MBD_AT(a, lda, p, k);
-        MBD_AT(a, lda, p, k) = t;
+        double *ck = a + (size_t)k * lda;
+        double t = ck[j];
+        ck[j] = ck[p];
+        ck[p] = t;
       }
     }
-    double r = 1.0 / MBD_AT(a, lda, j, j);
+    double r = 1.0 / cj[j];
     for (int i = j + 1; i < n; i++) {
-      MBD_AT(a, lda, i, j) *= r;
+      cj[i] *= r;
     }
     for (int k = j + 1; k < n; k++) {
-      double u = MBD_AT(a, lda, j, k);
+      double *restrict ck = a + (size_t)k * lda;
+      double u = ck[j];
       if (u != 0) {
         for (int i = j + 1; i < n; i++) {
-          MBD_AT(a, lda, i, k) -= MBD_AT(a, lda, i, j) * u;
+          ck[i] -= cj[i] * u;
         }
       }
     }
+  }
+  return info;
+}
+
+// P L U x = b: the interchanges, then L (unit lower) forward, U backward
+static inline __attribute__((always_inline)) void solve_kernel(const int n,
+                                                               const double *restrict lu,
+                                                               const int lda,
+                                                               const int *restrict ipiv,
+                                                               double *restrict x) {
+  for (int i = 0; i < n; i++) {
+    int p = ipiv[i] - 1;
+    if (p != i) {
+      double t = x[i];
+      x[i] = x[p];
+      x[p] = t;
+    }
+  }
+  for (int j = 0; j < n; j++) {
+    const double *cj = lu + (size_t)j * lda;
+    double xj = x[j];
+    for (int i = j + 1; i < n; i++) {
+      x[i] -= cj[i] * xj;
+    }
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const double *cj = lu + (size_t)j * lda;
+    x[j] /= cj[j];
+    double xj = x[j];
+    for (int i = 0; i < j; i++) {
+      x[i] -= cj[i] * xj;
+    }
+  }
+}
+
+// Uᵀ Lᵀ Pᵀ x = b: Uᵀ forward, Lᵀ backward, then the interchanges in reverse
+static inline __attribute__((always_inline)) void solve_trans_kernel(const int n,
+                                                                     const double *restrict lu,
+                                                                     const int lda,
+                                                                     const int *restrict ipiv,
+                                                                     double *restrict x) {
+  for (int j = 0; j < n; j++) {
+    const double *cj = lu + (size_t)j * lda;
+    double s = x[j];
+    for (int i = 0; i < j; i++) {
+      s -= cj[i] * x[i];
+    }
+    x[j] = s / cj[j];
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const double *cj = lu + (size_t)j * lda;
+    double s = x[j];
+    for (int i = j + 1; i < n; i++) {
+      s -= cj[i] * x[i];
+    }
+    x[j] = s;
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    int p = ipiv[i] - 1;
+    if (p != i) {
+      double t = x[i];
+      x[i] = x[p];
+      x[p] = t;
+    }
+  }
+}
+
+// the sizes with copies of their own (a case per size up to the bound)
+#define SMALL_CASES_8(F, ...)                                                                    \
+  case 1: F(1, __VA_ARGS__); break;                                                              \
+  case 2: F(2, __VA_ARGS__); break;                                                              \
+  case 3: F(3, __VA_ARGS__); break;                                                              \
+  case 4: F(4, __VA_ARGS__); break;                                                              \
+  case 5: F(5, __VA_ARGS__); break;                                                              \
+  case 6: F(6, __VA_ARGS__); break;                                                              \
+  case 7: F(7, __VA_ARGS__); break;                                                              \
+  case 8: F(8, __VA_ARGS__); break;
+#define SMALL_CASES_12(F, ...)                                                                   \
+  SMALL_CASES_8(F, __VA_ARGS__)                                                                  \
+  case 9: F(9, __VA_ARGS__); break;                                                              \
+  case 10: F(10, __VA_ARGS__); break;                                                            \
+  case 11: F(11, __VA_ARGS__); break;                                                            \
+  case 12: F(12, __VA_ARGS__); break;
+
+#define LU_CALL(N, a, lda, ipiv, info) info = lu_kernel(N, a, lda, ipiv)
+#define SOLVE_CALL(N, lu, lda, ipiv, x) solve_kernel(N, lu, lda, ipiv, x)
+#define SOLVE_T_CALL(N, lu, lda, ipiv, x) solve_trans_kernel(N, lu, lda, ipiv, x)
+
+static int lu_small(int n, double *a, int lda, int *ipiv) {
+  int info = 0;
+  switch (n) {
+    SMALL_CASES_12(LU_CALL, a, lda, ipiv, info)
+    default:
+      info = lu_kernel(n, a, lda, ipiv);
   }
   return info;
 }
@@ -76,29 +181,12 @@ void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, 
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, lu, lda, ipiv, b, n);
     return;
   }
-  // P L U x = b: the interchanges, then L (unit lower) forward, U backward
   for (int c = 0; c < nrhs; c++) {
     double *x = b + (size_t)c * n;
-    for (int i = 0; i < n; i++) {
-      int p = ipiv[i] - 1;
-      if (p != i) {
-        double t = x[i];
-        x[i] = x[p];
-        x[p] = t;
-      }
-    }
-    for (int j = 0; j < n; j++) {
-      double xj = x[j];
-      for (int i = j + 1; i < n; i++) {
-        x[i] -= MBD_AT(lu, lda, i, j) * xj;
-      }
-    }
-    for (int j = n - 1; j >= 0; j--) {
-      x[j] /= MBD_AT(lu, lda, j, j);
-      double xj = x[j];
-      for (int i = 0; i < j; i++) {
-        x[i] -= MBD_AT(lu, lda, i, j) * xj;
-      }
+    switch (n) {
+      SMALL_CASES_12(SOLVE_CALL, lu, lda, ipiv, x)
+      default:
+        solve_kernel(n, lu, lda, ipiv, x);
     }
   }
 }
@@ -111,30 +199,12 @@ void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, doubl
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, nrhs, lu, lda, ipiv, b, n);
     return;
   }
-  // Uᵀ Lᵀ Pᵀ x = b: Uᵀ forward, Lᵀ backward, then the interchanges in reverse
   for (int c = 0; c < nrhs; c++) {
     double *x = b + (size_t)c * n;
-    for (int j = 0; j < n; j++) {
-      double s = x[j];
-      for (int i = 0; i < j; i++) {
-        s -= MBD_AT(lu, lda, i, j) * x[i];
-      }
-      x[j] = s / MBD_AT(lu, lda, j, j);
-    }
-    for (int j = n - 1; j >= 0; j--) {
-      double s = x[j];
-      for (int i = j + 1; i < n; i++) {
-        s -= MBD_AT(lu, lda, i, j) * x[i];
-      }
-      x[j] = s;
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      int p = ipiv[i] - 1;
-      if (p != i) {
-        double t = x[i];
-        x[i] = x[p];
-        x[p] = t;
-      }
+    switch (n) {
+      SMALL_CASES_8(SOLVE_T_CALL, lu, lda, ipiv, x)
+      default:
+        solve_trans_kernel(n, lu, lda, ipiv, x);
     }
   }
 }
@@ -349,6 +419,13 @@ int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, 
   return MBD_OK;
 }
 
+/* matrices of at most MUL_SMALL rows and columns (the LU's bound) are multiplied by plain
+ * loops: a CBLAS call costs more than the arithmetic of a mechanism's 6×2 product (OpenBLAS's
+ * dgemv took 480 instructions for BᵀQ of the double pendulum's kane formulation, the loop 60).
+ * The sums run in index order; OpenBLAS's kernels add in another order, so results differ from
+ * theirs by rounding. */
+#define MUL_SMALL LU_SMALL
+
 void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, const double *x,
               double beta, double *y) {
   if (m == 0 || n == 0) {
@@ -358,8 +435,36 @@ void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, c
     }
     return;
   }
-  cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta, y,
-              1);
+  if (m > MUL_SMALL || n > MUL_SMALL) {
+    cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta,
+                y, 1);
+    return;
+  }
+  if (trans) {
+    // y_j = α (column j)ᵀ x + β y_j
+    for (int j = 0; j < n; j++) {
+      const double *col = a + (size_t)j * lda;
+      double s = 0;
+      for (int i = 0; i < m; i++) {
+        s += col[i] * x[i];
+      }
+      y[j] = beta == 0 ? alpha * s : alpha * s + beta * y[j];
+    }
+    return;
+  }
+  // y = β y, then the columns of A scaled by α x_j added
+  for (int i = 0; i < m; i++) {
+    y[i] = beta == 0 ? 0 : beta * y[i];
+  }
+  for (int j = 0; j < n; j++) {
+    const double *col = a + (size_t)j * lda;
+    double t = alpha * x[j];
+    if (t != 0) {
+      for (int i = 0; i < m; i++) {
+        y[i] += t * col[i];
+      }
+    }
+  }
 }
 
 void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
@@ -367,8 +472,24 @@ void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const d
   if (m == 0 || n == 0) {
     return;
   }
-  cblas_dgemm(CblasColMajor, transa ? CblasTrans : CblasNoTrans, transb ? CblasTrans : CblasNoTrans,
-              m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (m > MUL_SMALL || n > MUL_SMALL || k > MUL_SMALL) {
+    cblas_dgemm(CblasColMajor, transa ? CblasTrans : CblasNoTrans,
+                transb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  // c_ij = α Σ_l op(A)_il op(B)_lj + β c_ij
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < m; i++) {
+      double s = 0;
+      for (int l = 0; l < k; l++) {
+        double ail = transa ? MBD_AT(a, lda, l, i) : MBD_AT(a, lda, i, l);
+        double blj = transb ? MBD_AT(b, ldb, j, l) : MBD_AT(b, ldb, l, j);
+        s += ail * blj;
+      }
+      double *cij = &MBD_AT(c, ldc, i, j);
+      *cij = beta == 0 ? alpha * s : alpha * s + beta * *cij;
+    }
+  }
 }
 
 /* eigen-decompositions for set-up and analysis (they allocate their LAPACK workspace per call) */

@@ -109,10 +109,14 @@ typedef struct mbd_body_kind_desc {
   const char *const *wname; /* their names ("omega"; "wx", "wy", "wz") */
   /* the pose from the block's q and v */
   void (*pose)(const double *q, const double *v, mbd_pose *ps);
+  /* the pose's rates (ṙ, ṗ, ω) from the block's v, its positions unchanged since `pose` (only
+   * the velocities moved: γ after a velocity analysis); NULL: `pose` again */
+  void (*rates)(const double *v, mbd_pose *ps);
   /* o += sign·(A a) (an axis) or sign·(r + A a) (point = 1) of this body as side `side` of a row
    * (local columns side·MBD_NY_MAX …): value, rate, Jacobian over Y, quadratic term */
   void (*vec_add)(const mbd_pose *ps, const double *a, double sign, int side, int point,
                   mbd_vec *o);
+  int const_inertia;       /* 1: M_Y and the Q_Y of `inertia` do not depend on the pose */
   /* M_Y (ny×ny, ld ldm, zeroed by the caller) and Q_Y += gravity and velocity-quadratic terms */
   void (*inertia)(const mbd_body *b, const double *g, const mbd_pose *ps, double *M, int ldm,
                   double *Q);
@@ -403,6 +407,15 @@ struct mbd_data {
                               the start): how near a singular configuration the run came */
   double sing_t;           /* where it was */
   int gauss_solved;        /* gcp: the last solve was Gauss's principle (no LU to reuse) */
+  /* a model whose mass matrix and the inertia part of Q are constant (planar rigid bodies in
+   * their own coordinates): built at the first evaluation, kept in M and Qg (forces.c) */
+  int inertia_const;       /* 1: the model is such (set at allocation) */
+  int inertia_ready;       /* 1: M and Qg hold them */
+  double *Qg;              /* nv: Q of gravity alone (the bodies' inertia stage) */
+  /* drives: the last time each was evaluated at and f, f', f'' there (a drive is a function of
+   * time: the stages of one evaluation ask at the same t several times) */
+  double *drive_t;         /* ndrive, NaN before the first */
+  double *drive_f;         /* 3·ndrive */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
