@@ -69,7 +69,10 @@ static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, cons
   d->gamma[r] = (d->pose[b1].J || d->pose[b2].J) ? gamma + gamma_pose_terms(d, b1, b2, o->J)
                                                  : gamma + 0.0;
   if (all) {
-    memcpy(d->rowJ + (size_t)r * MBD_NLOC, o->J, sizeof o->J);
+    double *rj = d->rowJ + (size_t)r * MBD_NLOC;
+    for (int c = 0; c < MBD_NLOC; c++) {
+      rj[c] = o->J[c];
+    }
     scatter_row(m, d, r, b1, b2, o->J);
   }
 }

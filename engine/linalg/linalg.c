@@ -3,6 +3,7 @@
 
 #include <cblas.h>
 #include <lapacke.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,13 +362,213 @@ int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double
   return MBD_OK;
 }
 
+/* the thin SVD of a small matrix by one-sided Jacobi rotations (Hestenes): the columns of
+ * W = A (or Aᵀ when A is wide) are rotated pairwise until they are orthogonal; then W = U Σ and
+ * the rotations gathered are V.  For the mechanisms' Φq M^(−1/2) (4×6 for a double pendulum)
+ * LAPACK's dgesvd spent about 40 000 instructions on the bidiagonal reduction's set-up; this
+ * takes a few thousand, and its singular values have high relative accuracy (Demmel and
+ * Veselić), the small ones included.  SVD_SMALL bounds the shorter side, SVD_SMALL_LONG the
+ * longer. */
+#define SVD_SMALL 12
+#define SVD_SMALL_LONG 32
+#define SVD_SWEEPS 60
+
+/* W (r×c, ld r, r ≥ c) → W U-part with V (c×c, ld c) accumulated from the identity; the column
+ * norms (singular values) into s.  0, or MBD_E_SINGULAR without convergence. */
+static int jacobi_cols(int r, int c, double *W, double *V, double *s) {
+  for (int j = 0; j < c; j++) {
+    for (int i = 0; i < c; i++) {
+      MBD_AT(V, c, i, j) = i == j;
+    }
+  }
+  const double tol = (double)r * DBL_EPSILON;
+  for (int sweep = 0;; sweep++) {
+    // the squared column norms, computed afresh each sweep and carried through its rotations;
+    // a column below the rounding level of the largest stands for a zero singular value: it is
+    // left alone (rotating it against a large one only stirs that one's rounding errors)
+    double big = 0;
+    for (int j = 0; j < c; j++) {
+      const double *wj = W + (size_t)j * r;
+      double n2 = 0;
+      for (int i = 0; i < r; i++) {
+        n2 += wj[i] * wj[i];
+      }
+      s[j] = n2;
+      big = n2 > big ? n2 : big;
+    }
+    double tiny = tol * tol * big;
+    int rotated = 0;
+    for (int p = 0; p < c - 1; p++) {
+      for (int q = p + 1; q < c; q++) {
+        double *wp = W + (size_t)p * r, *wq = W + (size_t)q * r;
+        double gamma = 0;
+        for (int i = 0; i < r; i++) {
+          gamma += wp[i] * wq[i];
+        }
+        if (gamma == 0 || fabs(gamma) <= tol * sqrt(s[p] * s[q]) || s[p] <= tiny ||
+            s[q] <= tiny) {
+          continue;
+        }
+        rotated = 1;
+        // the rotation that zeroes the (p, q) entry of WᵀW
+        double zeta = (s[q] - s[p]) / (2 * gamma);
+        double t = (zeta >= 0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1 + zeta * zeta));
+        double cs = 1 / sqrt(1 + t * t), sn = cs * t;
+        for (int i = 0; i < r; i++) {
+          double x = wp[i], y = wq[i];
+          wp[i] = cs * x - sn * y;
+          wq[i] = sn * x + cs * y;
+        }
+        double *vp = V + (size_t)p * c, *vq = V + (size_t)q * c;
+        for (int i = 0; i < c; i++) {
+          double x = vp[i], y = vq[i];
+          vp[i] = cs * x - sn * y;
+          vq[i] = sn * x + cs * y;
+        }
+        s[p] -= t * gamma;
+        s[q] += t * gamma;
+      }
+    }
+    if (!rotated) {
+      break;
+    }
+    if (sweep + 1 >= SVD_SWEEPS) {
+      return MBD_E_SINGULAR;
+    }
+  }
+  // σ_j = |W_j|, decreasing (columns of W and V moved along), U_j = W_j / σ_j
+  for (int j = 0; j < c; j++) {
+    double n2 = 0;
+    for (int i = 0; i < r; i++) {
+      n2 += MBD_AT(W, r, i, j) * MBD_AT(W, r, i, j);
+    }
+    s[j] = sqrt(n2);
+  }
+  for (int j = 0; j < c; j++) {
+    int best = j;
+    for (int k = j + 1; k < c; k++) {
+      best = s[k] > s[best] ? k : best;
+    }
+    if (best != j) {
+      double t = s[j];
+      s[j] = s[best];
+      s[best] = t;
+      for (int i = 0; i < r; i++) {
+        t = MBD_AT(W, r, i, j);
+        MBD_AT(W, r, i, j) = MBD_AT(W, r, i, best);
+        MBD_AT(W, r, i, best) = t;
+      }
+      for (int i = 0; i < c; i++) {
+        t = MBD_AT(V, c, i, j);
+        MBD_AT(V, c, i, j) = MBD_AT(V, c, i, best);
+        MBD_AT(V, c, i, best) = t;
+      }
+    }
+  }
+  // the columns of a vanishing σ (below rounding of the largest) are completed to an
+  // orthonormal set, as LAPACK's are: Gram–Schmidt of unit vectors against the others
+  double cut = s[0] * (double)r * DBL_EPSILON;
+  for (int j = 0; j < c; j++) {
+    double *wj = W + (size_t)j * r;
+    if (s[j] > cut && s[j] > 0) {
+      for (int i = 0; i < r; i++) {
+        wj[i] /= s[j];
+      }
+      continue;
+    }
+    for (int e = 0; e < r; e++) {
+      for (int i = 0; i < r; i++) {
+        wj[i] = i == e;
+      }
+      for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < c; k++) {
+          if (k == j || (k > j && !(s[k] > cut && s[k] > 0))) {
+            continue;  // itself, or a column not yet made
+          }
+          const double *wk = W + (size_t)k * r;
+          double dot = 0;
+          for (int i = 0; i < r; i++) {
+            dot += wk[i] * wj[i];
+          }
+          for (int i = 0; i < r; i++) {
+            wj[i] -= dot * wk[i];
+          }
+        }
+      }
+      double nn = 0;
+      for (int i = 0; i < r; i++) {
+        nn += wj[i] * wj[i];
+      }
+      if (nn > 0.25) {
+        nn = sqrt(nn);
+        for (int i = 0; i < r; i++) {
+          wj[i] /= nn;
+        }
+        break;
+      }
+    }
+  }
+  return 0;
+}
+
+/* the thin SVD of a small A (m×n) into ws: s, U (m×mn, ld m) and Vᵀ (mn×n, ld mn) */
+static int svd_small(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *u,
+                     double *vt) {
+  if (m >= n) {
+    // W = A (m×n): A = W Σ⁻¹ … = U Σ Vᵀ with V n×n gathered in vt's place, transposed at the end
+    copy_in(ws, m, n, a, lda);
+    int rc = jacobi_cols(m, n, ws->a, vt, ws->s);
+    if (rc != 0) {
+      return rc;
+    }
+    memcpy(u, ws->a, (size_t)m * n * sizeof(double));
+    for (int j = 0; j < n; j++) {
+      for (int i = j + 1; i < n; i++) {
+        double t = MBD_AT(vt, n, i, j);
+        MBD_AT(vt, n, i, j) = MBD_AT(vt, n, j, i);
+        MBD_AT(vt, n, j, i) = t;
+      }
+    }
+    return 0;
+  }
+  // wide: W = Aᵀ (n×m) = U' Σ V'ᵀ, so A = V' Σ U'ᵀ: U = V' (m×m), Vᵀ = U'ᵀ (m×n)
+  for (int j = 0; j < m; j++) {
+    for (int i = 0; i < n; i++) {
+      MBD_AT(ws->a, n, i, j) = MBD_AT(a, lda, j, i);
+    }
+  }
+  int rc = jacobi_cols(n, m, ws->a, u, ws->s);
+  if (rc != 0) {
+    return rc;
+  }
+  for (int j = 0; j < m; j++) {
+    for (int i = 0; i < n; i++) {
+      MBD_AT(vt, m, j, i) = MBD_AT(ws->a, n, i, j);
+    }
+  }
+  return 0;
+}
+
+static int svd_is_small(int m, int n) {
+  int mn = m < n ? m : n, mx = m > n ? m : n;
+  return mn >= 1 && mn <= SVD_SMALL && mx <= SVD_SMALL_LONG;
+}
+
 int mbd_svd(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double **u,
             const double **vt) {
   int mn = m < n ? m : n;
-  copy_in(ws, m, n, a, lda);
+  if (!svd_is_small(m, n)) {
+    copy_in(ws, m, n, a, lda);
+  }
   // U (m×mn) and Vt (mn×n) live at the end of work, as for mbd_pinv
   double *uu = ws->work + (ws->lwork - m * mn - mn * n);
   double *vv = uu + m * mn;
+  if (svd_is_small(m, n)) {
+    int rc = svd_small(ws, m, n, a, lda, uu, vv);
+    *u = uu;
+    *vt = vv;
+    return rc;
+  }
   int lw = ws->lwork - m * mn - mn * n;
   lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, uu, m,
                                         vv, mn, ws->work, lw);
@@ -382,13 +583,16 @@ int mbd_svd(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double
 int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, int ldx,
              double rcond, int *rank) {
   int mn = m < n ? m : n;
-  copy_in(ws, m, n, a, lda);
   // U (m×mn) and Vt (mn×n) live at the end of work
   double *u = ws->work + (ws->lwork - m * mn - mn * n);
   double *vt = u + m * mn;
+  // LAPACK's SVD at every size: the coordinate-level systems of paper 004 solve through this
+  // inverse, and the reproductions' unstabilized errors (α = β = 0) grow from round-off, so their
+  // committed figures are those of dgesvd's (the Jacobi SVD moved one by 15%)
+  copy_in(ws, m, n, a, lda);
   int lw = ws->lwork - m * mn - mn * n;
-  lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, u, m, vt,
-                                        mn, ws->work, lw);
+  lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, u, m,
+                                        vt, mn, ws->work, lw);
   if (info != 0) {
     return info < 0 ? MBD_E_LAPACK : MBD_E_SINGULAR;  // > 0: the SVD did not converge
   }

@@ -318,7 +318,7 @@ static void spatial_moment(const mbd_pose *ps, const double *Qp, double *n) {
 
 /* ------------------------------------------------------------------------------------------ */
 
-static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
+const mbd_body_kind_desc mbd_body_kinds[MBD_BODY_NKINDS] = {
     [MBD_BODY_GROUND2] = {.name = "ground",
                           .ny = 0,
                           .pose = ground2_pose,
@@ -435,7 +435,3 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                         .moment = spatial_moment,
                         .pose_model = mbd_flex_node_pose},
 };
-
-const mbd_body_kind_desc *mbd_body_kind_get(int kind) {
-  return (kind >= 0 && kind < MBD_BODY_NKINDS) ? &kinds[kind] : &kinds[MBD_BODY_GROUND2];
-}

@@ -139,7 +139,12 @@ typedef struct mbd_body_kind_desc {
   double (*block_energy)(const mbd_model *m, const mbd_data *d, int b);
 } mbd_body_kind_desc;
 
-const mbd_body_kind_desc *mbd_body_kind_get(int kind);
+/* the table of body kinds (body_kinds.c), read through mbd_body_kind_get: inline, since every
+ * stage of an evaluation asks it for each body */
+extern const mbd_body_kind_desc mbd_body_kinds[];
+static inline const mbd_body_kind_desc *mbd_body_kind_get(int kind) {
+  return &mbd_body_kinds[(kind >= 0 && kind < MBD_BODY_NKINDS) ? kind : MBD_BODY_GROUND2];
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* coordinate blocks                                                                           */
@@ -190,7 +195,11 @@ typedef struct mbd_joint_type_desc {
   void (*rows[2])(const mbd_model *m, const mbd_data *d, const mbd_joint *j, mbd_row *rows);
 } mbd_joint_type_desc;
 
-const mbd_joint_type_desc *mbd_joint_type_get(int type);
+/* the table of joint types (joint_types.c), NULL for an unknown type */
+extern const mbd_joint_type_desc mbd_joint_types[];
+static inline const mbd_joint_type_desc *mbd_joint_type_get(int type) {
+  return (type >= 0 && type < MBD_JOINT_NTYPES) ? &mbd_joint_types[type] : NULL;
+}
 /* index in [0, 2) of the model's dimension for the tables above */
 #define MBD_DIMX(m) ((m)->dim == 3 ? 1 : 0)
 
