@@ -617,7 +617,16 @@ order = {names} fixes the axes (the first varies fastest; default sorted names).
 point (p.alpha, ...) and returns a number or a table of numbers; an error in fn is kept in that
 point's .error and the others go on. Result: res.points (parameters and results per point),
 res.axes, res.order, res:grid(key) (a matrix for mbd.plot heatmaps), res:min(key), res:max(key),
-res.failed, res.time, res.workers; csv = "file" writes one row per point.]],
+res.failed, res.time, res.workers; csv = "file" writes one row per point.
+
+Over MPI, beyond one machine: started under mpirun (OpenMPI; `mpirun -np 16 mbd study.lua`, a
+hostfile for several machines), every rank runs the whole script and the sweep shares its points
+among the ranks instead of forking workers (workers is not used; res.workers is the number of
+ranks). Every rank gets every point's result, so the script goes on the same on all of them; rank
+0 writes the CSV (the same bytes as a local sweep's) and only rank 0's standard output is shown.
+mbd.mpi_rank() and mbd.mpi_size() tell a script where it runs (0 and 1 outside mpirun). Without
+mpirun, or in a program built without MPI (libopenmpi-dev absent), sweeps stay on local worker
+processes. As root, OpenMPI wants mpirun --allow-run-as-root.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }
 s:holonomic { s.q.x^2 + s.q.y^2 - 1 }
 s:initial { q = {1, 0}, qd = {0, 4} }
@@ -639,7 +648,8 @@ topics.parallel_map = {
 fn(i) for i = 1..n in forked worker processes (default: one per core, mbd.ncores()); each worker
 takes a strided share of the indices. results[i] is fn's number or flat table of numbers, or the
 error message (a string) when fn(i) raised. Changes fn makes to Lua state stay in the worker.
-mbd.wall_clock() gives monotonic seconds for timing.]],
+Under mpirun the ranks share the indices instead, each in its own process, and every rank gets
+all results (see sweep). mbd.wall_clock() gives monotonic seconds for timing.]],
   example = [[local r = mbd.parallel_map(8, function(i) return i * i end)
 print(r[3], mbd.ncores())]],
   see = { "sweep" },
@@ -1424,6 +1434,8 @@ for _, f in ipairs { "compose", "euler_zyx", "from_axes", "rotate" } do
 end
 aliases["ncores"] = "parallel_map"
 aliases["wall_clock"] = "parallel_map"
+aliases["mpi_rank"] = "sweep"
+aliases["mpi_size"] = "sweep"
 aliases["version"] = "cli"
 aliases["ok"] = "Run"
 aliases["error"] = "Run"
