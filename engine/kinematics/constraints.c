@@ -77,6 +77,79 @@ static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, cons
   }
 }
 
+/* a planar revolute joint between planar rigid bodies or the ground, in their own coordinates:
+ * the two components of d = r2 + A2 s2' − r1 − A1 s1' written out — the rows of revolute2
+ * (model/joint_types.c: mbd_vec_sep, planar_vec_add, ground_vec_add, mbd_row_comp) and put_row
+ * with the same operations in the same order, so the results are the generic path's to the bit
+ * (tests/engine/test_kinematics.c compares them).  The generic path builds 3×14 Jacobians of
+ * spatial size and dispatches through the body kinds for each: five times the work of a planar
+ * pendulum's joint, where the constraint stage was a third of an evaluation. */
+typedef struct pvec {
+  double v[2], vd[2], h[2];
+  double J[2][MBD_NLOC];
+} pvec;
+
+static int planar_revolute_direct(const mbd_model *m, const mbd_data *d, const mbd_joint *j) {
+  int k1 = m->body[j->body1].kind, k2 = m->body[j->body2].kind;
+  return (k1 == MBD_BODY_RIGID2 || k1 == MBD_BODY_GROUND2) &&
+         (k2 == MBD_BODY_RIGID2 || k2 == MBD_BODY_GROUND2) && !d->pose[j->body1].J &&
+         !d->pose[j->body2].J;
+}
+
+/* planar_vec_add with point = 1 (rows 0 and 1), or ground_vec_add for the ground */
+static inline void pvec_add(const mbd_model *m, const mbd_data *d, int b, const double *a,
+                            double sign, int side, pvec *o) {
+  if (m->body[b].kind == MBD_BODY_GROUND2) {
+    for (int i = 0; i < 2; i++) {
+      o->v[i] += sign * a[i];
+    }
+    return;
+  }
+  const mbd_pose *ps = &d->pose[b];
+  const double *A = ps->A;
+  double Aa[2] = {A[0] * a[0] + A[1] * a[1], A[3] * a[0] + A[4] * a[1]};
+  double Ba[2] = {-Aa[1], Aa[0]};
+  double w = ps->pd[0];
+  int col = side * MBD_NY_MAX;
+  for (int i = 0; i < 2; i++) {
+    o->v[i] += sign * (Aa[i] + ps->r[i]);
+    o->vd[i] += sign * (Ba[i] * w + ps->rd[i]);
+    o->h[i] += sign * -(Aa[i] * w * w);
+    o->J[i][col + i] += sign;
+    o->J[i][col + 2] += sign * Ba[i];
+  }
+}
+
+static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_joint *j, int all) {
+  pvec o;
+  memset(&o, 0, sizeof o);
+  pvec_add(m, d, j->body2, j->at2, 1, 1, &o);
+  pvec_add(m, d, j->body1, j->at1, -1, 0, &o);
+  size_t ld = (size_t)m->mrow;
+  const mbd_pose *ps[2] = {&d->pose[j->body1], &d->pose[j->body2]};
+  for (int k = 0; k < 2; k++) {
+    int r = j->row0 + k;
+    d->phi[r] = o.v[k];
+    d->gamma[r] = -o.h[k] + 0.0;
+    if (!all) {
+      continue;
+    }
+    double *rj = d->rowJ + (size_t)r * MBD_NLOC;
+    for (int c = 0; c < MBD_NLOC; c++) {
+      rj[c] = o.J[k][c];
+    }
+    for (int side = 0; side < 2; side++) {
+      if (ps[side]->vadr < 0) {
+        continue;
+      }
+      double *row = d->phiq + (size_t)ps[side]->vadr * ld + (size_t)r;
+      for (int c = 0; c < 3; c++) {
+        row[(size_t)c * ld] += o.J[k][side * MBD_NY_MAX + c];
+      }
+    }
+  }
+}
+
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
   if (m->eqs) {
     return m->eqs->rows(m->eqs->ud, m, d, flags, err);  // generated equations (paper 002)
@@ -92,6 +165,11 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   // joints: their type's equations
   for (int ji = 0; ji < m->njoint; ji++) {
     const mbd_joint *j = &m->joint[ji];
+    if (dx == 0 && j->type == MBD_JOINT_REVOLUTE && j->nrow == 2 && d->direct_rows &&
+        planar_revolute_direct(m, d, j)) {
+      planar_revolute_rows(m, d, j, all);
+      continue;
+    }
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];
     if (j->nrow > 0) {  // a joint of a spanning tree has no rows (its coordinates hold it)

@@ -93,6 +93,7 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->Q0 = calloc(nn, sizeof(double));
   d->evlog = calloc(m->ncontact + m->njfric ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
+  d->direct_rows = 1;
   // constant inertia (planar rigid bodies only), drives' last values
   d->Qg = calloc(nn, sizeof(double));
   d->inertia_const = m->nbody > 1;

@@ -425,6 +425,8 @@ struct mbd_data {
    * time: the stages of one evaluation ask at the same t several times) */
   double *drive_t;         /* ndrive, NaN before the first */
   double *drive_f;         /* 3·ndrive */
+  int direct_rows;         /* 1 (default): planar revolute joints of rigid bodies written out
+                              (kinematics/constraints.c); 0: through the generic rows (tests) */
 };
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
