@@ -34,9 +34,6 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   // run took 1.8× gcp's wall time)
   int blk = 0;
   for (int c = 0; c < n; c++) {
-    for (int k = 0; k < f; k++) {
-      MBD_AT(p->K, n, k, c) = 0;
-    }
     while (blk < m->nblock && m->block[blk].vadr + m->block[blk].nv <= c) {
       blk++;
     }
@@ -45,22 +42,21 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
     if (c < i0 || c >= i1) {
       i0 = 0, i1 = n;  // (every column belongs to a block; the whole column otherwise)
     }
-    for (int i = i0; i < i1; i++) {
-      double mic = MBD_AT(d->M, n, i, c);
-      if (mic == 0) {
-        continue;
+    const double *Mc = d->M + (size_t)c * n;
+    for (int k = 0; k < f; k++) {
+      const double *Bk = p->B + (size_t)k * n;
+      double s = 0;
+      for (int i = i0; i < i1; i++) {
+        if (Mc[i] != 0) {
+          s += Bk[i] * Mc[i];
+        }
       }
-      for (int k = 0; k < f; k++) {
-        MBD_AT(p->K, n, k, c) += MBD_AT(p->B, n, i, k) * mic;
-      }
+      MBD_AT(p->K, n, k, c) = s;
     }
+    // the bottom rows: column c of Φq
+    memcpy(p->K + (size_t)c * n + f, d->phiq_a + (size_t)c * ma, (size_t)ma * sizeof(double));
   }
   mbd_gemv(1, n, f, 1.0, p->B, n, d->Q, 0.0, p->r);
-  for (int c = 0; c < n; c++) {
-    for (int r = 0; r < ma; r++) {
-      MBD_AT(p->K, n, f + r, c) = MBD_AT(d->phiq_a, ma, r, c);
-    }
-  }
   memcpy(p->r + f, d->gamma_a, (size_t)ma * sizeof(double));
   int piv = mbd_lu_factor(n, p->K, n, p->kpiv);
   d->lu_factorizations++;
