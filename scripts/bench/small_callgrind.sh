@@ -70,7 +70,7 @@ for c in pendulum fourbar-I fourbar-II spatial gravity; do
         read -r nb nfevb < <(count mbd_sim_run "$before" scripts/bench/small_cases.lua "$c" "$f" "$i")
         awk -v c="$c" -v f="$f" -v i="$i" -v e="$nfev" -v eb="$nfevb" -v a="$n" -v b="$nb" \
           'BEGIN { printf "%-11s %-15s %-6s %7s %7s %13.0f %13.0f %7.2f\n", c, f, i, eb, e, b, a,
-                   b > 0 ? a / b : 0 }'
+                   (b > 0 ? a / b : 0) }'
       else
         printf "%-11s %-15s %-6s %7s %13s\n" "$c" "$f" "$i" "$nfev" "$n"
       fi
