@@ -21,7 +21,10 @@ rm -f "$local_csv" "$mpi_csv"
 # as root OpenMPI needs --allow-run-as-root; two ranks on a machine of fewer cores: --oversubscribe
 flags=(--oversubscribe)
 [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
-mpirun "${flags[@]}" -np 2 "$mbd" "$here/sweep_mpi.lua" "$mpi_csv" 2 ||
+# (under the sanitizers: OpenMPI's plugins, unloaded at MPI_Finalize, leave allocations that
+# LeakSanitizer reports and cannot attribute; the leak check stays on for the local sweep above)
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+  mpirun "${flags[@]}" -np 2 "$mbd" "$here/sweep_mpi.lua" "$mpi_csv" 2 ||
   { echo "FAILED: the sweep under mpirun -np 2"; exit 1; }
 if ! cmp "$local_csv" "$mpi_csv"; then
   echo "FAILED: the CSV of the MPI sweep differs from the local one"
