@@ -7,7 +7,12 @@
  * them, draws a progress bar on stderr when stderr is a terminal, and returns results[i].
  * A result is a number or a flat table of numbers (string or integer keys); a point whose fn
  * raises an error (or returns something else) gives its message as a string in results[i] — the
- * other points go on.  workers = 1 runs in this process (no fork). */
+ * other points go on.  workers = 1 runs in this process (no fork).
+ *
+ * Under mpirun (the mbd program started by an MPI launcher: interp/mpi_run.c) every rank runs the
+ * script and reaches the same map: the ranks share the points the same strided way (rank r
+ * computes r+1, r+1+size, … in its own process; `workers` is not used), the records are
+ * gathered to every rank, and each returns the same results as a local run. */
 #include <errno.h>
 #include <lauxlib.h>
 #include <poll.h>
@@ -228,6 +233,77 @@ int mbd_ncores(void) {
   return c > 0 ? (int)c : 1;
 }
 
+/* the registry key of the distributed run's l_dist (a light userdata), absent when local */
+#define DIST_KEY "mbd.dist"
+
+void l_parallel_set_dist(lua_State *L, const l_dist *d) {
+  lua_pushlightuserdata(L, (void *)d);
+  lua_setfield(L, LUA_REGISTRYINDEX, DIST_KEY);
+}
+
+static const l_dist *get_dist(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, DIST_KEY);
+  const l_dist *d = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return d;
+}
+
+/* the map shared among the ranks of a distributed run: this rank's points in this process, then
+ * every rank's records to every rank */
+static int dist_map(lua_State *L, const l_dist *dist, int n, int residx, int progress) {
+  wbuf mine = {0};
+  double t0 = now();
+  int done = 0, share = 0, stopped = 0;
+  for (int i = dist->rank + 1; i <= n; i += dist->size) {
+    share++;
+  }
+  for (int i = dist->rank + 1; i <= n; i += dist->size) {
+    // an interrupted rank stops computing but still joins the exchange (the others wait there)
+    if (mbd_lua_interrupted) {
+      stopped = 1;
+      break;
+    }
+    compute(L, 2, i, &mine);
+    done++;
+    if (progress) {
+      bar(done, share, t0, done == share);  // this rank's share
+    }
+  }
+  char *all = NULL;
+  size_t total = 0;
+  int rc = dist->allgather(mine.p ? mine.p : "", mine.len, &all, &total);
+  free(mine.p);
+  if (rc != 0) {
+    free(all);
+    return luaL_error(L, "parallel_map: the exchange of results among the MPI ranks failed");
+  }
+  size_t off = 0;
+  while (total - off >= 4) {
+    uint32_t rl;
+    memcpy(&rl, all + off, 4);
+    if (total - off - 4 < rl) {
+      break;
+    }
+    decode(L, residx, all + off + 4, rl);
+    off += 4 + rl;
+  }
+  free(all);
+  if (stopped) {
+    mbd_lua_interrupted = 0;
+    return luaL_error(L, "parallel_map: interrupted (MPI rank %d of %d)", dist->rank, dist->size);
+  }
+  // a rank that stopped early leaves its points missing: say so per point
+  for (lua_Integer i = 1; i <= n; i++) {
+    if (lua_rawgeti(L, residx, i) == LUA_TNIL) {
+      lua_pushfstring(L, "parallel_map: point %d got no result (its MPI rank stopped)", (int)i);
+      lua_rawseti(L, residx, i);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, residx);
+  return 1;
+}
+
 static int l_parallel_map(lua_State *L) {
   lua_Integer n = luaL_checkinteger(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -254,6 +330,10 @@ static int l_parallel_map(lua_State *L) {
   lua_settop(L, 2);
   lua_createtable(L, (int)n, 0);
   int residx = lua_gettop(L);
+  const l_dist *dist = get_dist(L);
+  if (dist && dist->size > 1) {
+    return dist_map(L, dist, (int)n, residx, progress);
+  }
   double t0 = now();
   int done = 0;
   if (workers == 1) {
@@ -406,6 +486,20 @@ static int l_ncores(lua_State *L) {
   return 1;
 }
 
+/* mbd.mpi_rank(), mbd.mpi_size(): this process's MPI rank (0 when not under mpirun) and the
+ * number of ranks (1) */
+static int l_mpi_rank(lua_State *L) {
+  const l_dist *d = get_dist(L);
+  lua_pushinteger(L, d ? d->rank : 0);
+  return 1;
+}
+
+static int l_mpi_size(lua_State *L) {
+  const l_dist *d = get_dist(L);
+  lua_pushinteger(L, d ? d->size : 1);
+  return 1;
+}
+
 /* mbd.wall_clock(): monotonic seconds, for timing studies */
 /* mbd.memory_limit(): bytes one large structure may take (mbd_memory_limit) */
 static int l_memory_limit(lua_State *L) {
@@ -427,5 +521,9 @@ int mbd_open_parallel(lua_State *L) {
   lua_setfield(L, -2, "ncores");
   lua_pushcfunction(L, l_memory_limit);
   lua_setfield(L, -2, "memory_limit");
+  lua_pushcfunction(L, l_mpi_rank);
+  lua_setfield(L, -2, "mpi_rank");
+  lua_pushcfunction(L, l_mpi_size);
+  lua_setfield(L, -2, "mpi_size");
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "l_mbd.h"
+#include "mpi_run.h"
 #include "repl.h"
 
 #define PROGNAME "mbd"
@@ -191,6 +192,7 @@ static int pmain(lua_State *L) {
     lua_pushboolean(L, 0);
     return 1;
   }
+  mbd_mpi_attach(L);  // under mpirun: sweeps shared among the ranks
 
   // -e chunks in order, then the script, then the REPL
   int upto = opt.script > 0 ? opt.script : argc;
@@ -210,9 +212,14 @@ static int pmain(lua_State *L) {
 }
 
 int main(int argc, char **argv) {
+  // started by an MPI launcher: MPI first (it may take its own arguments out of argv)
+  if (mbd_mpi_start(&argc, &argv) < 0) {
+    return EXIT_FAILURE;
+  }
   lua_State *L = luaL_newstate();
   if (!L) {
     fprintf(stderr, "%s: cannot create the Lua state: not enough memory\n", PROGNAME);
+    mbd_mpi_stop(0);
     return EXIT_FAILURE;
   }
   lua_gc(L, LUA_GCSTOP);  // stopped while building the initial state
@@ -226,5 +233,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %s\n", PROGNAME, msg ? msg : "(error object is not a string)");
   }
   lua_close(L);
+  mbd_mpi_stop(ok);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -7,9 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config liblua5.4-dev liblapacke-dev libopenblas-dev
-          libsundials-dev libsuitesparse-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo
-          libpng-dev lua5.4 luarocks chromium clang)
-# the last five are for the tests: screenshots' pixels (libpng), require "mbd" from a stock Lua
+          libsundials-dev libsuitesparse-dev libcmocka-dev libedit-dev libplplot-dev
+          plplot-driver-cairo libopenmpi-dev openmpi-bin libpng-dev lua5.4 luarocks chromium clang)
+# SuiteSparse (KLU, UMFPACK) for large models' sparse solves.  MPI (libopenmpi-dev, and
+# openmpi-bin's mpirun) lets mbd.sweep run across machines: optional for the build, which leaves
+# it out when it is absent; the sweep's MPI test needs mpirun.
+# The last five are for the tests: screenshots' pixels (libpng), require "mbd" from a stock Lua
 # and the rockspec (lua5.4, luarocks), the animation page in a headless browser (chromium), the
 # fuzzer (clang's libFuzzer)
 

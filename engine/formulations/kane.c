@@ -39,29 +39,35 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   }
   mbd_part_partial_velocities(p, d);
   // top f rows: BᵀM (f×n) and BᵀQ (eq 33, 40); bottom ma rows: Φq and γ.
-  // BᵀM by columns of M, skipping its zeros (M is block diagonal in body coordinates).  A plain
-  // loop: OpenBLAS's dgemm on an f×n×n this small spent more time in its buffer management than
-  // in arithmetic (the whole kane run took 1.8× gcp's wall time)
+  // BᵀM by columns of M, skipping its zeros (M is block diagonal in body coordinates: column c
+  // has entries only in the rows of its coordinate block).  A plain loop: OpenBLAS's dgemm on an
+  // f×n×n this small spent more time in its buffer management than in arithmetic (the whole kane
+  // run took 1.8× gcp's wall time)
+  int blk = 0;
   for (int c = 0; c < n; c++) {
+    while (blk < m->nblock && m->block[blk].vadr + m->block[blk].nv <= c) {
+      blk++;
+    }
+    int i0 = blk < m->nblock ? m->block[blk].vadr : 0;
+    int i1 = blk < m->nblock ? m->block[blk].vadr + m->block[blk].nv : n;
+    if (c < i0 || c >= i1) {
+      i0 = 0, i1 = n;  // (every column belongs to a block; the whole column otherwise)
+    }
+    const double *Mc = d->M + (size_t)c * n;
     for (int k = 0; k < f; k++) {
-      MBD_AT(p->K, n, k, c) = 0;
-    }
-    for (int i = 0; i < n; i++) {
-      double mic = MBD_AT(d->M, n, i, c);
-      if (mic == 0) {
-        continue;
+      const double *Bk = p->B + (size_t)k * n;
+      double s = 0;
+      for (int i = i0; i < i1; i++) {
+        if (Mc[i] != 0) {
+          s += Bk[i] * Mc[i];
+        }
       }
-      for (int k = 0; k < f; k++) {
-        MBD_AT(p->K, n, k, c) += MBD_AT(p->B, n, i, k) * mic;
-      }
+      MBD_AT(p->K, n, k, c) = s;
     }
+    // the bottom rows: column c of Φq
+    memcpy(p->K + (size_t)c * n + f, d->phiq_a + (size_t)c * ma, (size_t)ma * sizeof(double));
   }
   mbd_gemv(1, n, f, 1.0, p->B, n, d->Q, 0.0, p->r);
-  for (int c = 0; c < n; c++) {
-    for (int r = 0; r < ma; r++) {
-      MBD_AT(p->K, n, f + r, c) = MBD_AT(d->phiq_a, ma, r, c);
-    }
-  }
   memcpy(p->r + f, d->gamma_a, (size_t)ma * sizeof(double));
   int piv = mbd_lu_factor(n, p->K, n, p->kpiv);
   d->lu_factorizations++;

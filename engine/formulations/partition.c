@@ -527,13 +527,8 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     d->v[p->perm[k]] = d->tmp_m[k];
   }
   // γ depends on v: evaluate it once more at the consistent state (q unchanged: Φq stands)
-  mbd_kin_poses(m, d);
-  int rc = mbd_constraints_eval(m, d, MBD_EVAL_GAMMA, err);
-  if (rc < 0) {
-    return rc;
-  }
-  mbd_constraints_gather(m, d);
-  return 0;
+  int rc = mbd_kin_update(m, d, MBD_EVAL_GAMMA, err);
+  return rc < 0 ? rc : 0;
 }
 
 /* paper 000 eq 22–23: partial velocity matrix B (n×f), v = B v_i + C; B_d = −Φ_qd⁻¹ Φ_qi */

@@ -115,6 +115,7 @@ struct sun_ops {
   int (*root_info)(void *mem, int *found);                    /* directions after a root */
   char *(*flag_name)(long flag);                              /* malloc'd flag name */
   void (*stats)(void *mem, mbd_ode_stats *s);                 /* counters since (re)init */
+  long (*steps)(void *mem);                                   /* steps since (re)init */
   double (*last_step)(void *mem);                             /* last accepted step */
   int too_much_work;                                          /* "too much work" flag */
   int root_return;                                            /* "root found" flag */
@@ -175,6 +176,13 @@ static void cv_counters(void *mem, mbd_ode_stats *s, int with_ls) {
 }
 
 static void cv_stats_adams(void *mem, mbd_ode_stats *s) { cv_counters(mem, s, 0); }
+
+// the step count alone: the run-wide step limit is checked before every step
+static long cv_steps(void *mem) {
+  long nst = 0;
+  CVodeGetNumSteps(mem, &nst);
+  return nst;
+}
 static void cv_stats_bdf(void *mem, mbd_ode_stats *s) { cv_counters(mem, s, 1); }
 
 // CVODE keeps its initial-step option across a reinit: h0 is not needed
@@ -217,6 +225,7 @@ static const sun_ops cv_ops_adams = {.name = ODE_NAME_ADAMS,
                                      .root_info = cv_root_info,
                                      .flag_name = CVodeGetReturnFlagName,
                                      .stats = cv_stats_adams,
+                                     .steps = cv_steps,
                                      .last_step = cv_last_step,
                                      .too_much_work = CV_TOO_MUCH_WORK,
                                      .root_return = CV_ROOT_RETURN};
@@ -231,6 +240,7 @@ static const sun_ops cv_ops_bdf = {.name = ODE_NAME_BDF,
                                    .root_info = cv_root_info,
                                    .flag_name = CVodeGetReturnFlagName,
                                    .stats = cv_stats_bdf,
+                                   .steps = cv_steps,
                                    .last_step = cv_last_step,
                                    .too_much_work = CV_TOO_MUCH_WORK,
                                    .root_return = CV_ROOT_RETURN};
@@ -240,6 +250,12 @@ static const sun_ops cv_ops_bdf = {.name = ODE_NAME_BDF,
 // retries of one step after rhs > 0, and the step reduction of each (CVODE's MXNCF and ETACF)
 #define ERK_MAX_RETRIES 10
 #define ERK_RETRY_ETA 0.25
+
+static long erk_steps(void *mem) {
+  long nst = 0;
+  ERKStepGetNumSteps(mem, &nst);
+  return nst;
+}
 
 static void erk_stats(void *mem, mbd_ode_stats *s) {
   long nst = 0, natt = 0, nfe = 0;
@@ -326,6 +342,7 @@ static const sun_ops erk_ops = {.name = ODE_NAME_RK45,
                                 .root_info = erk_root_info,
                                 .flag_name = ERKStepGetReturnFlagName,
                                 .stats = erk_stats,
+                                .steps = erk_steps,
                                 .last_step = erk_last_step,
                                 .too_much_work = ARK_TOO_MUCH_WORK,
                                 .root_return = ARK_ROOT_RETURN};
@@ -656,10 +673,9 @@ int ode_sun_advance(mbd_ode *s, double tstop, mbd_error *err) {
 
   int status = MBD_OK;
   while (s->t < tstop) {
-    // the run-wide step limit (one-step mode makes the solver's own limit per step)
-    mbd_ode_stats seg = {0};
-    ops->stats(r->mem, &seg);
-    if (!inside && r->done.steps + seg.steps >= s->max_steps) {
+    // the run-wide step limit (one-step mode makes the solver's own limit per step): the step
+    // count alone, not every counter (this runs before each step)
+    if (!inside && r->done.steps + ops->steps(r->mem) >= s->max_steps) {
       char *fname = ops->flag_name(ops->too_much_work);
       status = MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_TOO_MANY, ops->name, s->max_steps, s->t,
                         s->st.last_step, fname ? fname : "too much work");

@@ -42,6 +42,7 @@ static void scatter_row_sparse(mbd_data *d, int r, int side, const mbd_pose *ps,
 /* Φq row r += the local row J (over (Y1 | Y2)) through the bodies' pose Jacobians */
 static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const double *J) {
   int bodies[2] = {b1, b2};
+  size_t ld = (size_t)m->mrow;
   for (int side = 0; side < 2; side++) {
     const mbd_pose *ps = &d->pose[bodies[side]];
     if (ps->vadr < 0) {
@@ -53,9 +54,10 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
       continue;
     }
     int ny = ps->ny;
+    double *row = d->phiq + (size_t)ps->vadr * ld + (size_t)r;  // Φq(r, vadr)
     if (!ps->J) {
       for (int c = 0; c < ny; c++) {
-        MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += Js[c];
+        row[(size_t)c * ld] += Js[c];
       }
       continue;
     }
@@ -65,15 +67,13 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
       for (int k = 0; k < ny; k++) {
         s += Js[k] * MBD_AT(ps->J, ny, k, c);
       }
-      MBD_AT(d->phiq, m->mrow, r, ps->vadr + c) += s;
+      row[(size_t)c * ld] += s;
     }
   }
 }
 
 /* γ of row r gains −Φ_Y h of bodies whose pose has a quadratic term (Ÿ = J v̇ + h) */
-static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, int b2,
-                               const double *J) {
-  (void)m;
+static double gamma_pose_terms(const mbd_data *d, int b1, int b2, const double *J) {
   int bodies[2] = {b1, b2};
   double s = 0;
   for (int side = 0; side < 2; side++) {
@@ -92,10 +92,88 @@ static double gamma_pose_terms(const mbd_model *m, const mbd_data *d, int b1, in
 static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const mbd_row *o,
                     double gamma, int all) {
   d->phi[r] = o->val;
-  d->gamma[r] = gamma + gamma_pose_terms(m, d, b1, b2, o->J);
+  // rigid bodies in their own coordinates (J = I) have no quadratic term to add
+  d->gamma[r] = (d->pose[b1].J || d->pose[b2].J) ? gamma + gamma_pose_terms(d, b1, b2, o->J)
+                                                 : gamma + 0.0;
   if (all) {
-    memcpy(d->rowJ + (size_t)r * MBD_NLOC, o->J, sizeof o->J);
+    double *rj = d->rowJ + (size_t)r * MBD_NLOC;
+    for (int c = 0; c < MBD_NLOC; c++) {
+      rj[c] = o->J[c];
+    }
     scatter_row(m, d, r, b1, b2, o->J);
+  }
+}
+
+/* a planar revolute joint between planar rigid bodies or the ground, in their own coordinates:
+ * the two components of d = r2 + A2 s2' − r1 − A1 s1' written out — the rows of revolute2
+ * (model/joint_types.c: mbd_vec_sep, planar_vec_add, ground_vec_add, mbd_row_comp) and put_row
+ * with the same operations in the same order, so the results are the generic path's to the bit
+ * (tests/engine/test_kinematics.c compares them).  The generic path builds 3×14 Jacobians of
+ * spatial size and dispatches through the body kinds for each: five times the work of a planar
+ * pendulum's joint, where the constraint stage was a third of an evaluation. */
+typedef struct pvec {
+  double v[2], vd[2], h[2];
+  double J[2][MBD_NLOC];
+} pvec;
+
+static int planar_revolute_direct(const mbd_model *m, const mbd_data *d, const mbd_joint *j) {
+  int k1 = m->body[j->body1].kind, k2 = m->body[j->body2].kind;
+  return (k1 == MBD_BODY_RIGID2 || k1 == MBD_BODY_GROUND2) &&
+         (k2 == MBD_BODY_RIGID2 || k2 == MBD_BODY_GROUND2) && !d->pose[j->body1].J &&
+         !d->pose[j->body2].J;
+}
+
+/* planar_vec_add with point = 1 (rows 0 and 1), or ground_vec_add for the ground */
+static inline void pvec_add(const mbd_model *m, const mbd_data *d, int b, const double *a,
+                            double sign, int side, pvec *o) {
+  if (m->body[b].kind == MBD_BODY_GROUND2) {
+    for (int i = 0; i < 2; i++) {
+      o->v[i] += sign * a[i];
+    }
+    return;
+  }
+  const mbd_pose *ps = &d->pose[b];
+  const double *A = ps->A;
+  double Aa[2] = {A[0] * a[0] + A[1] * a[1], A[3] * a[0] + A[4] * a[1]};
+  double Ba[2] = {-Aa[1], Aa[0]};
+  double w = ps->pd[0];
+  int col = side * MBD_NY_MAX;
+  for (int i = 0; i < 2; i++) {
+    o->v[i] += sign * (Aa[i] + ps->r[i]);
+    o->vd[i] += sign * (Ba[i] * w + ps->rd[i]);
+    o->h[i] += sign * -(Aa[i] * w * w);
+    o->J[i][col + i] += sign;
+    o->J[i][col + 2] += sign * Ba[i];
+  }
+}
+
+static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_joint *j, int all) {
+  pvec o;
+  memset(&o, 0, sizeof o);
+  pvec_add(m, d, j->body2, j->at2, 1, 1, &o);
+  pvec_add(m, d, j->body1, j->at1, -1, 0, &o);
+  size_t ld = (size_t)m->mrow;
+  const mbd_pose *ps[2] = {&d->pose[j->body1], &d->pose[j->body2]};
+  for (int k = 0; k < 2; k++) {
+    int r = j->row0 + k;
+    d->phi[r] = o.v[k];
+    d->gamma[r] = -o.h[k] + 0.0;
+    if (!all) {
+      continue;
+    }
+    double *rj = d->rowJ + (size_t)r * MBD_NLOC;
+    for (int c = 0; c < MBD_NLOC; c++) {
+      rj[c] = o.J[k][c];
+    }
+    for (int side = 0; side < 2; side++) {
+      if (ps[side]->vadr < 0) {
+        continue;
+      }
+      double *row = d->phiq + (size_t)ps[side]->vadr * ld + (size_t)r;
+      for (int c = 0; c < 3; c++) {
+        row[(size_t)c * ld] += o.J[k][side * MBD_NY_MAX + c];
+      }
+    }
   }
 }
 
@@ -118,6 +196,11 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   // joints: their type's equations
   for (int ji = 0; ji < m->njoint; ji++) {
     const mbd_joint *j = &m->joint[ji];
+    if (dx == 0 && j->type == MBD_JOINT_REVOLUTE && j->nrow == 2 && d->direct_rows &&
+        planar_revolute_direct(m, d, j)) {
+      planar_revolute_rows(m, d, j, all);
+      continue;
+    }
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];
     if (j->nrow > 0) {  // a joint of a spanning tree has no rows (its coordinates hold it)
@@ -136,13 +219,20 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   for (int di = 0; di < m->ndrive; di++) {
     const mbd_drive *dr = &m->drive[di];
     const mbd_joint *j = &m->joint[dr->joint];
-    double f[3] = {0, 0, 0};
-    int rc = dr->fn(dr->ud, d->t, f, err);
-    if (rc < 0) {
-      return rc;
-    }
-    if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
-      return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, j->name, f[0], d->t);
+    // a function of time: asked once per time (a Lua function is not called again for the
+    // Newton iterations and the γ pass of one evaluation)
+    double *f = d->drive_f + 3 * di;
+    if (d->drive_t[di] != d->t) {
+      f[0] = f[1] = f[2] = 0;
+      d->drive_t[di] = NAN;
+      int rc = dr->fn(dr->ud, d->t, f, err);
+      if (rc < 0) {
+        return rc;
+      }
+      if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
+        return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, j->name, f[0], d->t);
+      }
+      d->drive_t[di] = d->t;
     }
     mbd_row o;
     mbd_joint_coord_row(m, d, dr->joint, dr->coord, &o);
@@ -217,7 +307,29 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   return MBD_OK;
 }
 
+/* whether the active rows are all rows in their order (nothing set aside, no contact mode
+ * disabling one): the gathered copies are then plain copies */
+static int all_active(const mbd_model *m, const mbd_data *d) {
+  if (d->ma != m->mrow) {
+    return 0;
+  }
+  for (int k = 0; k < d->ma; k++) {
+    if (d->active[k] != k) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
+  size_t ma = (size_t)d->ma;
+  if (all_active(m, d)) {
+    memcpy(d->phi_a, d->phi, ma * sizeof(double));
+    memcpy(d->gamma_a, d->gamma, ma * sizeof(double));
+    memcpy(d->phit_a, d->phit, ma * sizeof(double));
+    memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
+    return;
+  }
   for (int k = 0; k < d->ma; k++) {
     int r = d->active[k];
     d->phi_a[k] = d->phi[r];
@@ -238,6 +350,15 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
 }
 
 int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  if (flags == MBD_EVAL_GAMMA) {
+    // only v moved: the poses' rates, then γ (Φ, Φq, Φt and their copies stand)
+    mbd_kin_rates(m, d);
+    int rc = mbd_constraints_eval(m, d, flags, err);
+    for (int k = 0; rc == MBD_OK && k < d->ma; k++) {
+      d->gamma_a[k] = d->gamma[d->active[k]];
+    }
+    return rc;
+  }
   mbd_kin_poses(m, d);
   int rc = mbd_constraints_eval(m, d, flags, err);
   if (rc == MBD_OK) {

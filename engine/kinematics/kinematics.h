@@ -13,6 +13,9 @@
 
 /* the poses of every body from d->q and d->v (kinematics/poses.c) */
 void mbd_kin_poses(const mbd_model *m, mbd_data *d);
+/* the poses' rates (ṙ, ṗ, ω, and what depends on v) from d->v, the positions d->q unchanged
+ * since the last mbd_kin_poses: the same pose cache at a fraction of its cost */
+void mbd_kin_rates(const mbd_model *m, mbd_data *d);
 /* q̇ from v through the blocks' maps (rigid bodies: q̇ = v) */
 void mbd_kin_qdot(const mbd_model *m, const double *q, const double *v, double *qdot);
 /* q ← q ⊕ dv: a change of the velocity coordinates applied to the positions (rigid: q += dv) */
@@ -25,7 +28,9 @@ void mbd_kin_move(const mbd_model *m, double *q, const double *dv);
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
 /* copy the active rows into phi_a, phiq_a, gamma_a, phit_a */
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d);
-/* poses, constraints and gather: the kinematic stage of every evaluation */
+/* poses, constraints and gather: the kinematic stage of every evaluation.  flags =
+ * MBD_EVAL_GAMMA when only v changed since the last update: the poses' rates, γ and its gathered
+ * copy are brought up to date, the rest stands */
 int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
 
 /* max |Φ| over the position-level rows, max |Φq v + Φt| over all rows (every row, also those

@@ -18,18 +18,41 @@ void mbd_kin_poses(const mbd_model *m, mbd_data *d) {
   }
   mbd_body_kind_get(m->body[0].kind)->pose(NULL, NULL, &d->pose[0]);
   for (int b = 1; b < m->nbody; b++) {
-    const mbd_block *bl = &m->block[m->body[b].block];
+    const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
     mbd_pose *ps = &d->pose[b];
     // a flexible body's node: its pose and Jacobian from the owner's block (computed before it)
-    if (mbd_body_kind_get(m->body[b].kind)->pose_model) {
-      mbd_body_kind_get(m->body[b].kind)->pose_model(m, d, b, ps);
+    if (k->pose_model) {
+      k->pose_model(m, d, b, ps);
       continue;
     }
-    mbd_body_kind_get(m->body[b].kind)->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
+    const mbd_block *bl = &m->block[m->body[b].block];
+    k->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
     ps->vadr = bl->vadr;
     ps->nv = bl->nv;
-    ps->ny = mbd_body_kind_get(m->body[b].kind)->ny;
+    ps->ny = k->ny;
     ps->J = NULL;
+  }
+}
+
+void mbd_kin_rates(const mbd_model *m, mbd_data *d) {
+  // a tree's pose Jacobians and quadratic terms depend on the velocities throughout
+  if (m->tree) {
+    mbd_kin_poses(m, d);
+    return;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
+    mbd_pose *ps = &d->pose[b];
+    if (k->pose_model) {
+      k->pose_model(m, d, b, ps);  // a node's rates come with its whole pose
+      continue;
+    }
+    const mbd_block *bl = &m->block[m->body[b].block];
+    if (k->rates) {
+      k->rates(d->v + bl->vadr, ps);
+    } else {
+      k->pose(d->q + bl->qadr, d->v + bl->vadr, ps);
+    }
   }
 }
 

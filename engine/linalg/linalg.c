@@ -3,6 +3,7 @@
 
 #include <cblas.h>
 #include <lapacke.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,44 +15,149 @@
  * an eighth of its time there).  The algorithm of dgetf2: the pivot is the first largest |a| of its
  * column, rows are swapped across the matrix, the column below is scaled by 1/pivot and the
  * trailing block updated by the outer product; a zero pivot is reported (the first, 1-based) and
- * the factorization goes on, as dgetrf does. */
+ * the factorization goes on, as dgetrf does.
+ *
+ * The kernels are written for a size known to the compiler: the common sizes of mechanisms (a
+ * 4×4 dependent block, a 6×6 reduced matrix, a 10×10 augmented one) each get their own unrolled
+ * copy through the switches below, which cuts the loop control that dominated these tiny loops
+ * (the solve of a 4×4 system took 280 instructions, now about 100).  Every copy does the same
+ * operations in the same order: the results do not depend on the path taken. */
 #define LU_SMALL 16
 
-static int lu_small(int n, double *a, int lda, int *ipiv) {
+static inline __attribute__((always_inline)) int lu_kernel(const int n, double *restrict a,
+                                                           const int lda, int *restrict ipiv) {
   int info = 0;
   for (int j = 0; j < n; j++) {
+    double *restrict cj = a + (size_t)j * lda;
     int p = j;
-    double big = fabs(MBD_AT(a, lda, j, j));
+    double big = fabs(cj[j]);
     for (int i = j + 1; i < n; i++) {
-      if (fabs(MBD_AT(a, lda, i, j)) > big) {
-        big = fabs(MBD_AT(a, lda, i, j));
+      double u = fabs(cj[i]);
+      if (u > big) {
+        big = u;
         p = i;
       }
     }
     ipiv[j] = p + 1;
-    if (MBD_AT(a, lda, p, j) == 0) {
+    if (cj[p] == 0) {
       info = info ? info : j + 1;
       continue;
     }
     if (p != j) {
       for (int k = 0; k < n; k++) {
-        double t = MBD_AT(a, lda, j, k);
-        MBD_AT(a, lda, j, k) = MBD_AT(a, lda, p, k);
-        MBD_AT(a, lda, p, k) = t;
+        double *ck = a + (size_t)k * lda;
+        double t = ck[j];
+        ck[j] = ck[p];
+        ck[p] = t;
       }
     }
-    double r = 1.0 / MBD_AT(a, lda, j, j);
+    double r = 1.0 / cj[j];
     for (int i = j + 1; i < n; i++) {
-      MBD_AT(a, lda, i, j) *= r;
+      cj[i] *= r;
     }
     for (int k = j + 1; k < n; k++) {
-      double u = MBD_AT(a, lda, j, k);
+      double *restrict ck = a + (size_t)k * lda;
+      double u = ck[j];
       if (u != 0) {
         for (int i = j + 1; i < n; i++) {
-          MBD_AT(a, lda, i, k) -= MBD_AT(a, lda, i, j) * u;
+          ck[i] -= cj[i] * u;
         }
       }
     }
+  }
+  return info;
+}
+
+// P L U x = b: the interchanges, then L (unit lower) forward, U backward
+static inline __attribute__((always_inline)) void solve_kernel(const int n,
+                                                               const double *restrict lu,
+                                                               const int lda,
+                                                               const int *restrict ipiv,
+                                                               double *restrict x) {
+  for (int i = 0; i < n; i++) {
+    int p = ipiv[i] - 1;
+    if (p != i) {
+      double t = x[i];
+      x[i] = x[p];
+      x[p] = t;
+    }
+  }
+  for (int j = 0; j < n; j++) {
+    const double *cj = lu + (size_t)j * lda;
+    double xj = x[j];
+    for (int i = j + 1; i < n; i++) {
+      x[i] -= cj[i] * xj;
+    }
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const double *cj = lu + (size_t)j * lda;
+    x[j] /= cj[j];
+    double xj = x[j];
+    for (int i = 0; i < j; i++) {
+      x[i] -= cj[i] * xj;
+    }
+  }
+}
+
+// Uᵀ Lᵀ Pᵀ x = b: Uᵀ forward, Lᵀ backward, then the interchanges in reverse
+static inline __attribute__((always_inline)) void solve_trans_kernel(const int n,
+                                                                     const double *restrict lu,
+                                                                     const int lda,
+                                                                     const int *restrict ipiv,
+                                                                     double *restrict x) {
+  for (int j = 0; j < n; j++) {
+    const double *cj = lu + (size_t)j * lda;
+    double s = x[j];
+    for (int i = 0; i < j; i++) {
+      s -= cj[i] * x[i];
+    }
+    x[j] = s / cj[j];
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const double *cj = lu + (size_t)j * lda;
+    double s = x[j];
+    for (int i = j + 1; i < n; i++) {
+      s -= cj[i] * x[i];
+    }
+    x[j] = s;
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    int p = ipiv[i] - 1;
+    if (p != i) {
+      double t = x[i];
+      x[i] = x[p];
+      x[p] = t;
+    }
+  }
+}
+
+// the sizes with copies of their own (a case per size up to the bound)
+#define SMALL_CASES_8(F, ...)                                                                    \
+  case 1: F(1, __VA_ARGS__); break;                                                              \
+  case 2: F(2, __VA_ARGS__); break;                                                              \
+  case 3: F(3, __VA_ARGS__); break;                                                              \
+  case 4: F(4, __VA_ARGS__); break;                                                              \
+  case 5: F(5, __VA_ARGS__); break;                                                              \
+  case 6: F(6, __VA_ARGS__); break;                                                              \
+  case 7: F(7, __VA_ARGS__); break;                                                              \
+  case 8: F(8, __VA_ARGS__); break;
+#define SMALL_CASES_12(F, ...)                                                                   \
+  SMALL_CASES_8(F, __VA_ARGS__)                                                                  \
+  case 9: F(9, __VA_ARGS__); break;                                                              \
+  case 10: F(10, __VA_ARGS__); break;                                                            \
+  case 11: F(11, __VA_ARGS__); break;                                                            \
+  case 12: F(12, __VA_ARGS__); break;
+
+#define LU_CALL(N, a, lda, ipiv, info) info = lu_kernel(N, a, lda, ipiv)
+#define SOLVE_CALL(N, lu, lda, ipiv, x) solve_kernel(N, lu, lda, ipiv, x)
+#define SOLVE_T_CALL(N, lu, lda, ipiv, x) solve_trans_kernel(N, lu, lda, ipiv, x)
+
+static int lu_small(int n, double *a, int lda, int *ipiv) {
+  int info = 0;
+  switch (n) {
+    SMALL_CASES_12(LU_CALL, a, lda, ipiv, info)
+    default:
+      info = lu_kernel(n, a, lda, ipiv);
   }
   return info;
 }
@@ -76,29 +182,12 @@ void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, 
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, lu, lda, ipiv, b, n);
     return;
   }
-  // P L U x = b: the interchanges, then L (unit lower) forward, U backward
   for (int c = 0; c < nrhs; c++) {
     double *x = b + (size_t)c * n;
-    for (int i = 0; i < n; i++) {
-      int p = ipiv[i] - 1;
-      if (p != i) {
-        double t = x[i];
-        x[i] = x[p];
-        x[p] = t;
-      }
-    }
-    for (int j = 0; j < n; j++) {
-      double xj = x[j];
-      for (int i = j + 1; i < n; i++) {
-        x[i] -= MBD_AT(lu, lda, i, j) * xj;
-      }
-    }
-    for (int j = n - 1; j >= 0; j--) {
-      x[j] /= MBD_AT(lu, lda, j, j);
-      double xj = x[j];
-      for (int i = 0; i < j; i++) {
-        x[i] -= MBD_AT(lu, lda, i, j) * xj;
-      }
+    switch (n) {
+      SMALL_CASES_12(SOLVE_CALL, lu, lda, ipiv, x)
+      default:
+        solve_kernel(n, lu, lda, ipiv, x);
     }
   }
 }
@@ -111,30 +200,12 @@ void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, doubl
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, nrhs, lu, lda, ipiv, b, n);
     return;
   }
-  // Uᵀ Lᵀ Pᵀ x = b: Uᵀ forward, Lᵀ backward, then the interchanges in reverse
   for (int c = 0; c < nrhs; c++) {
     double *x = b + (size_t)c * n;
-    for (int j = 0; j < n; j++) {
-      double s = x[j];
-      for (int i = 0; i < j; i++) {
-        s -= MBD_AT(lu, lda, i, j) * x[i];
-      }
-      x[j] = s / MBD_AT(lu, lda, j, j);
-    }
-    for (int j = n - 1; j >= 0; j--) {
-      double s = x[j];
-      for (int i = j + 1; i < n; i++) {
-        s -= MBD_AT(lu, lda, i, j) * x[i];
-      }
-      x[j] = s;
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      int p = ipiv[i] - 1;
-      if (p != i) {
-        double t = x[i];
-        x[i] = x[p];
-        x[p] = t;
-      }
+    switch (n) {
+      SMALL_CASES_8(SOLVE_T_CALL, lu, lda, ipiv, x)
+      default:
+        solve_trans_kernel(n, lu, lda, ipiv, x);
     }
   }
 }
@@ -291,13 +362,213 @@ int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double
   return MBD_OK;
 }
 
+/* the thin SVD of a small matrix by one-sided Jacobi rotations (Hestenes): the columns of
+ * W = A (or Aᵀ when A is wide) are rotated pairwise until they are orthogonal; then W = U Σ and
+ * the rotations gathered are V.  For the mechanisms' Φq M^(−1/2) (4×6 for a double pendulum)
+ * LAPACK's dgesvd spent about 40 000 instructions on the bidiagonal reduction's set-up; this
+ * takes a few thousand, and its singular values have high relative accuracy (Demmel and
+ * Veselić), the small ones included.  SVD_SMALL bounds the shorter side, SVD_SMALL_LONG the
+ * longer. */
+#define SVD_SMALL 12
+#define SVD_SMALL_LONG 32
+#define SVD_SWEEPS 60
+
+/* W (r×c, ld r, r ≥ c) → W U-part with V (c×c, ld c) accumulated from the identity; the column
+ * norms (singular values) into s.  0, or MBD_E_SINGULAR without convergence. */
+static int jacobi_cols(int r, int c, double *W, double *V, double *s) {
+  for (int j = 0; j < c; j++) {
+    for (int i = 0; i < c; i++) {
+      MBD_AT(V, c, i, j) = i == j;
+    }
+  }
+  const double tol = (double)r * DBL_EPSILON;
+  for (int sweep = 0;; sweep++) {
+    // the squared column norms, computed afresh each sweep and carried through its rotations;
+    // a column below the rounding level of the largest stands for a zero singular value: it is
+    // left alone (rotating it against a large one only stirs that one's rounding errors)
+    double big = 0;
+    for (int j = 0; j < c; j++) {
+      const double *wj = W + (size_t)j * r;
+      double n2 = 0;
+      for (int i = 0; i < r; i++) {
+        n2 += wj[i] * wj[i];
+      }
+      s[j] = n2;
+      big = n2 > big ? n2 : big;
+    }
+    double tiny = tol * tol * big;
+    int rotated = 0;
+    for (int p = 0; p < c - 1; p++) {
+      for (int q = p + 1; q < c; q++) {
+        double *wp = W + (size_t)p * r, *wq = W + (size_t)q * r;
+        double gamma = 0;
+        for (int i = 0; i < r; i++) {
+          gamma += wp[i] * wq[i];
+        }
+        if (gamma == 0 || fabs(gamma) <= tol * sqrt(s[p] * s[q]) || s[p] <= tiny ||
+            s[q] <= tiny) {
+          continue;
+        }
+        rotated = 1;
+        // the rotation that zeroes the (p, q) entry of WᵀW
+        double zeta = (s[q] - s[p]) / (2 * gamma);
+        double t = (zeta >= 0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1 + zeta * zeta));
+        double cs = 1 / sqrt(1 + t * t), sn = cs * t;
+        for (int i = 0; i < r; i++) {
+          double x = wp[i], y = wq[i];
+          wp[i] = cs * x - sn * y;
+          wq[i] = sn * x + cs * y;
+        }
+        double *vp = V + (size_t)p * c, *vq = V + (size_t)q * c;
+        for (int i = 0; i < c; i++) {
+          double x = vp[i], y = vq[i];
+          vp[i] = cs * x - sn * y;
+          vq[i] = sn * x + cs * y;
+        }
+        s[p] -= t * gamma;
+        s[q] += t * gamma;
+      }
+    }
+    if (!rotated) {
+      break;
+    }
+    if (sweep + 1 >= SVD_SWEEPS) {
+      return MBD_E_SINGULAR;
+    }
+  }
+  // σ_j = |W_j|, decreasing (columns of W and V moved along), U_j = W_j / σ_j
+  for (int j = 0; j < c; j++) {
+    double n2 = 0;
+    for (int i = 0; i < r; i++) {
+      n2 += MBD_AT(W, r, i, j) * MBD_AT(W, r, i, j);
+    }
+    s[j] = sqrt(n2);
+  }
+  for (int j = 0; j < c; j++) {
+    int best = j;
+    for (int k = j + 1; k < c; k++) {
+      best = s[k] > s[best] ? k : best;
+    }
+    if (best != j) {
+      double t = s[j];
+      s[j] = s[best];
+      s[best] = t;
+      for (int i = 0; i < r; i++) {
+        t = MBD_AT(W, r, i, j);
+        MBD_AT(W, r, i, j) = MBD_AT(W, r, i, best);
+        MBD_AT(W, r, i, best) = t;
+      }
+      for (int i = 0; i < c; i++) {
+        t = MBD_AT(V, c, i, j);
+        MBD_AT(V, c, i, j) = MBD_AT(V, c, i, best);
+        MBD_AT(V, c, i, best) = t;
+      }
+    }
+  }
+  // the columns of a vanishing σ (below rounding of the largest) are completed to an
+  // orthonormal set, as LAPACK's are: Gram–Schmidt of unit vectors against the others
+  double cut = s[0] * (double)r * DBL_EPSILON;
+  for (int j = 0; j < c; j++) {
+    double *wj = W + (size_t)j * r;
+    if (s[j] > cut && s[j] > 0) {
+      for (int i = 0; i < r; i++) {
+        wj[i] /= s[j];
+      }
+      continue;
+    }
+    for (int e = 0; e < r; e++) {
+      for (int i = 0; i < r; i++) {
+        wj[i] = i == e;
+      }
+      for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < c; k++) {
+          if (k == j || (k > j && !(s[k] > cut && s[k] > 0))) {
+            continue;  // itself, or a column not yet made
+          }
+          const double *wk = W + (size_t)k * r;
+          double dot = 0;
+          for (int i = 0; i < r; i++) {
+            dot += wk[i] * wj[i];
+          }
+          for (int i = 0; i < r; i++) {
+            wj[i] -= dot * wk[i];
+          }
+        }
+      }
+      double nn = 0;
+      for (int i = 0; i < r; i++) {
+        nn += wj[i] * wj[i];
+      }
+      if (nn > 0.25) {
+        nn = sqrt(nn);
+        for (int i = 0; i < r; i++) {
+          wj[i] /= nn;
+        }
+        break;
+      }
+    }
+  }
+  return 0;
+}
+
+/* the thin SVD of a small A (m×n) into ws: s, U (m×mn, ld m) and Vᵀ (mn×n, ld mn) */
+static int svd_small(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *u,
+                     double *vt) {
+  if (m >= n) {
+    // W = A (m×n): A = W Σ⁻¹ … = U Σ Vᵀ with V n×n gathered in vt's place, transposed at the end
+    copy_in(ws, m, n, a, lda);
+    int rc = jacobi_cols(m, n, ws->a, vt, ws->s);
+    if (rc != 0) {
+      return rc;
+    }
+    memcpy(u, ws->a, (size_t)m * n * sizeof(double));
+    for (int j = 0; j < n; j++) {
+      for (int i = j + 1; i < n; i++) {
+        double t = MBD_AT(vt, n, i, j);
+        MBD_AT(vt, n, i, j) = MBD_AT(vt, n, j, i);
+        MBD_AT(vt, n, j, i) = t;
+      }
+    }
+    return 0;
+  }
+  // wide: W = Aᵀ (n×m) = U' Σ V'ᵀ, so A = V' Σ U'ᵀ: U = V' (m×m), Vᵀ = U'ᵀ (m×n)
+  for (int j = 0; j < m; j++) {
+    for (int i = 0; i < n; i++) {
+      MBD_AT(ws->a, n, i, j) = MBD_AT(a, lda, j, i);
+    }
+  }
+  int rc = jacobi_cols(n, m, ws->a, u, ws->s);
+  if (rc != 0) {
+    return rc;
+  }
+  for (int j = 0; j < m; j++) {
+    for (int i = 0; i < n; i++) {
+      MBD_AT(vt, m, j, i) = MBD_AT(ws->a, n, i, j);
+    }
+  }
+  return 0;
+}
+
+static int svd_is_small(int m, int n) {
+  int mn = m < n ? m : n, mx = m > n ? m : n;
+  return mn >= 1 && mn <= SVD_SMALL && mx <= SVD_SMALL_LONG;
+}
+
 int mbd_svd(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double **u,
             const double **vt) {
   int mn = m < n ? m : n;
-  copy_in(ws, m, n, a, lda);
+  if (!svd_is_small(m, n)) {
+    copy_in(ws, m, n, a, lda);
+  }
   // U (m×mn) and Vt (mn×n) live at the end of work, as for mbd_pinv
   double *uu = ws->work + (ws->lwork - m * mn - mn * n);
   double *vv = uu + m * mn;
+  if (svd_is_small(m, n)) {
+    int rc = svd_small(ws, m, n, a, lda, uu, vv);
+    *u = uu;
+    *vt = vv;
+    return rc;
+  }
   int lw = ws->lwork - m * mn - mn * n;
   lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, uu, m,
                                         vv, mn, ws->work, lw);
@@ -312,13 +583,16 @@ int mbd_svd(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const double
 int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, int ldx,
              double rcond, int *rank) {
   int mn = m < n ? m : n;
-  copy_in(ws, m, n, a, lda);
   // U (m×mn) and Vt (mn×n) live at the end of work
   double *u = ws->work + (ws->lwork - m * mn - mn * n);
   double *vt = u + m * mn;
+  // LAPACK's SVD at every size: the coordinate-level systems of paper 004 solve through this
+  // inverse, and the reproductions' unstabilized errors (α = β = 0) grow from round-off, so their
+  // committed figures are those of dgesvd's (the Jacobi SVD moved one by 15%)
+  copy_in(ws, m, n, a, lda);
   int lw = ws->lwork - m * mn - mn * n;
-  lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, u, m, vt,
-                                        mn, ws->work, lw);
+  lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', m, n, ws->a, m, ws->s, u, m,
+                                        vt, mn, ws->work, lw);
   if (info != 0) {
     return info < 0 ? MBD_E_LAPACK : MBD_E_SINGULAR;  // > 0: the SVD did not converge
   }
@@ -349,6 +623,13 @@ int mbd_pinv(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double *x, 
   return MBD_OK;
 }
 
+/* matrices of at most MUL_SMALL rows and columns (the LU's bound) are multiplied by plain
+ * loops: a CBLAS call costs more than the arithmetic of a mechanism's 6×2 product (OpenBLAS's
+ * dgemv took 480 instructions for BᵀQ of the double pendulum's kane formulation, the loop 60).
+ * The sums run in index order; OpenBLAS's kernels add in another order, so results differ from
+ * theirs by rounding. */
+#define MUL_SMALL LU_SMALL
+
 void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, const double *x,
               double beta, double *y) {
   if (m == 0 || n == 0) {
@@ -358,8 +639,36 @@ void mbd_gemv(int trans, int m, int n, double alpha, const double *a, int lda, c
     }
     return;
   }
-  cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta, y,
-              1);
+  if (m > MUL_SMALL || n > MUL_SMALL) {
+    cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta,
+                y, 1);
+    return;
+  }
+  if (trans) {
+    // y_j = α (column j)ᵀ x + β y_j
+    for (int j = 0; j < n; j++) {
+      const double *col = a + (size_t)j * lda;
+      double s = 0;
+      for (int i = 0; i < m; i++) {
+        s += col[i] * x[i];
+      }
+      y[j] = beta == 0 ? alpha * s : alpha * s + beta * y[j];
+    }
+    return;
+  }
+  // y = β y, then the columns of A scaled by α x_j added
+  for (int i = 0; i < m; i++) {
+    y[i] = beta == 0 ? 0 : beta * y[i];
+  }
+  for (int j = 0; j < n; j++) {
+    const double *col = a + (size_t)j * lda;
+    double t = alpha * x[j];
+    if (t != 0) {
+      for (int i = 0; i < m; i++) {
+        y[i] += t * col[i];
+      }
+    }
+  }
 }
 
 void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
@@ -367,8 +676,24 @@ void mbd_gemm(int transa, int transb, int m, int n, int k, double alpha, const d
   if (m == 0 || n == 0) {
     return;
   }
-  cblas_dgemm(CblasColMajor, transa ? CblasTrans : CblasNoTrans, transb ? CblasTrans : CblasNoTrans,
-              m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (m > MUL_SMALL || n > MUL_SMALL || k > MUL_SMALL) {
+    cblas_dgemm(CblasColMajor, transa ? CblasTrans : CblasNoTrans,
+                transb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  // c_ij = α Σ_l op(A)_il op(B)_lj + β c_ij
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < m; i++) {
+      double s = 0;
+      for (int l = 0; l < k; l++) {
+        double ail = transa ? MBD_AT(a, lda, l, i) : MBD_AT(a, lda, i, l);
+        double blj = transb ? MBD_AT(b, ldb, j, l) : MBD_AT(b, ldb, l, j);
+        s += ail * blj;
+      }
+      double *cij = &MBD_AT(c, ldc, i, j);
+      *cij = beta == 0 ? alpha * s : alpha * s + beta * *cij;
+    }
+  }
 }
 
 /* eigen-decompositions for set-up and analysis (they allocate their LAPACK workspace per call) */

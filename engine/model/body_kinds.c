@@ -54,7 +54,13 @@ static const char *const coord2[] = {"x", "y", "theta"};
 static const char *const omega2[] = {"omega"};
 
 static void planar_pose(const double *q, const double *v, mbd_pose *ps) {
-  double c = cos(q[2]), s = sin(q[2]);
+  // the rotation of the same angle as last time is still in place (A[8] = 1 marks a pose filled
+  // here before): a Newton step that moves only positions needs no cosine and sine
+  double c = ps->A[0], s = ps->A[3];
+  if (ps->A[8] != 1 || q[2] != ps->p[0]) {
+    c = cos(q[2]);
+    s = sin(q[2]);
+  }
   memset(ps, 0, sizeof *ps);
   ps->r[0] = q[0];
   ps->r[1] = q[1];
@@ -67,6 +73,13 @@ static void planar_pose(const double *q, const double *v, mbd_pose *ps) {
   ps->A[3] = s;
   ps->A[4] = c;
   ps->A[8] = 1;
+  ps->w[2] = v[2];
+}
+
+static void planar_rates(const double *v, mbd_pose *ps) {
+  ps->rd[0] = v[0];
+  ps->rd[1] = v[1];
+  ps->pd[0] = v[2];
   ps->w[2] = v[2];
 }
 
@@ -146,6 +159,17 @@ static void spatial_pose(const double *q, const double *v, mbd_pose *ps) {
   memcpy(ps->pd, v + 3, 4 * sizeof(double));
   mbd_ep_A(ps->p, ps->A);
   // ω = 2Eṗ (global)
+  double E[12];
+  mbd_ep_E(ps->p, E);
+  for (int i = 0; i < 3; i++) {
+    ps->w[i] = 2 * (E[4 * i] * ps->pd[0] + E[4 * i + 1] * ps->pd[1] + E[4 * i + 2] * ps->pd[2] +
+                    E[4 * i + 3] * ps->pd[3]);
+  }
+}
+
+static void spatial_rates(const double *v, mbd_pose *ps) {
+  memcpy(ps->rd, v, 3 * sizeof(double));
+  memcpy(ps->pd, v + 3, 4 * sizeof(double));
   double E[12];
   mbd_ep_E(ps->p, E);
   for (int i = 0; i < 3; i++) {
@@ -294,7 +318,7 @@ static void spatial_moment(const mbd_pose *ps, const double *Qp, double *n) {
 
 /* ------------------------------------------------------------------------------------------ */
 
-static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
+const mbd_body_kind_desc mbd_body_kinds[MBD_BODY_NKINDS] = {
     [MBD_BODY_GROUND2] = {.name = "ground",
                           .ny = 0,
                           .pose = ground2_pose,
@@ -314,7 +338,9 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                          .w0 = 2,
                          .wname = omega2,
                          .pose = planar_pose,
+                         .rates = planar_rates,
                          .vec_add = planar_vec_add,
+                         .const_inertia = 1,
                          .inertia = planar_inertia,
                          .point_force = planar_point_force,
                          .torque = planar_torque,
@@ -332,6 +358,7 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                          .w0 = 0,
                          .wname = omega3,
                          .pose = spatial_pose,
+                         .rates = spatial_rates,
                          .vec_add = spatial_vec_add,
                          .inertia = spatial_inertia,
                          .point_force = spatial_point_force,
@@ -352,6 +379,7 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                         .w0 = 2,
                         .wname = omega2,
                         .pose = planar_pose,
+                        .rates = planar_rates,
                         .vec_add = planar_vec_add,
                         .point_force = planar_point_force,
                         .torque = planar_torque,
@@ -370,6 +398,7 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                         .w0 = 0,
                         .wname = omega3,
                         .pose = spatial_pose,
+                        .rates = spatial_rates,
                         .vec_add = spatial_vec_add,
                         .point_force = spatial_point_force,
                         .torque = spatial_torque,
@@ -406,7 +435,3 @@ static const mbd_body_kind_desc kinds[MBD_BODY_NKINDS] = {
                         .moment = spatial_moment,
                         .pose_model = mbd_flex_node_pose},
 };
-
-const mbd_body_kind_desc *mbd_body_kind_get(int kind) {
-  return (kind >= 0 && kind < MBD_BODY_NKINDS) ? &kinds[kind] : &kinds[MBD_BODY_GROUND2];
-}

@@ -19,7 +19,7 @@ void mbd_data_free(mbd_data *d) {
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
                 d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws,
-                d->poseJ,  d->trec};
+                d->poseJ,  d->trec,   d->Qg,     d->drive_t, d->drive_f};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -78,6 +78,18 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->Q0 = calloc(nn, sizeof(double));
   d->evlog = calloc(m->ncontact + m->njfric ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
+  d->direct_rows = 1;
+  // constant inertia (planar rigid bodies only), drives' last values
+  d->Qg = calloc(nn, sizeof(double));
+  d->inertia_const = m->nbody > 1;
+  for (int b = 1; b < m->nbody; b++) {
+    d->inertia_const &= mbd_body_kind_get(m->body[b].kind)->const_inertia;
+  }
+  d->drive_t = calloc((size_t)(m->ndrive ? m->ndrive : 1), sizeof(double));
+  d->drive_f = calloc(3 * (size_t)(m->ndrive ? m->ndrive : 1), sizeof(double));
+  for (int k = 0; d->drive_t && k < m->ndrive; k++) {
+    d->drive_t[k] = NAN;
+  }
   // flexible bodies: their workspace
   d->flexws = calloc(m->flexws ? m->flexws : 1, sizeof(double));
   // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c),
@@ -101,7 +113,8 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
-  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate && d->flexws;
+  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate && d->flexws && d->Qg && d->drive_t &&
+       d->drive_f;
   // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
   int big = (int)(nn > mm ? nn : mm);
   if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
@@ -151,6 +164,10 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   memset(d->events, 0, sizeof d->events);
   d->nevlog = 0;
   d->aug_ratio_start = 0;
+  d->inertia_ready = 0;
+  for (int k = 0; k < m->ndrive; k++) {
+    d->drive_t[k] = NAN;
+  }
   d->sing_ratio = 1;
   d->sing_t = 0;
 }

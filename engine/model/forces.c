@@ -101,18 +101,27 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     return m->eqs->forces(m->eqs->ud, m, d, err);  // generated equations (paper 002)
   }
   int n = m->nv;
-  memset(d->Q, 0, (size_t)n * sizeof(double));
-  if (mbd_sparse_on(d)) {
+  // a constant mass matrix and gravity (planar rigid bodies) are built once per data; M then
+  // stays as it is and Q starts from their gravity
+  int keep = d->inertia_const && !m->tree;
+  for (int b = 1; keep && b < m->nbody; b++) {
+    keep = d->pose[b].J == NULL;  // in its own coordinates (J = I)
+  }
+  if (keep && d->inertia_ready) {
+    memcpy(d->Q, d->Qg, (size_t)n * sizeof(double));
+  } else if (mbd_sparse_on(d)) {
     // the sparse form: M is block diagonal and only its blocks are ever written (the entries
     // outside them stay zero); O(n) where the whole n×n matrix costs n²
+    memset(d->Q, 0, (size_t)n * sizeof(double));
     for (int e = 0; e < d->sp->nm; e++) {
       MBD_AT(d->M, n, d->sp->mi[e], d->sp->mj[e]) = 0;
     }
   } else {
+    memset(d->Q, 0, (size_t)n * sizeof(double));
     memset(d->M, 0, (size_t)n * n * sizeof(double));
   }
   // mass matrix, gravity and the quadratic velocity terms of each body
-  for (int b = 1; b < m->nbody; b++) {
+  for (int b = 1; b < m->nbody && !(keep && d->inertia_ready); b++) {
     const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);
     // a mass matrix over the whole block (flexible bodies); none at all (their nodes)
     if (k->block_inertia) {
@@ -128,6 +137,10 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     double MY[MBD_NY_MAX * MBD_NY_MAX] = {0}, QY[MBD_NY_MAX] = {0};
     k->inertia(&m->body[b], m->gravity, &d->pose[b], MY, MBD_NY_MAX, QY);
     scatter_inertia(m, d, b, MY, QY);
+  }
+  if (keep && !d->inertia_ready) {
+    memcpy(d->Qg, d->Q, (size_t)n * sizeof(double));
+    d->inertia_ready = 1;
   }
   // applied forces and torques (global frame), constant or from callbacks
   for (int i = 0; i < m->nforce; i++) {

@@ -204,7 +204,7 @@ static void fixed3(const mbd_model *m, const mbd_data *d, const mbd_joint *j, mb
 
 enum { A = MBD_COORD_ANGLE, D = MBD_COORD_DISPLACEMENT };
 
-static const mbd_joint_type_desc types[MBD_JOINT_NTYPES] = {
+const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
     [MBD_JOINT_REVOLUTE] = {.name = "revolute",
                             .nrow = {2, 5},
                             .need_axis = {0, 1},
@@ -249,12 +249,8 @@ static const mbd_joint_type_desc types[MBD_JOINT_NTYPES] = {
                                .rows = {NULL, cylindrical3}},
 };
 
-const mbd_joint_type_desc *mbd_joint_type_get(int type) {
-  return (type >= 0 && type < MBD_JOINT_NTYPES) ? &types[type] : NULL;
-}
-
 const char *mbd_joint_type_name(int type) {
-  return (type >= 0 && type < MBD_JOINT_NTYPES) ? types[type].name : "unknown";
+  return (type >= 0 && type < MBD_JOINT_NTYPES) ? mbd_joint_types[type].name : "unknown";
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -110,10 +110,14 @@ typedef struct mbd_body_kind_desc {
   const char *const *wname; /* their names ("omega"; "wx", "wy", "wz") */
   /* the pose from the block's q and v */
   void (*pose)(const double *q, const double *v, mbd_pose *ps);
+  /* the pose's rates (ṙ, ṗ, ω) from the block's v, its positions unchanged since `pose` (only
+   * the velocities moved: γ after a velocity analysis); NULL: `pose` again */
+  void (*rates)(const double *v, mbd_pose *ps);
   /* o += sign·(A a) (an axis) or sign·(r + A a) (point = 1) of this body as side `side` of a row
    * (local columns side·MBD_NY_MAX …): value, rate, Jacobian over Y, quadratic term */
   void (*vec_add)(const mbd_pose *ps, const double *a, double sign, int side, int point,
                   mbd_vec *o);
+  int const_inertia;       /* 1: M_Y and the Q_Y of `inertia` do not depend on the pose */
   /* M_Y (ny×ny, ld ldm, zeroed by the caller) and Q_Y += gravity and velocity-quadratic terms */
   void (*inertia)(const mbd_body *b, const double *g, const mbd_pose *ps, double *M, int ldm,
                   double *Q);
@@ -136,7 +140,12 @@ typedef struct mbd_body_kind_desc {
   double (*block_energy)(const mbd_model *m, const mbd_data *d, int b);
 } mbd_body_kind_desc;
 
-const mbd_body_kind_desc *mbd_body_kind_get(int kind);
+/* the table of body kinds (body_kinds.c), read through mbd_body_kind_get: inline, since every
+ * stage of an evaluation asks it for each body */
+extern const mbd_body_kind_desc mbd_body_kinds[];
+static inline const mbd_body_kind_desc *mbd_body_kind_get(int kind) {
+  return &mbd_body_kinds[(kind >= 0 && kind < MBD_BODY_NKINDS) ? kind : MBD_BODY_GROUND2];
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* coordinate blocks                                                                           */
@@ -187,7 +196,11 @@ typedef struct mbd_joint_type_desc {
   void (*rows[2])(const mbd_model *m, const mbd_data *d, const mbd_joint *j, mbd_row *rows);
 } mbd_joint_type_desc;
 
-const mbd_joint_type_desc *mbd_joint_type_get(int type);
+/* the table of joint types (joint_types.c), NULL for an unknown type */
+extern const mbd_joint_type_desc mbd_joint_types[];
+static inline const mbd_joint_type_desc *mbd_joint_type_get(int type) {
+  return (type >= 0 && type < MBD_JOINT_NTYPES) ? &mbd_joint_types[type] : NULL;
+}
 /* index in [0, 2) of the model's dimension for the tables above */
 #define MBD_DIMX(m) ((m)->dim == 3 ? 1 : 0)
 
@@ -456,6 +469,17 @@ struct mbd_data {
   mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */
   struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
                                 in place of poseJ, else NULL */
+  /* a model whose mass matrix and the inertia part of Q are constant (planar rigid bodies in
+   * their own coordinates): built at the first evaluation, kept in M and Qg (forces.c) */
+  int inertia_const;       /* 1: the model is such (set at allocation) */
+  int inertia_ready;       /* 1: M and Qg hold them */
+  double *Qg;              /* nv: Q of gravity alone (the bodies' inertia stage) */
+  /* drives: the last time each was evaluated at and f, f', f'' there (a drive is a function of
+   * time: the stages of one evaluation ask at the same t several times) */
+  double *drive_t;         /* ndrive, NaN before the first */
+  double *drive_f;         /* 3·ndrive */
+  int direct_rows;         /* 1 (default): planar revolute joints of rigid bodies written out
+                              (kinematics/constraints.c); 0: through the generic rows (tests) */
 };
 
 /* whether d evaluates in the sparse form now */

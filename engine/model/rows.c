@@ -58,7 +58,9 @@ void mbd_row_comp(const mbd_vec *v, int i, mbd_row *o) {
   o->val = v->v[i];
   o->rate = v->vd[i];
   o->h = v->h[i];
-  memcpy(o->J, v->J[i], sizeof o->J);
+  for (int c = 0; c < MBD_NLOC; c++) {
+    o->J[c] = v->J[i][c];
+  }
 }
 
 /* θ = atan2(s, c), continuous through the memo: θ̇ = (c ṡ − s ċ)/R,

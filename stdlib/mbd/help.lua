@@ -666,7 +666,16 @@ point's .error and the others go on. Result: res.points (parameters and results 
 res.axes, res.order, res:grid(key) (a matrix for mbd.plot heatmaps), res:min(key), res:max(key),
 res.failed, res.time, res.workers; csv = "file" writes one row per point.
 The results are held in memory (about 200 bytes a point: 1e6 points take 200 MB); a grid whose
-points would not fit mbd.memory_limit() stops before it starts, with its size in the message.]],
+points would not fit mbd.memory_limit() stops before it starts, with its size in the message.
+
+Over MPI, beyond one machine: started under mpirun (OpenMPI; `mpirun -np 16 mbd study.lua`, a
+hostfile for several machines), every rank runs the whole script and the sweep shares its points
+among the ranks instead of forking workers (workers is not used; res.workers is the number of
+ranks). Every rank gets every point's result, so the script goes on the same on all of them; rank
+0 writes the CSV (the same bytes as a local sweep's) and only rank 0's standard output is shown.
+mbd.mpi_rank() and mbd.mpi_size() tell a script where it runs (0 and 1 outside mpirun). Without
+mpirun, or in a program built without MPI (libopenmpi-dev absent), sweeps stay on local worker
+processes. As root, OpenMPI wants mpirun --allow-run-as-root.]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }
 s:holonomic { s.q.x^2 + s.q.y^2 - 1 }
 s:initial { q = {1, 0}, qd = {0, 4} }
@@ -688,6 +697,8 @@ topics.parallel_map = {
 fn(i) for i = 1..n in forked worker processes (default: one per core, mbd.ncores()); each worker
 takes a strided share of the indices. results[i] is fn's number or flat table of numbers, or the
 error message (a string) when fn(i) raised. Changes fn makes to Lua state stay in the worker.
+Under mpirun the ranks share the indices instead, each in its own process, and every rank gets
+all results (see sweep).
 mbd.wall_clock() gives monotonic seconds for timing.
 mbd.memory_limit() is the size in bytes one large structure may take: a quarter of the memory,
 or the environment's MBD_MAX_WORKSPACE_GB when lower.  A run's dense workspaces, its recorder
@@ -1502,6 +1513,8 @@ end
 aliases["ncores"] = "parallel_map"
 aliases["wall_clock"] = "parallel_map"
 aliases["memory_limit"] = "parallel_map"
+aliases["mpi_rank"] = "sweep"
+aliases["mpi_size"] = "sweep"
 aliases["version"] = "cli"
 aliases["ok"] = "Run"
 aliases["error"] = "Run"

@@ -21,6 +21,11 @@
 -- fn runs in forked worker processes (mbd.parallel_map): build models before the sweep and only
 -- read upvalues inside fn; what fn changes in Lua state is not seen by the caller.  A point whose
 -- fn raises an error keeps its message in .error; the others go on.
+--
+-- Under mpirun (`mpirun -np 8 mbd study.lua`) every rank runs the script and the points are
+-- shared among the ranks instead (workers is not used; res.workers is the number of ranks); each
+-- rank gets every point's result, so the script goes on the same on all of them, and rank 0
+-- alone writes the CSV (the same bytes as a local sweep's).
 local sweep = {}
 
 -- the memory a point takes in the caller at least (its table of parameters and one result, the
@@ -184,6 +189,8 @@ function sweep.run(t)
   end
   local fn = t.fn
   local workers = t.workers or mbd.ncores()
+  local ranks = mbd.mpi_size and mbd.mpi_size() or 1
+  if ranks > 1 then workers = ranks end   -- under mpirun: the ranks share the points
   local t0 = os.time()
   local clock0 = mbd.wall_clock and mbd.wall_clock() or nil
   local raw = mbd.parallel_map(total, function(k) return fn(point(k)) end, workers,
@@ -203,7 +210,7 @@ function sweep.run(t)
     res.points[k] = p
   end
   res.time = clock0 and (mbd.wall_clock() - clock0) or os.difftime(os.time(), t0)
-  if t.csv then write_csv(t.csv, res) end
+  if t.csv and (ranks == 1 or mbd.mpi_rank() == 0) then write_csv(t.csv, res) end
   return res
 end
 

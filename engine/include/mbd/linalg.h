@@ -1,4 +1,7 @@
-/* mbd — dense linear algebra on small matrices, all through LAPACKE/CBLAS (column-major).
+/* mbd — dense linear algebra on small matrices (column-major), through LAPACKE/CBLAS, except on
+ * the tiny matrices of small mechanisms (at most 16 rows and columns: LU and its solves, matrix
+ * products; the SVD up to 12 × 32), where written-out code does the same work without the
+ * libraries' call overhead (engine/linalg/linalg.c says how each agrees with LAPACK).
  *
  * Every routine that needs workspace takes a workspace sized once (at assembly) for the largest
  * problem it will see; nothing here allocates per call except the *_alloc functions. */
@@ -56,7 +59,8 @@ int mbd_lsq_solve(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, const 
 int mbd_qrcp_rank(mbd_lsq_ws *ws, int m, int n, const double *a, int lda, double tol, int *perm,
                   int *rank, double *rdiag);
 
-/* thin SVD A = U diag(s) Vᵀ of A (m×n, within the sizes ws serves): the singular values in ws->s
+/* thin SVD A = U diag(s) Vᵀ of A (m×n, within the sizes ws serves; one-sided Jacobi rotations
+ * when min(m, n) ≤ 12 and max(m, n) ≤ 32, else dgesvd): the singular values in ws->s
  * (min(m,n) of them, decreasing), U (m×min(m,n), ld m) and Vᵀ (min(m,n)×n, ld min(m,n)) as
  * pointers into ws, valid until ws is used again.  MBD_OK, MBD_E_SINGULAR (no convergence) or
  * MBD_E_LAPACK. */
