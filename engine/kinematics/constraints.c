@@ -169,6 +169,11 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
       if (ps[side]->vadr < 0) {
         continue;
       }
+      if (mbd_sparse_on(d)) {
+        // the sparse form: the same sums into the row's entries (scatter_row_sparse)
+        scatter_row_sparse(d, r, side, ps[side], o.J[k] + side * MBD_NY_MAX);
+        continue;
+      }
       double *row = d->phiq + (size_t)ps[side]->vadr * ld + (size_t)r;
       for (int c = 0; c < 3; c++) {
         row[(size_t)c * ld] += o.J[k][side * MBD_NY_MAX + c];
@@ -327,7 +332,9 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
     memcpy(d->phi_a, d->phi, ma * sizeof(double));
     memcpy(d->gamma_a, d->gamma, ma * sizeof(double));
     memcpy(d->phit_a, d->phit, ma * sizeof(double));
-    memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
+    if (!mbd_sparse_on(d)) {  // (the sparse form's rows are read through d->active)
+      memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
+    }
     return;
   }
   for (int k = 0; k < d->ma; k++) {
