@@ -6,9 +6,10 @@
 --
 -- Each figure is the best of 3 repeats (least CPU).  The chain hangs from the origin, links 1 m
 -- long (CM in the middle, m = 1 kg, J = 1/12 kg·m²), released at 0.3 rad from the vertical under
--- gravity; formulation augmented, CVODE Adams, rtol = atol = 1e-6.  Dense linear algebra: the
--- augmented matrix has n + m = 5N rows for N links, so one LU costs O(N³) — the scaling table shows
--- where that takes over from the O(N) assembly of M, Q, Φ and Φq.
+-- gravity; formulation augmented, CVODE Adams, rtol = atol = 1e-6.  The augmented matrix has
+-- n + m = 5N rows for N links: linear_solver "auto" factors it densely (O(N³) per LU) below 20
+-- unknowns and sparsely (KLU, O(N) for a chain) from there, so the scaling table grows about
+-- linearly per evaluation; scripts/bench/chain.lua compares the dense and the sparse solve.
 local study = require "mbd.study"
 
 local function chain(N)
