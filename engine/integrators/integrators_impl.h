@@ -88,6 +88,7 @@ struct mbd_ode {
   int *found;        /* after MBD_ROOT: +1 rose, -1 fell, 0 none (nroot) */
   double *gw;        /* rk4: g at the bracket's start, middle and end (3 x nroot) */
   int g_ok;          /* rk4: gw[0..nroot) holds g at (t, y) */
+  int f_ok;          /* rk4: w[6n..7n) holds f at (t, y) (the last dense step's end) */
 
   /* workspace and counters */
   double *w;        /* rk4: stages k1..k4, stage state, step start, middle, end (8n) */

@@ -301,6 +301,7 @@ int mbd_ode_set_roots(mbd_ode *s, int nroot, mbd_ode_root_fn g, mbd_error *err) 
   s->nroot = nroot;
   s->g = nroot > 0 ? g : NULL;
   s->g_ok = 0;
+  s->f_ok = 0;
   if (s->found) {
     memset(s->found, 0, (size_t)nroot * sizeof *s->found);
   }
@@ -382,8 +383,9 @@ int mbd_ode_reinit(mbd_ode *s, int n, double t, const double *y, mbd_error *err)
       s->t = t;
     }
   }
-  // g is evaluated again at the new state; outputs already behind it are skipped
+  // g (and rk4's f) is evaluated again at the new state; outputs already behind it are skipped
   s->g_ok = 0;
+  s->f_ok = 0;
   s->st.restarts++;
   s->st.t_reached = s->t;
   skip_past_outputs(s);
@@ -415,13 +417,16 @@ void mbd_ode_get_stats(const mbd_ode *s, mbd_ode_stats *st) {
 #define RK4_MAX_BISECT 60
 #define RK4_ROOT_TOL 1e-12
 
-// one classical RK4 step of size h from (t, y) into y; w holds 5n doubles (k1..k4, stage state)
+// one classical RK4 step of size h from (t, y) into y; w holds 5n doubles (k1..k4, stage state);
+// f0, when not NULL, is f(t, y) already known (k1 is copied from it, one evaluation fewer)
 static int rk4_step(int n, double t, double h, double *y, double *w, mbd_ode_rhs_fn rhs, void *ud,
-                    int *bad) {
+                    const double *f0, int *bad) {
   double *k1 = w, *k2 = w + n, *k3 = w + 2 * n, *k4 = w + 3 * n, *ys = w + 4 * n;
   int rc;
   // stage 1 at t
-  if ((rc = rhs(t, y, k1, ud)) != 0) {
+  if (f0) {
+    memcpy(k1, f0, (size_t)n * sizeof *k1);
+  } else if ((rc = rhs(t, y, k1, ud)) != 0) {
     *bad = rc;
     return rc;
   }
@@ -504,7 +509,7 @@ static int rk4_root(mbd_ode *s, double ts, const double *ys, double tb, mbd_erro
     }
     memcpy(ym, ys, (size_t)n * sizeof *ym);
     int bad = 0;
-    if (rk4_step(n, ts, tm - ts, ym, w, s->rhs, s->ud, &bad) != 0) {
+    if (rk4_step(n, ts, tm - ts, ym, w, s->rhs, s->ud, NULL, &bad) != 0) {
       return rk4_fail(bad, ts, err);
     }
     s->st.nfev += 4;
@@ -552,7 +557,10 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
   }
   memcpy(y0, y, (size_t)n * sizeof *y0);
   int bad = 0;
-  if (rk4_step(n, t0, h, y, s->w, s->rhs, s->ud, &bad) != 0) {
+  // f at the start is the last step's f at its end, unless the state changed since
+  int reused = s->f_ok;
+  s->f_ok = 0;
+  if (rk4_step(n, t0, h, y, s->w, s->rhs, s->ud, reused ? f1 : NULL, &bad) != 0) {
     return rk4_fail(bad, t0, err);
   }
   // k1 = f(t0, y0) is the first n entries of w; f at the end:
@@ -561,8 +569,9 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
     return rk4_fail(rc, t1, err);
   }
   s->t = t1;
+  st->nfev += reused ? 4 : 5;
+  s->f_ok = 1;
   st->steps++;
-  st->nfev += 5;
   st->last_step = h;
   const double *f0 = s->w;
   while (s->kout < s->ntout && s->tout[s->kout] <= t1) {
@@ -591,6 +600,7 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
     }
     if (rc == 1) {
       st->restarts++;
+      s->f_ok = 0;  // y changed
     }
   }
   return MBD_OK;
@@ -618,16 +628,17 @@ static int rk4_advance(mbd_ode *s, double tstop, mbd_error *err) {
     // equal steps of size <= h over [t, target]
     int is_out = s->kout < s->ntout && s->tout[s->kout] <= tstop;
     double target = is_out ? s->tout[s->kout] : tstop;
-    // outputs closer together than the step (and no root functions): a full step, the outputs
-    // inside it from the cubic Hermite interpolant of its ends, so that `step = h` is the step
-    // taken whatever output_every is
-    if (is_out && nroot == 0 && target - s->t < s->opts.step * (1 - 1e-9) && target < tstop) {
+    // no root functions: steps of exactly h from the segment's start whatever the outputs (the
+    // outputs inside a step from the cubic Hermite interpolant of its ends), so that `step = h`
+    // is the step taken and the run is the same bit for bit whatever output_every is
+    if (nroot == 0) {
       int rc = rk4_dense_step(s, tstop, err);
       if (rc < 0) {
         return rc;
       }
       continue;
     }
+    s->f_ok = 0;
     double ta = s->t, dt = target - ta;
     double m = ceil(dt / s->opts.step - 1e-9);
     if (m < 1.0) {
@@ -646,7 +657,7 @@ static int rk4_advance(mbd_ode *s, double tstop, mbd_error *err) {
       }
       int bad = 0;
       double t0 = s->t;
-      if (rk4_step(n, t0, hh, y, s->w, s->rhs, s->ud, &bad) != 0) {
+      if (rk4_step(n, t0, hh, y, s->w, s->rhs, s->ud, NULL, &bad) != 0) {
         return rk4_fail(bad, t0, err);
       }
       // the last step of the interval lands exactly on the target

@@ -49,12 +49,17 @@
   "mechanism is probably at a singular configuration, where rounding errors exceed rtol = %g, " \
   "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
 
-/* warning: the constraints drifted beyond position_tol (augmented, baumgarte): the largest
- * violation, position_tol, formulation */
+/* warning: the constraints drifted beyond position_tol (augmented): the largest violation,
+ * position_tol */
 #define MSG_SIM_DRIFT                                                                             \
-  "the constraints drifted by up to %.3g during the run (position_tol = %g): %s integrates every " \
-  "coordinate without projecting them back; use formulation kane or gcp, stabilization "          \
-  "(baumgarte), or tighter rtol and atol"
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): augmented integrates " \
+  "every coordinate without projecting them back; use formulation kane or gcp, baumgarte "        \
+  "stabilization, or tighter rtol and atol"
+/* warning: the same for baumgarte: the largest violation, position_tol, alpha, beta */
+#define MSG_SIM_DRIFT_BAUMGARTE                                                                   \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "      \
+  "(alpha = %g, beta = %g) damps drift without removing it; use formulation kane or gcp, "         \
+  "tighter rtol and atol, or larger alpha and beta"
 /* warning: default samples much wider than the integrator's steps: sample spacing, average step */
 #define MSG_SIM_ALIAS                                                                          \
   "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \

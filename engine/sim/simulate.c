@@ -417,9 +417,10 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   }
   // silent inaccuracy of a run that succeeded: constraints left behind by a formulation that does
   // not project the state, and default samples far coarser than the motion the integrator saw
-  if (rc == MBD_OK && (o->formulation == MBD_FORM_AUGMENTED ||
-                       o->formulation == MBD_FORM_BAUMGARTE) && s.max_pos > o->position_tol) {
-    mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol, ops->name);
+  if (rc == MBD_OK && o->formulation == MBD_FORM_AUGMENTED && s.max_pos > o->position_tol) {
+    mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol);
+  } else if (rc == MBD_OK && o->formulation == MBD_FORM_BAUMGARTE && s.max_pos > o->position_tol) {
+    mbd_run_warn(run, MSG_SIM_DRIFT_BAUMGARTE, s.max_pos, o->position_tol, o->alpha, o->beta);
   }
   if (rc == MBD_OK && o->output_every == 0 && st.avg_step > 0 &&
       h > SIM_ALIAS_STEPS * st.avg_step) {

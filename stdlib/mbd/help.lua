@@ -508,7 +508,9 @@ topics.integrators = {
   adams  variable-order Adams (SUNDIALS CVODE), the modern form of the DE code; rtol, atol
   rk45   explicit Dormand-Prince 5(4) (SUNDIALS ARKODE), MATLAB 5+ ode45's method; rtol, atol
   bdf    variable-order BDF (SUNDIALS CVODE), for stiff models such as flexible bodies
-  rk4    classical fixed-step Runge-Kutta, for teaching: step = h
+  rk4    classical fixed-step Runge-Kutta, for teaching: steps of exactly step = h from the
+         start (the last one lands on t_end); samples between steps come from the step's cubic
+         Hermite interpolant, so output_every never changes the run
   rkf45  Runge-Kutta-Fehlberg 4(5) with MATLAB 4 ode45's control (the ode45 of 1987-1995, one
          "tol"): the fifth-order solution carried on; a step is accepted when
          max_i |error_i| <= max(rtol max_i |y_i|, atol) (MATLAB 4: tol max(max_i |y_i|, 1): give
@@ -1061,7 +1063,7 @@ topics.rotational_spring.fields = {
 topics.simulate.fields = {
   F("t_end", "required", "s", "end time (the run starts at t = 0)"),
   F("formulation", "\"augmented\"", "", "augmented | baumgarte | gcp | kane | udwadia_kalaba | relative"),
-  F("integrator", "\"adams\"", "", "adams | rk45 | bdf | rk4 (mbd.system: rk45)"),
+  F("integrator", "\"adams\"", "", "adams | rk45 | bdf | rkf45 | rk4 (mbd.system: rk45)"),
   F("rtol", "1e-6", "", "relative tolerance of the integrator (mbd.system: 1e-10)"),
   F("atol", "1e-6", "", "absolute tolerance of the integrator (mbd.system: 1e-10)"),
   F("step", "auto (rk4: required)", "s", "rk4: the fixed step; others: the first step"),
