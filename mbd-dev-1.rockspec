@@ -2,7 +2,8 @@
 --   luarocks --lua-version 5.4 make mbd-dev-1.rockspec        (in the clone's top folder)
 -- installs the module (require "mbd"), its Lua stdlib and the mbd program into the rocks tree.
 -- It needs the Debian packages of scripts/setup.sh (liblua5.4-dev, liblapacke-dev,
--- libopenblas-dev, libsundials-dev, libedit-dev, libplplot-dev, plplot-driver-cairo, cmake).
+-- libopenblas-dev, libsundials-dev, libsuitesparse-dev, libedit-dev, libplplot-dev,
+-- plplot-driver-cairo, cmake).
 rockspec_format = "3.0"
 package = "mbd"
 version = "dev-1"

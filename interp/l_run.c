@@ -159,6 +159,13 @@ static void push_stats(lua_State *L, mbd_run *r) {
   NUM(compile_time);
   lua_pushboolean(L, s->cache_hit);
   lua_setfield(L, -2, "cache_hit");
+  // the linear solver that ran ("dense", "sparse", "recursive") and the sparse one's symbolic
+  // analyses
+  if (s->linear_solver) {
+    lua_pushstring(L, mbd_linear_solver_name(s->linear_solver));
+    lua_setfield(L, -2, "linear_solver");
+  }
+  INT(symbolic_analyses);
 #undef NUM
 #undef INT
 }
@@ -263,11 +270,15 @@ static int l_run_tostring(lua_State *L) {
              "max violation %.3g",
              tl, n, mbd_run_nchannel(r), s->newton_iterations, s->max_position_violation);
   } else {
+    // a sparse or recursive solve is named; the dense one (small models, the default) is not
     snprintf(buf, sizeof buf,
-             "mbd.Run %s + %s: t = 0 .. %g s, %d samples, %d channels; %ld steps, %ld rhs "
+             "mbd.Run %s + %s%s: t = 0 .. %g s, %d samples, %d channels; %ld steps, %ld rhs "
              "evaluations, cpu %.3g s, max violation %.3g%s%s",
-             mbd_run_formulation(r), mbd_run_integrator(r), tl, n, mbd_run_nchannel(r), s->steps,
-             s->nfev, s->cpu_time, s->max_position_violation,
+             mbd_run_formulation(r), mbd_run_integrator(r),
+             s->linear_solver == MBD_LINSOLVE_SPARSE      ? " (sparse)"
+             : s->linear_solver == MBD_LINSOLVE_RECURSIVE ? " (recursive)"
+                                                          : "",
+             tl, n, mbd_run_nchannel(r), s->steps, s->nfev, s->cpu_time, s->max_position_violation,
              mbd_run_status(r) < 0 ? "\n  FAILED: " : "",
              mbd_run_status(r) < 0 ? mbd_run_message(r) : "");
   }

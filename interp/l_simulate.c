@@ -185,7 +185,7 @@ int l_model_simulate(lua_State *L) {
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
       "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
-      "cut",      "solver",       "code",       NULL};
+      "cut",      "solver",       "code",       "linear_solver", NULL};
   lx_check_fields(L, 2, "simulate", fields);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
@@ -212,6 +212,20 @@ int l_model_simulate(lua_State *L) {
   // relative joint coordinates (paper 002): cut, solver, code; the list of cut names stays on
   // the stack until the run returns
   l_relative_read(L, 2, &o);
+  // the linear algebra: auto (by size), dense, sparse (Cartesian), recursive (relative: the
+  // articulated-body recursion on the tree)
+  const char *ls = lx_opt_string(L, 2, "simulate", "linear_solver");
+  if (ls) {
+    o.linear_solver = mbd_linear_solver_from_name(ls);
+    if (o.linear_solver < 0) {
+      luaL_error(L, "simulate: unknown linear_solver '%s' (auto, dense, sparse, recursive)", ls);
+    }
+    if (o.linear_solver == MBD_LINSOLVE_RECURSIVE && o.formulation != MBD_FORM_RELATIVE) {
+      luaL_error(L,
+                 "simulate: linear_solver 'recursive' is for formulation 'relative' (joint "
+                 "coordinates on a spanning tree)");
+    }
+  }
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, &o);
   }

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config liblua5.4-dev liblapacke-dev libopenblas-dev
-          libsundials-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo
+          libsundials-dev libsuitesparse-dev libcmocka-dev libedit-dev libplplot-dev plplot-driver-cairo
           libpng-dev lua5.4 luarocks chromium clang)
 # the last five are for the tests: screenshots' pixels (libpng), require "mbd" from a stock Lua
 # and the rockspec (lua5.4, luarocks), the animation page in a headless browser (chromium), the

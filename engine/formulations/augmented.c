@@ -8,14 +8,21 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formulations.h"
 #include "formulations_msg.h"
 
 /* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0, the pivot, or
- * MBD_E_LAPACK) and the pivot ratio min|U_kk| / max|U_kk| in *ratio, the least pivot in *kmin */
-static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin) {
+ * MBD_E_LAPACK) and the pivot ratio min|U_kk| / max|U_kk| in *ratio, the least pivot in *kmin.
+ * The sparse form (formulations/sparse.c): KLU's factorization of the same matrix, its pivot ratio
+ * and least pivot read the same way (a failure other than a singular matrix fills err). */
+static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd_error *err) {
+  if (mbd_sparse_on(d)) {
+    d->lu_factorizations++;
+    return mbd_kkt_factor(m, d, 0, ratio, kmin, err);
+  }
   int n = m->nv, ma = d->ma, N = n + ma;
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
@@ -62,14 +69,19 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   int n = m->nv;
   double ratio = 0;
   int kmin = 0;
-  int piv = factor(m, d, &ratio, &kmin);
+  int piv = factor(m, d, &ratio, &kmin, err);
   if (piv < 0) {
-    return MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK_LEADING, n + d->ma, n + d->ma, d->t);
+    return mbd_sparse_on(d)
+               ? piv
+               : MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK_LEADING, n + d->ma, n + d->ma, d->t);
   }
   // rows set aside at assembly may be needed on this part of the motion: when the leading matrix
   // has become singular or its pivots have fallen by 1e3, choose the active rows again.  The
   // rows are consistent, so v̇ does not change with the choice; γ* must be re-read for the new set.
   if (d->ma < m->mrow && (piv > 0 || (d->aug_ratio0 > 0 && ratio < 1e-3 * d->aug_ratio0))) {
+    if (mbd_sparse_on(d)) {
+      mbd_sparse_densify(m, d);  // the re-selection's QR is dense (rare: pivots fallen by 1e3)
+    }
     int rs = mbd_reselect_rows(m, d, err);
     if (rs < 0) {
       return rs;
@@ -81,7 +93,10 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
       if (gamma_star != d->gamma_a) {
         return MBD_RESELECTED;  // γ* was built from the old rows (baumgarte): the caller rebuilds
       }
-      piv = factor(m, d, &ratio, &kmin);
+      piv = factor(m, d, &ratio, &kmin, err);
+      if (piv < 0) {
+        return piv;
+      }
     }
   }
   if (d->aug_ratio0 == 0 && piv == 0) {
@@ -104,6 +119,9 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   d->gauss_solved = 0;
   if (gauss && mbd_gauss_applies(m) && (piv > 0 || ratio < AUG_GAUSS_REL * start)) {
     d->gauss_solved = 1;
+    if (mbd_sparse_on(d)) {
+      mbd_sparse_densify(m, d);  // the SVD of Gauss's principle is dense (near singularities only)
+    }
     return mbd_dynamics_gauss(m, d, gamma_star, want_lambda, err);
   }
   // numerically singular: a pivot below 64 ε of the largest carries no digits, and a pivot ratio
@@ -135,7 +153,11 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   for (int i = 0; i < N; i++) {
     rhs_max = fmax(rhs_max, fabs(d->augrhs[i])) + (isnan(d->augrhs[i]) ? NAN : 0);
   }
-  mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  if (mbd_sparse_on(d)) {
+    mbd_kkt_solve(d, d->augrhs);
+  } else {
+    mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  }
   // a solve that overflowed to NaN or infinity from a moderate right-hand side (the leading
   // matrix nearly singular in a way the pivot ratio did not show): the singular-configuration
   // stop, not a NaN in the state.  A force of 1e308 is left to the state's own check.
@@ -164,7 +186,11 @@ void mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double 
   int n = m->nv, N = n + d->ma;
   memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
   memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
-  mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  if (mbd_sparse_on(d)) {
+    mbd_kkt_solve(d, d->augrhs);
+  } else {
+    mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
+  }
   memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   for (int k = 0; k < d->ma; k++) {
@@ -197,15 +223,26 @@ static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda
   return mbd_dynamics_augmented(m, d, d->gamma_a, err);
 }
 
+/* its run state: only the linear solver chosen (everything else lives in the data) */
 static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                   mbd_error *err) {
-  (void)m;
-  (void)d;
-  (void)o;
-  (void)err;
-  *self = NULL;  // no state of its own: everything lives in the data
+  *self = NULL;
+  mbd_form_solver *s = calloc(1, sizeof *s);
+  if (!s) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "simulate");
+  }
+  int rc = mbd_form_solver_init(s, m, d, o, MBD_FORM_AUGMENTED, err);
+  if (rc < 0) {
+    free(s);
+    return rc;
+  }
+  *self = s;
   return MBD_OK;
 }
+
+static void destroy(void *self) { free(self); }
+
+static void stats(const void *self, mbd_run_stats *st) { mbd_form_solver_stats(self, st); }
 
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
@@ -220,7 +257,13 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                  const int *found, mbd_error *err) {
-  return mbd_contact_event(&mbd_form_augmented, self, solve_fn, NULL, m, d, t, y, found, err);
+  // the switch's projections and impulses are written densely (rare): the sparse form steps
+  // aside meanwhile, and the next evaluation analyses the new active rows
+  int on = mbd_sparse_on(d);
+  mbd_sparse_set(m, d, 0);
+  int rc = mbd_contact_event(&mbd_form_augmented, self, solve_fn, NULL, m, d, t, y, found, err);
+  mbd_sparse_set(m, d, on);
+  return rc;
 }
 
 const mbd_form_ops mbd_form_augmented = {.name = "augmented",
@@ -232,4 +275,6 @@ const mbd_form_ops mbd_form_augmented = {.name = "augmented",
                                          .ycoord = mbd_cart_ycoord,
                                          .nroot = mbd_contact_nroot,
                                          .roots = mbd_contact_roots,
-                                         .event = event};
+                                         .event = event,
+                                         .stats = stats,
+                                         .destroy = destroy};

@@ -12,6 +12,7 @@
 typedef struct baumgarte {
   double alpha, beta;
   double *gstar;        /* mrow: the corrected γ* of the active rows */
+  mbd_form_solver solver; /* dense or sparse (formulations/sparse.c) */
 } baumgarte;
 
 /* γ* = γ − 2α Φ̇ − β² Φ on the active rows (constraints evaluated and gathered) */
@@ -20,8 +21,12 @@ static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha
   int n = m->nv;
   for (int k = 0; k < d->ma; k++) {
     double phidot = d->phit_a[k];
-    for (int c = 0; c < n; c++) {
-      phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
+    if (mbd_sparse_on(d)) {
+      phidot += mbd_sparse_row_dot(d, d->active[k], d->v);
+    } else {
+      for (int c = 0; c < n; c++) {
+        phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
+      }
     }
     gstar[k] = d->gamma_a[k] - 2 * alpha * phidot - beta * beta * d->phi_a[k];
   }
@@ -29,7 +34,6 @@ static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha
 
 static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                   mbd_error *err) {
-  (void)d;
   baumgarte *b = calloc(1, sizeof *b);
   double *g = calloc((size_t)(m->mrow ? m->mrow : 1), sizeof(double));
   if (!b || !g) {
@@ -40,8 +44,18 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   b->alpha = o->alpha;
   b->beta = o->beta;
   b->gstar = g;
+  int rc = mbd_form_solver_init(&b->solver, m, d, o, MBD_FORM_BAUMGARTE, err);
+  if (rc < 0) {
+    free(g);
+    free(b);
+    return rc;
+  }
   *self = b;
   return MBD_OK;
+}
+
+static void stats(const void *self, mbd_run_stats *st) {
+  mbd_form_solver_stats(&((const baumgarte *)self)->solver, st);
 }
 
 static void destroy(void *self) {
@@ -83,7 +97,12 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                  const int *found, mbd_error *err) {
-  return mbd_contact_event(&mbd_form_baumgarte, self, solve_fn, NULL, m, d, t, y, found, err);
+  // written densely, as augmented's (augmented.c)
+  int on = mbd_sparse_on(d);
+  mbd_sparse_set(m, d, 0);
+  int rc = mbd_contact_event(&mbd_form_baumgarte, self, solve_fn, NULL, m, d, t, y, found, err);
+  mbd_sparse_set(m, d, on);
+  return rc;
 }
 
 const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
@@ -96,4 +115,5 @@ const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
                                          .nroot = mbd_contact_nroot,
                                          .roots = mbd_contact_roots,
                                          .event = event,
+                                         .stats = stats,
                                          .destroy = destroy};

@@ -106,6 +106,15 @@ void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, dou
 int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel);
 int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err);
 
+/* sparse.c: what a formulation's run state keeps of the choice (for run.stats) */
+typedef struct mbd_form_solver {
+  int solver;           /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
+  const mbd_data *d;    /* the integration's data (its symbolic analyses are counted) */
+  long analyses;        /* further symbolic analyses of the formulation's own (a partition) */
+} mbd_form_solver;
+int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d,
+                         const mbd_sim_opts *o, int form, mbd_error *err);
+void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st);
 /* partition.c: coordinate partitioning shared by gcp and kane (paper 000 eq 10–23).  With
  * velocity-level rows active (rolling contacts) the positions have their own partition: the
  * position rows fix mp dependent positions, all active rows ma dependent velocities, and
@@ -138,6 +147,11 @@ typedef struct mbd_part {
   double *phiq_p;       /* mrow×n: the position rows of Φq (ld mp) */
   double *jp;           /* mrow²: LU of Φ_p at the dependent positions (ld mp) */
   int *jppiv;           /* mrow pivots */
+  /* the sparse form (linear_solver "sparse"): Φ_qd in compressed columns factored by KLU, in
+   * the data's arrays (mbd_sparse), made again when the partition (pid) or the rows change */
+  mbd_form_solver solver; /* dense or sparse, and the symbolic analyses of Φ_qd */
+  long pid;             /* the partition's number (every choice a new one) */
+  double sratio;        /* its pivot ratio (the dense form reads jd's) */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err);
@@ -207,5 +221,12 @@ typedef struct mbd_uk_root {
 int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a,
                  double *res, double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq,
                  double *vdot);
+
+/* sparse.c: the linear solver of a run (linear_solver; "auto" by size and structure) for
+ * formulation form on the data d of its integration: MBD_LINSOLVE_DENSE, or MBD_LINSOLVE_SPARSE
+ * with the sparse form switched on in d; MBD_E_INPUT when "sparse" was asked where it is not
+ * written (err says why) */
+int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *o, int form,
+                           mbd_error *err);
 
 #endif

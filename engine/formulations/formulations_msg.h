@@ -26,6 +26,24 @@
 #define MSG_FORM_REL_CUT "simulate: cut joint '%s' is not a joint of model '%s'"
 /* relative: a code number outside the list: the number */
 #define MSG_FORM_REL_CODE "simulate: unknown code %d (numeric, tape, compiled)"
+/* relative: a linear solver it does not offer: its name */
+#define MSG_FORM_REL_LINSOLVE \
+  "simulate: formulation 'relative' solves with linear_solver 'dense' or 'recursive', not '%s'"
+/* relative: the recursive solve asked for with generated code: the code's name */
+#define MSG_FORM_REL_RECURSIVE_CODE                                                     \
+  "simulate: linear_solver 'recursive' runs on code 'numeric' (the generated equations of " \
+  "code '%s' form M̄ densely): use linear_solver 'dense' or code 'numeric'"
+
+/* linear_solver: a number outside the list */
+#define MSG_FORM_LINSOLVE \
+  "simulate: unknown linear_solver %d (auto, dense, sparse, recursive)"
+/* linear_solver "recursive" asked of a Cartesian formulation: its name */
+#define MSG_FORM_RECURSIVE_CARTESIAN                                                             \
+  "linear_solver 'recursive' is for formulation 'relative' (joint coordinates on a spanning "    \
+  "tree), not %s"
+/* linear_solver 'sparse' where the sparse solve is not written: what and why */
+#define MSG_FORM_SPARSE_REFUSED \
+  "simulate: linear_solver 'sparse' is not written for %s; use linear_solver 'dense' or 'auto'"
 
 /* ---- LAPACK rejected an argument (MBD_E_LAPACK, a bug) --------------------------------------- */
 

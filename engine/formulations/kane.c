@@ -18,6 +18,17 @@ static int lambdas(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda
 static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
                  mbd_error *err) {
   int n = p->n, ma = p->ma, f = p->f;
+  // the sparse form: B = [−Φ_qd⁻¹Φ_qi; I] is dense (in a chain every dependent coordinate moves
+  // with every independent one before it), and so is BᵀM: eq 46 would cost O(n³).  Its solution
+  // is the augmented system's v̇ (M v̇ + Φqᵀλ = Q gives BᵀM v̇ = BᵀQ, as BᵀΦqᵀ = 0), which the
+  // sparse leading matrix gives in O(n), with the multipliers
+  if (mbd_sparse_on(d)) {
+    if (reuse) {
+      mbd_dynamics_augmented_again(m, d, d->gamma_a);
+      return MBD_OK;
+    }
+    return mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  }
   if (reuse) {
     // contacts: only Q changed (new friction forces): K is factored, B stands
     mbd_gemv(1, n, f, 1.0, p->B, n, d->Q, 0.0, p->r);

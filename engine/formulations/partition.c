@@ -90,10 +90,115 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   return MBD_OK;
 }
 
-/* copy Φ_qd (dependent columns of the active rows) into jd and factor it; 0, the pivot, or
- * MBD_E_LAPACK.  A sample leaves the watched pivot ratio as it is. */
-static int factor_jd(mbd_part *p, mbd_data *d, int flags) {
+/* ------------------------------------------------------------------------------------------ */
+/* the sparse form: Φ_qd in compressed columns for KLU                                         */
+
+/* Φ_qd's pattern for the partition and the active rows of d (its arrays are the data's: a sample
+ * keeps its own factorization), its maps and symbolic analysis */
+static int sparse_jd_pattern(mbd_part *p, mbd_data *d, mbd_error *err) {
+  mbd_sparse *sp = d->sp;
   int ma = p->ma;
+  for (int c = 0; c < p->n; c++) {
+    sp->jcol[c] = -1;
+  }
+  for (int k = 0; k < ma; k++) {
+    sp->jcol[p->perm[k]] = k;
+  }
+  int *next = d->iwork;
+  memset(next, 0, (size_t)(ma + 1) * sizeof(int));
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      if (sp->jcol[sp->ci[e]] >= 0) {
+        next[sp->jcol[sp->ci[e]]]++;
+      }
+    }
+  }
+  sp->jp[0] = 0;
+  for (int c = 0; c < ma; c++) {
+    sp->jp[c + 1] = sp->jp[c] + next[c];
+    next[c] = sp->jp[c];
+  }
+  for (int e = 0; e < sp->nnz; e++) {
+    sp->jmap[e] = -1;
+  }
+  // rows increasing within each column: the active rows in order
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      int c = sp->jcol[sp->ci[e]];
+      if (c >= 0) {
+        int q = next[c]++;
+        sp->ji[q] = k;
+        sp->jmap[e] = q;
+      }
+    }
+  }
+  sp->jma = -1;
+  int rc = mbd_splu_analyze(sp->jlu, ma, sp->jp, sp->ji, 1, err);
+  if (rc < 0) {
+    return rc;
+  }
+  sp->jma = ma;
+  sp->jpid = p->pid;
+  memcpy(sp->jact, d->active, (size_t)ma * sizeof(int));
+  if (d == p->solver.d) {
+    p->solver.analyses++;  // (the integration's)
+  }
+  return MBD_OK;
+}
+
+/* Φ_qd of the sparse form factored: 0, the pivot (1-based dependent column), < 0; the pivot
+ * ratio in *ratio (one row: its pivot against the row's largest entry, as pivot_ratio below) */
+static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *err) {
+  mbd_sparse *sp = d->sp;
+  int ma = p->ma;
+  // a new partition, or the active rows changed under it (re-selected by the augmented solve)
+  if (sp->jpid != p->pid || sp->jma != ma ||
+      memcmp(sp->jact, d->active, (size_t)ma * sizeof(int)) != 0) {
+    int rc = sparse_jd_pattern(p, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  double hi = 0;
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      if (sp->jmap[e] >= 0) {
+        sp->jx[sp->jmap[e]] = sp->val[e];
+      }
+      hi = ma == 1 ? fmax(hi, fabs(sp->val[e])) : hi;
+    }
+  }
+  int piv = mbd_splu_factor(sp->jlu, sp->jx, !sp->fresh_pivots, ratio, NULL);
+  if (piv == MBD_E_NOMEM) {
+    return MBD_FAIL(err, piv, MSG_FORM_NOMEM, "dependent block");
+  }
+  if (piv < 0) {
+    return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", d->t);
+  }
+  if (ma == 1) {
+    *ratio = hi > 0 ? fabs(sp->jx[0]) / hi : 0;
+  }
+  return piv;
+}
+
+/* copy Φ_qd (dependent columns of the active rows) into jd and factor it; 0, the pivot, or
+ * MBD_E_LAPACK.  A sample leaves the watched pivot ratio as it is.  The sparse form: KLU's
+ * factorization (its pivot ratio in p->sratio). */
+static int factor_jd(mbd_part *p, mbd_data *d, int flags, mbd_error *err) {
+  int ma = p->ma;
+  if (mbd_sparse_on(d)) {
+    d->lu_factorizations++;
+    if (!(flags & MBD_FORM_SAMPLE)) {
+      p->rcond = 0;
+    }
+    double ratio = 0;
+    int piv = sparse_factor_jd(p, d, &ratio, err);
+    p->sratio = ratio;
+    return piv;
+  }
   for (int c = 0; c < ma; c++) {
     for (int r = 0; r < ma; r++) {
       MBD_AT(p->jd, ma, r, c) = MBD_AT(d->phiq_a, ma, r, p->perm[c]);
@@ -172,27 +277,84 @@ static void sort_ints(int *a, int lo, int hi) {
   }
 }
 
+/* a large model's partition in the sparse form: QR with column pivoting costs O(ma² n) (2 s for a
+ * chain of 1024 links, at the start of every run); from this many of its operations on, the
+ * dependent coordinates are the pivot rows of a sparse LU with partial pivoting of Φqᵀ (each
+ * constraint's largest coefficient among the coordinates left), O(nnz) for chains.  A different
+ * choice from the QR's (as good for the pivot watch that follows it), so runs of such models do
+ * not repeat the dense solve's partition */
+#define PART_SPARSE_CHOICE 1e9
+
+/* the dependent coordinates of the sparse form by UMFPACK's partial pivoting on Φqᵀ (its columns
+ * the active rows): perm filled, 0; 1 when its pivots are too small to trust (rank-deficient or
+ * nearly: the QR decides), < 0 with err */
+static int sparse_choice(mbd_part *p, mbd_data *d, mbd_error *err) {
+  mbd_sparse *sp = d->sp;
+  int ma = p->ma, nz = 0;
+  // Φqᵀ in compressed columns: the active rows of the sparse form as they are (the dependent
+  // block's arrays serve as scratch: the new partition makes them again)
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    sp->jp[k] = nz;
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      sp->ji[nz] = sp->ci[e];
+      sp->jx[nz++] = sp->val[e];
+    }
+  }
+  sp->jp[ma] = nz;
+  double ratio = 0;
+  int rc = mbd_sparse_pivot_rows(p->n, ma, sp->jp, sp->ji, sp->jx, p->perm, &ratio, err);
+  if (rc < 0) {
+    return rc;
+  }
+  return ratio < 1e-10 ? 1 : 0;
+}
+
 /* choose the partition from Φq at the current state (constraints evaluated and gathered) */
 int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err) {
   int rank = 0;
   // the active set may have changed since the last choice (contact events)
   p->ma = d->ma;
   p->f = p->n - d->ma;
-  gather_p(p, m, d);
+  // the sparse form: a large model's choice by sparse LU, else Φq's active rows densely for the QR
+  // (a partition is chosen at the start and where the dependent block degrades; the sparse form
+  // has no velocity-level rows)
+  int sparse = mbd_sparse_on(d), chosen = 0, rc = 0;
+  if (sparse && (double)p->ma * p->ma * p->n >= PART_SPARSE_CHOICE) {
+    rc = sparse_choice(p, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+    chosen = rc == 0;
+  }
+  if (sparse && !chosen) {
+    mbd_sparse_densify(m, d);
+  }
+  if (sparse) {
+    p->mp = p->ma;  // no velocity-level rows: one partition
+  } else {
+    gather_p(p, m, d);
+  }
   p->sep = p->mp < p->ma;
   p->fp = p->n - p->mp;
   // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones
-  int rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
-  if (rc < 0) {
-    return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
-  }
-  if (rank < p->ma) {
-    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_RANK, d->t, rank, p->ma);
+  if (!chosen) {
+    rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
+    if (rc < 0) {
+      return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
+    }
+    if (rank < p->ma) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_PART_RANK, d->t, rank, p->ma);
+    }
   }
   // dependent and independent columns each in increasing coordinate order (readable, stable)
   sort_ints(p->perm, 0, p->ma);
   sort_ints(p->perm, p->ma, p->n);
-  int piv = factor_jd(p, d, 0);
+  p->pid++;  // a new partition: the sparse Φ_qd's pattern made and analysed again
+  int piv = factor_jd(p, d, 0, err);
+  if (piv < 0 && sparse) {
+    return piv;
+  }
   if (piv != 0) {
     return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_PART_DEPENDENT, d->t);
   }
@@ -214,7 +376,7 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   } else {
     memcpy(p->pperm, p->perm, (size_t)p->n * sizeof(int));
   }
-  p->rcond = pivot_ratio(p->jd, p->ma, d, p->n);
+  p->rcond = sparse ? p->sratio : pivot_ratio(p->jd, p->ma, d, p->n);
   p->rcond0 = p->rcond;
   p->degraded = 0;
   return MBD_OK;
@@ -257,9 +419,9 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       return rc;
     }
     res = mbd_active_residual(m, d);
-    int piv = p->sep ? factor_jp(p, m, d) : factor_jd(p, d, flags);
+    int piv = p->sep ? factor_jp(p, m, d) : factor_jd(p, d, flags, err);
     if (piv < 0) {
-      return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
+      return mbd_sparse_on(d) ? piv : MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
     }
     if (piv != 0) {
       char what[96];
@@ -279,7 +441,9 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       // step not below a quarter of the last: at a singular root Newton only halves it).  It
       // converges quadratically, so this costs one or two iterations, only near such
       // configurations.
-      double ratio = p->sep ? pivot_ratio(p->jp, mp, d, p->n) : pivot_ratio(p->jd, ma, d, p->n);
+      double ratio = p->sep                ? pivot_ratio(p->jp, mp, d, p->n)
+                     : mbd_sparse_on(d)      ? p->sratio
+                                             : pivot_ratio(p->jd, ma, d, p->n);
       if (ratio >= PART_ILL_RATIO || step <= fmax(ratio * p->position_tol, p->q_round) ||
           step > 0.25 * step_prev || it >= p->max_newton) {
         break;
@@ -299,7 +463,11 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       for (int k = 0; k < ma; k++) {
         d->tmp_m[k] = -d->phi_a[k];
       }
-      mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
+      if (mbd_sparse_on(d)) {
+        mbd_splu_solve(d->sp->jlu, 0, d->tmp_m, 1);
+      } else {
+        mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
+      }
     }
     step_prev = step;
     step = 0;
@@ -311,7 +479,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   }
   // with velocity rows: the dependent velocities' block of every active row, factored once
   if (p->sep) {
-    int piv = factor_jd(p, d, flags);
+    int piv = factor_jd(p, d, flags, err);
     if (piv < 0) {
       return MBD_FAIL(err, piv, MSG_FORM_LAPACK, "dependent block", t);
     }
@@ -325,20 +493,36 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   // watch the conditioning of the dependent block (once per evaluation, at the converged state;
   // not from samples, so recording never steers the integration)
   if (!(flags & MBD_FORM_SAMPLE)) {
-    p->rcond = pivot_ratio(p->jd, ma, d, p->n);
+    p->rcond = mbd_sparse_on(d) ? p->sratio : pivot_ratio(p->jd, ma, d, p->n);
     if (p->rcond < 0.1 * p->rcond0) {
       p->degraded = 1;
     }
   }
   // velocity analysis: Φ_qd v_d = −Φt − Φ_qi v_i (eq 12)
-  for (int r = 0; r < ma; r++) {
-    double s = -d->phit_a[r];
-    for (int k = 0; k < f; k++) {
-      s -= MBD_AT(d->phiq_a, ma, r, p->perm[ma + k]) * y[fp + k];
+  if (mbd_sparse_on(d)) {
+    // a row's independent entries (the sparse form: v_i already in d->v)
+    const mbd_sparse *sp = d->sp;
+    for (int r = 0; r < ma; r++) {
+      double s = -d->phit_a[r];
+      int row = d->active[r];
+      for (int e = sp->rp[row]; e < sp->rp[row + 1]; e++) {
+        if (sp->jcol[sp->ci[e]] < 0) {
+          s -= sp->val[e] * d->v[sp->ci[e]];
+        }
+      }
+      d->tmp_m[r] = s;
     }
-    d->tmp_m[r] = s;
+    mbd_splu_solve(d->sp->jlu, 0, d->tmp_m, 1);
+  } else {
+    for (int r = 0; r < ma; r++) {
+      double s = -d->phit_a[r];
+      for (int k = 0; k < f; k++) {
+        s -= MBD_AT(d->phiq_a, ma, r, p->perm[ma + k]) * y[fp + k];
+      }
+      d->tmp_m[r] = s;
+    }
+    mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
   }
-  mbd_lu_solve(ma, p->jd, ma, p->jpiv, d->tmp_m, 1);
   for (int k = 0; k < ma; k++) {
     d->v[p->perm[k]] = d->tmp_m[k];
   }
@@ -380,7 +564,7 @@ void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d) {
  * dependent coordinates follow the independent ones through Φ_qd⁻¹Φ_qi, which error control on q_i
  * alone does not see (a spherical pendulum lost 0.36 m over 5 s with rtol 1e-4 when only a tenfold
  * pivot loss triggered a re-partition). */
-static int better(mbd_part *p, mbd_data *d) {
+static int better(mbd_part *p, const mbd_model *m, mbd_data *d) {
   int ma = p->ma, n = p->n, rank = 0;
   if (ma == 0 || !d->have_dynamics) {
     return p->degraded;
@@ -388,6 +572,10 @@ static int better(mbd_part *p, mbd_data *d) {
   // as good as when it was chosen: no need to look (saves the QR on most steps)
   if (!p->degraded && p->rcond >= 0.5 * p->rcond0) {
     return 0;
+  }
+  if (mbd_sparse_on(d)) {
+    // the sparse form: the QR and the candidate's LU are dense (only once the pivots have fallen)
+    mbd_sparse_densify(m, d);
   }
   if (mbd_qrcp_rank(&d->lsq, ma, n, d->phiq_a, ma, 1e-10, p->perm_old, &rank, p->r) < 0 ||
       rank < ma) {
@@ -417,7 +605,17 @@ static int better(mbd_part *p, mbd_data *d) {
   if (mbd_lu_factor(ma, p->jd_cand, ma, p->kpiv) != 0) {
     return 0;
   }
-  if (pivot_ratio(p->jd_cand, ma, d, n) > 2 * p->rcond) {
+  // (the sparse form compares the dense LU's pivots of both partitions: its own ratio is KLU's)
+  double now = p->rcond;
+  if (mbd_sparse_on(d)) {
+    for (int j = 0; j < ma; j++) {
+      for (int r = 0; r < ma; r++) {
+        MBD_AT(p->jd, ma, r, j) = MBD_AT(d->phiq_a, ma, r, p->perm[j]);
+      }
+    }
+    now = mbd_lu_factor(ma, p->jd, ma, p->jpiv) == 0 ? pivot_ratio(p->jd, ma, d, n) : 0;
+  }
+  if (pivot_ratio(p->jd_cand, ma, d, n) > 2 * now) {
     p->degraded = 1;
   }
   return p->degraded;
@@ -427,7 +625,7 @@ static int better(mbd_part *p, mbd_data *d) {
  * the partition changed (y rewritten: the integrator restarts), 0 when kept, < 0 on error. */
 int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double *y,
                   mbd_error *err) {
-  if (!better(p, d)) {
+  if (!better(p, m, d)) {
     return 0;
   }
   int rc = mbd_part_state(p, m, d, t, y, 0, err);
@@ -437,6 +635,9 @@ int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double
   memcpy(p->perm_old, p->perm, (size_t)p->n * sizeof(int));
   memcpy(p->pperm_old, p->pperm, (size_t)p->n * sizeof(int));
   // rows set aside by the rank test may be needed now
+  if (mbd_sparse_on(d)) {
+    mbd_sparse_densify(m, d);  // the re-selection's QR is dense
+  }
   int rs = mbd_reselect_rows(m, d, err);
   if (rs < 0) {
     return rs;
@@ -470,6 +671,10 @@ int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const m
                            mbd_error *err) {
   mbd_part *p = NULL;
   int rc = mbd_part_alloc(&p, m, d, o, err);
+  // the linear solver (formulations/sparse.c), the sparse dependent block's arrays
+  if (rc == MBD_OK) {
+    rc = mbd_form_solver_init(&p->solver, m, d, o, o->formulation, err);
+  }
   if (rc == MBD_OK) {
     rc = mbd_part_choose(p, m, d, err);
   }
@@ -519,6 +724,7 @@ int mbd_partitioned_step(void *self, const mbd_model *m, mbd_data *d, double t, 
 
 void mbd_partitioned_stats(const void *self, mbd_run_stats *st) {
   st->repartitions += ((const mbd_part *)self)->repartitions;
+  mbd_form_solver_stats(&((const mbd_part *)self)->solver, st);
 }
 
 void mbd_partitioned_destroy(void *self) { mbd_part_free(self); }

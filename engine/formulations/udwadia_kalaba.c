@@ -90,6 +90,7 @@ typedef struct mbd_uk {
   int max_newton;       /* its iterations */
   double *Qt;           /* spatial: n, Q̃ = Q + Σ s (2p) γ_norm */
   mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
+  mbd_form_solver solver; /* always dense here (formulations/sparse.c refuses "sparse") */
 } mbd_uk;
 
 static void destroy(void *self) {
@@ -108,12 +109,17 @@ static void destroy(void *self) {
 
 static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                   mbd_error *err) {
-  (void)d;
   *self = NULL;
+  mbd_form_solver ls;
+  int rc0 = mbd_form_solver_init(&ls, m, d, o, MBD_FORM_UK, err);
+  if (rc0 < 0) {
+    return rc0;
+  }
   mbd_uk *u = calloc(1, sizeof *u);
   if (!u) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
   }
+  u->solver = ls;
   u->n = m->nv;
   u->m = m->mrow;
   size_t n = (size_t)(u->n ? u->n : 1), mr = (size_t)(u->m ? u->m : 1);
@@ -538,6 +544,10 @@ static void deriv(const void *self, const mbd_model *m, const mbd_data *d, doubl
   }
 }
 
+static void stats(const void *self, mbd_run_stats *st) {
+  mbd_form_solver_stats(&((const mbd_uk *)self)->solver, st);
+}
+
 const mbd_form_ops mbd_form_udwadia_kalaba = {.name = "udwadia_kalaba",
                                               .create = create,
                                               .ny = mbd_cart_ny,
@@ -548,4 +558,5 @@ const mbd_form_ops mbd_form_udwadia_kalaba = {.name = "udwadia_kalaba",
                                               .nroot = mbd_contact_nroot,
                                               .roots = mbd_contact_roots,
                                               .event = event,
+                                              .stats = stats,
                                               .destroy = destroy};

@@ -28,11 +28,71 @@ static int has_velocity_rows(const mbd_model *m, const mbd_data *d) {
   return 0;
 }
 
+static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
+                             int sparse, mbd_error *err);
+
+/* large models (assembly of hundreds of bodies): the minimum-norm solutions below through the
+ * sparse [I Φqᵀ; Φq 0] (kinematics/kkt.c) instead of the dense SVD, whose O(m² n) took seconds at
+ * assembly.  From this order (nv + active rows) on; below it the SVD, to the last bit as before */
+#define ANALYSIS_SPARSE_MIN 400
+
+/* whether the analyses of d go through the sparse form: a large model whose rows fit it, no
+ * velocity-level rows (they carry no position equation: the dense step zeroes them) */
+static int sparse_analysis(const mbd_model *m, const mbd_data *d) {
+  return d->sp && m->nv + d->ma >= ANALYSIS_SPARSE_MIN && !has_velocity_rows(m, d);
+}
+
+/* Δv (n) of minimum norm with Φq Δv = r (ma entries, in d->tmp_m) through [I Φqᵀ; Φq 0] on the
+ * sparse form (rows evaluated in it): 0, or 1 when it does not serve (Φq rank-deficient or too
+ * ill-conditioned: redundant rows; the caller takes the SVD), < 0 with err */
+static int sparse_min_norm(const mbd_model *m, mbd_data *d, double *dv, mbd_error *err) {
+  int n = m->nv, ma = d->ma;
+  double ratio = 0;
+  int kmin = 0;
+  int piv = mbd_kkt_factor(m, d, 1, &ratio, &kmin, err);
+  if (piv < 0) {
+    return piv;
+  }
+  // a redundant row makes the matrix singular (a pivot at rounding level): the SVD decides
+  if (piv > 0 || ratio < 1e-13) {
+    return 1;
+  }
+  double *x = d->augrhs;
+  memset(x, 0, (size_t)n * sizeof(double));
+  memcpy(x + n, d->tmp_m, (size_t)ma * sizeof(double));
+  mbd_kkt_solve(d, x);
+  // the solution must satisfy the rows (to rounding of r and of the step)
+  double rmax = 0, left = 0, xmax = 0;
+  for (int c = 0; c < n; c++) {
+    xmax = fmax(xmax, fabs(x[c]));
+  }
+  for (int k = 0; k < ma; k++) {
+    double s = mbd_sparse_row_dot(d, d->active[k], x) - d->tmp_m[k];
+    rmax = fmax(rmax, fabs(d->tmp_m[k]));
+    left = fmax(left, fabs(s));
+  }
+  if (!(left <= 1e-8 * rmax + 1e-12 * xmax)) {
+    return 1;
+  }
+  memcpy(dv, x, (size_t)n * sizeof(double));
+  return 0;
+}
+
 /* paper 000 eq 10–11 in its minimum-norm form: Δv = −Φq⁺ Φ on the active rows, q ← q ⊕ Δv;
  * with all coordinates free this keeps the poses as close to the given ones as the constraints
- * allow */
+ * allow.  Large models: the sparse form while it serves (sparse_min_norm), the dense arrays
+ * written again when it is left. */
 int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
                           mbd_error *err) {
+  int was = mbd_sparse_on(d), sparse = sparse_analysis(m, d);
+  mbd_sparse_set(m, d, sparse || was);
+  int rc = position_analysis(m, d, tol, max_iter, sparse, err);
+  mbd_sparse_set(m, d, was);
+  return rc;
+}
+
+static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
+                             int sparse, mbd_error *err) {
   int n = m->nv;
   double res = 0;
   for (int it = 0; it <= max_iter; it++) {
@@ -58,6 +118,20 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
     for (int k = 0; k < d->ma; k++) {
       d->tmp_m[k] = -d->phi_a[k];
     }
+    if (sparse) {
+      rc = sparse_min_norm(m, d, d->tmp_n, err);
+      if (rc < 0) {
+        return rc;
+      }
+      if (rc == 0) {
+        mbd_kin_move(m, d->q, d->tmp_n);
+        d->newton_iterations++;
+        continue;
+      }
+      // redundant rows: the SVD from here on, on the dense arrays
+      sparse = 0;
+      mbd_sparse_set(m, d, 0);
+    }
     // a velocity-level row (rolling) carries no position equation: left out of the step
     const double *J = d->phiq_a;
     if (has_velocity_rows(m, d)) {
@@ -82,9 +156,31 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
   return MBD_FAIL(err, MBD_E_NEWTON, MSG_KIN_NEWTON, d->t, max_iter, row, res, tol);
 }
 
-/* paper 000 eq 12 in minimum-norm form: v ← v − Φq⁺(Φq v + Φt) */
+/* paper 000 eq 12 in minimum-norm form: v ← v − Φq⁺(Φq v + Φt); large models through the sparse
+ * form (its rows evaluated again there, the dense arrays after) */
 int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
   int n = m->nv;
+  if (sparse_analysis(m, d)) {
+    int was = mbd_sparse_on(d);
+    mbd_sparse_set(m, d, 1);
+    int rc = was ? MBD_OK : mbd_kin_update(m, d, 0, err);
+    for (int k = 0; rc == MBD_OK && k < d->ma; k++) {
+      d->tmp_m[k] = -(d->phit_a[k] + mbd_sparse_row_dot(d, d->active[k], d->v));
+    }
+    if (rc == MBD_OK) {
+      rc = sparse_min_norm(m, d, d->tmp_n, err);
+    }
+    mbd_sparse_set(m, d, was);
+    if (rc < 0) {
+      return rc;
+    }
+    if (rc == 0) {
+      for (int c = 0; c < n; c++) {
+        d->v[c] += d->tmp_n[c];
+      }
+      return MBD_OK;
+    }
+  }
   for (int k = 0; k < d->ma; k++) {
     double s = d->phit_a[k];
     for (int c = 0; c < n; c++) {

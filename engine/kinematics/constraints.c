@@ -16,6 +16,29 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+/* the sparse form (model_impl.h, mbd_sparse): row r's entries of side `side`, which start at
+ * column sp->scol[2r + side] — the same sums in the same order as the dense scatter below, so the
+ * values are bit for bit those of the dense Φq */
+static void scatter_row_sparse(mbd_data *d, int r, int side, const mbd_pose *ps,
+                               const double *Js) {
+  mbd_sparse *sp = d->sp;
+  double *dst = sp->val + sp->rp[r] + sp->soff[2 * r + side] + (ps->vadr - sp->scol[2 * r + side]);
+  int ny = ps->ny;
+  if (!ps->J) {
+    for (int c = 0; c < ny; c++) {
+      dst[c] += Js[c];
+    }
+    return;
+  }
+  for (int c = 0; c < ps->nv; c++) {
+    double s = 0;
+    for (int k = 0; k < ny; k++) {
+      s += Js[k] * MBD_AT(ps->J, ny, k, c);
+    }
+    dst[c] += s;
+  }
+}
+
 /* Φq row r += the local row J (over (Y1 | Y2)) through the bodies' pose Jacobians */
 static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const double *J) {
   int bodies[2] = {b1, b2};
@@ -25,6 +48,10 @@ static void scatter_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, 
       continue;
     }
     const double *Js = J + side * MBD_NY_MAX;
+    if (mbd_sparse_on(d)) {
+      scatter_row_sparse(d, r, side, ps, Js);
+      continue;
+    }
     int ny = ps->ny;
     if (!ps->J) {
       for (int c = 0; c < ny; c++) {
@@ -80,7 +107,11 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   // γ is recomputed (the local rows are formed again, but not scattered)
   int all = flags != MBD_EVAL_GAMMA;
   if (all) {
-    memset(d->phiq, 0, (size_t)m->mrow * m->nv * sizeof(double));
+    if (mbd_sparse_on(d)) {
+      memset(d->sp->val, 0, (size_t)d->sp->nnz * sizeof(double));
+    } else {
+      memset(d->phiq, 0, (size_t)m->mrow * m->nv * sizeof(double));
+    }
     memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
   }
   int dx = MBD_DIMX(m);
@@ -173,7 +204,11 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
     const double *p = d->q + qa, *pd = d->v + va;
     d->phi[r] = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1;
     d->gamma[r] = -2 * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
-    if (all) {
+    if (all && mbd_sparse_on(d)) {
+      for (int k = 0; k < 4; k++) {
+        d->sp->val[d->sp->rp[r] + k] = 2 * p[k];
+      }
+    } else if (all) {
       for (int k = 0; k < 4; k++) {
         MBD_AT(d->phiq, m->mrow, r, va + k) = 2 * p[k];
       }
@@ -188,6 +223,9 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
     d->phi_a[k] = d->phi[r];
     d->gamma_a[k] = d->gamma[r];
     d->phit_a[k] = d->phit[r];
+  }
+  if (mbd_sparse_on(d)) {
+    return;  // the formulations read the active rows of the sparse form through d->active
   }
   // column by column: both matrices are column-major, so the inner loop runs down a column
   for (int c = 0; c < m->nv; c++) {
@@ -221,6 +259,13 @@ double mbd_position_violation(const mbd_model *m, const mbd_data *d) {
 
 double mbd_velocity_violation(const mbd_model *m, const mbd_data *d) {
   double v = 0;
+  if (mbd_sparse_on(d)) {
+    for (int r = 0; r < m->mrow; r++) {
+      double s = d->phit[r] + mbd_sparse_row_dot(d, r, d->v);
+      v = fabs(s) > v ? fabs(s) : v;
+    }
+    return v;
+  }
   for (int r = 0; r < m->mrow; r++) {
     double s = d->phit[r];
     for (int c = 0; c < m->nv; c++) {
@@ -239,4 +284,44 @@ double mbd_active_residual(const mbd_model *m, const mbd_data *d) {
     v = a > v ? a : v;
   }
   return v;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the sparse form (model_impl.h, mbd_sparse)                                                  */
+
+double mbd_sparse_row_dot(const mbd_data *d, int r, const double *x) {
+  const mbd_sparse *sp = d->sp;
+  double s = 0;
+  for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+    s += sp->val[e] * x[sp->ci[e]];
+  }
+  return s;
+}
+
+void mbd_sparse_densify(const mbd_model *m, mbd_data *d) {
+  const mbd_sparse *sp = d->sp;
+  memset(d->phiq, 0, (size_t)m->mrow * m->nv * sizeof(double));
+  for (int r = 0; r < m->mrow; r++) {
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      MBD_AT(d->phiq, m->mrow, r, sp->ci[e]) = sp->val[e];
+    }
+  }
+  memset(d->phiq_a, 0, (size_t)d->ma * m->nv * sizeof(double));
+  for (int k = 0; k < d->ma; k++) {
+    int r = d->active[k];
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      MBD_AT(d->phiq_a, d->ma, k, sp->ci[e]) = sp->val[e];
+    }
+  }
+}
+
+void mbd_sparse_set(const mbd_model *m, mbd_data *d, int on) {
+  if (!d->sp || d->sp->on == on) {
+    return;
+  }
+  if (!on) {
+    // the dense arrays take over where the sparse form stands (rows evaluated)
+    mbd_sparse_densify(m, d);
+  }
+  d->sp->on = on;
 }

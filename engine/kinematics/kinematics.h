@@ -50,6 +50,25 @@ int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int m
  * changed (rows gathered again), 0 when kept, < 0 on error */
 int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err);
 
+/* the sparse form of Φq (model_impl.h, mbd_sparse; kinematics/constraints.c).  Row r of Φq
+ * times x.  The dense d->phiq and d->phiq_a from the sparse values (rows evaluated and gathered):
+ * for the rare steps written densely only (re-selecting rows, Gauss's principle, a contact
+ * event's projections).  The form switched on or off for d: off, the dense arrays are filled from
+ * the sparse values first, so an evaluation can go on densely where it stands. */
+double mbd_sparse_row_dot(const mbd_data *d, int r, const double *x);
+void mbd_sparse_densify(const mbd_model *m, mbd_data *d);
+void mbd_sparse_set(const mbd_model *m, mbd_data *d, int on);
+
+/* the leading matrix [M Φqᵀ; Φq 0] of the active rows in the sparse form (kinematics/kkt.c), M
+ * and the rows evaluated — identity = 1: [I Φqᵀ; Φq 0], whose solution with [0; r] is the
+ * minimum-norm Δv of Φq Δv = r — written and factored: a new pattern and its symbolic analysis
+ * when the active rows changed, else a refactorization.  0, k > 0 singular (k − 1 the column: a
+ * coordinate below nv, else active row k − 1 − nv), < 0 with err.  *ratio the pivot ratio, *kmin
+ * the column of the smallest pivot.  Then solves with it, rhs of nv + ma entries overwritten. */
+int mbd_kkt_factor(const mbd_model *m, mbd_data *d, int identity, double *ratio, int *kmin,
+                   mbd_error *err);
+void mbd_kkt_solve(mbd_data *d, double *rhs);
+
 /* the model's channels (kinematics/channels.c), built by assembly */
 int mbd_channels_build(mbd_model *m, mbd_error *err);
 

@@ -11,6 +11,8 @@
 #define MSG_KIN_SVD "%s at t = %g: SVD did not converge"
 /* a QR factorization was rejected: stage ("rank test", "partitioning"), time */
 #define MSG_KIN_QR "%s at t = %g: QR factorization failed"
+/* KLU failed on a matrix other than by a zero pivot (a bug): which, time */
+#define MSG_KIN_KLU "internal error: KLU rejected the %s at t = %g"
 /* Newton's position analysis did not converge (MBD_E_NEWTON): time, iterations, the worst row,
  * its residual, the tolerance */
 #define MSG_KIN_NEWTON                                                                   \

@@ -176,23 +176,40 @@ static void joint_points(const mbd_tree_joint *tj, double x, double xd, double *
   memcpy(aCd, tj->sigma > 0 ? zero : a1d, 3 * sizeof(double));
 }
 
+/* the recursion record of the child of tj (the recursive solve): F = 0, S = I, c = 0 for a
+ * floating joint (its coordinates are the child's pose coordinates) */
+static void rec_floating(mbd_tree_rec *R, int ny) {
+  memset(R->F, 0, (size_t)ny * ny * sizeof(double));
+  memset(R->S, 0, (size_t)ny * ny * sizeof(double));
+  memset(R->c, 0, sizeof R->c);
+  for (int k = 0; k < ny; k++) {
+    R->S[k * ny + k] = 1;
+  }
+}
+
 static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data *d) {
   int n = m->nv;
   const mbd_pose *P = &d->pose[tj->parent];
   mbd_pose *C = &d->pose[tj->child];
-  const double *JP = P->vadr < 0 ? NULL : P->J;  // the ground's pose does not move
-  double *JC = d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
+  int moving = P->vadr >= 0;                  // the ground's pose does not move
+  mbd_tree_rec *R = d->trec ? &d->trec[tj->child] : NULL;
+  const double *JP = moving && !R ? P->J : NULL;
+  double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
   const double *q = d->q + tj->qadr, *v = d->v + tj->qadr;
   memset(C, 0, sizeof *C);
   C->vadr = 0;
   C->nv = n;  // the pose Jacobian spans the whole tree block
   C->ny = 7;
-  C->J = JC;
+  C->J = JC;  // the recursive solve keeps F, S, c instead (NULL here: no stage scatters through it)
   if (tj->kind == MBD_TJ_FLOATING) {
     // the body's own Cartesian coordinates: J = I on its seven columns, h = 0
-    memset(JC, 0, (size_t)7 * n * sizeof(double));
-    for (int k = 0; k < 7; k++) {
-      MBD_AT(JC, 7, k, tj->qadr + k) = 1;
+    if (R) {
+      rec_floating(R, 7);
+    } else {
+      memset(JC, 0, (size_t)7 * n * sizeof(double));
+      for (int k = 0; k < 7; k++) {
+        MBD_AT(JC, 7, k, tj->qadr + k) = 1;
+      }
     }
     memcpy(C->r, q, 3 * sizeof(double));
     memcpy(C->rd, v, 3 * sizeof(double));
@@ -214,14 +231,14 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     qmul_add(P->p, Kd, 1, C->pd);
     // ḣ: h_pc = h_pp ⊗ K + 2 ṗ_p ⊗ K̇ + p_p ⊗ h_K
     double hp[4] = {0, 0, 0, 0};
-    if (JP) {
+    if (moving) {
       qmul(P->h + 3, K, hp);
     }
     qmul_add(P->pd, Kd, 2, hp);
     qmul_add(P->p, hK, 1, hp);
     memcpy(C->h + 3, hp, sizeof hp);
     // J_pc = J_pp ⊗ K on every column, plus p_p ⊗ ∂K/∂q on the joint's rotation columns
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; JC && c < n; c++) {
       double *jc = JC + (size_t)c * 7 + 3;
       if (JP) {
         qmul(JP + (size_t)c * 7 + 3, K, jc);
@@ -229,7 +246,7 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
         memset(jc, 0, 4 * sizeof(double));
       }
     }
-    for (int k = 0; k < rr.nrot; k++) {
+    for (int k = 0; JC && k < rr.nrot; k++) {
       qmul_add(P->p, dK[k], 1, JC + (size_t)(tj->qadr + tj->rot + k) * 7 + 3);
     }
     // position: r_c = r_p + A_p a_P − A_c a_C
@@ -252,11 +269,11 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     for (int i = 0; i < 3; i++) {
       C->r[i] = P->r[i] + AaP[i] - AaC[i];
       C->rd[i] = P->rd[i] + AdP[i] - AdC[i];
-      C->h[i] = JP ? P->h[i] : 0;
+      C->h[i] = moving ? P->h[i] : 0;
     }
     mul34_add(BP, P->pd, 1, C->rd);
     mul34_add(BC, C->pd, -1, C->rd);
-    if (JP) {
+    if (moving) {
       mul34_add(BP, P->h + 3, 1, C->h);
     }
     mul34_add(BPd, P->pd, 1, C->h);
@@ -264,8 +281,54 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     mul34_add(BC, C->h + 3, -1, C->h);
     mul34_add(BCd, C->pd, -1, C->h);
     mul34_add(BCa, C->pd, -2, C->h);
+    if (R) {
+      // the recursion record: F = [I, B_P − B_C R_K; 0, R_K] with R_K x = x ⊗ K, the joint's
+      // columns S (p_p ⊗ ∂K/∂q_k and −B_C of it; the displacement along σ A u), and c, the
+      // quadratic terms above without the parent's h
+      for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 7; i++) {
+          R->F[j * 7 + i] = i == j;
+        }
+      }
+      // the columns of R_K: e_l ⊗ K for the unit quaternions e_0 .. e_3
+      const double RK[4][4] = {{K[0], K[1], K[2], K[3]},
+                               {-K[1], K[0], -K[3], K[2]},
+                               {-K[2], K[3], K[0], -K[1]},
+                               {-K[3], -K[2], K[1], K[0]}};
+      for (int l = 0; l < 4; l++) {
+        double *f = R->F + (3 + l) * 7;
+        memcpy(f + 3, RK[l], sizeof RK[l]);
+        for (int i = 0; i < 3; i++) {
+          f[i] = BP[4 * i + l];
+        }
+        mul34_add(BC, RK[l], -1, f);
+      }
+      memset(R->S, 0, (size_t)7 * tj->nq * sizeof(double));
+      for (int k = 0; k < rr.nrot; k++) {
+        double *sc = R->S + (tj->rot + k) * 7;
+        qmul(P->p, dK[k], sc + 3);
+        mul34_add(BC, sc + 3, -1, sc);
+      }
+      if (tj->disp >= 0) {
+        double Au[3];
+        mul3(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
+        for (int i = 0; i < 3; i++) {
+          R->S[tj->disp * 7 + i] = tj->sigma * Au[i];
+        }
+      }
+      double hl[4] = {0, 0, 0, 0};
+      qmul_add(P->pd, Kd, 2, hl);
+      qmul_add(P->p, hK, 1, hl);
+      memset(R->c, 0, 3 * sizeof(double));
+      memcpy(R->c + 3, hl, sizeof hl);
+      mul34_add(BPd, P->pd, 1, R->c);
+      mul34_add(BPa, P->pd, 2, R->c);
+      mul34_add(BC, hl, -1, R->c);
+      mul34_add(BCd, C->pd, -1, R->c);
+      mul34_add(BCa, C->pd, -2, R->c);
+    }
     // J_rc = J_rp + B(p_p, a_P) J_pp − B(p_c, a_C) J_pc, and the displacement column
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; JC && c < n; c++) {
       double *jc = JC + (size_t)c * 7;
       if (JP) {
         const double *jp = JP + (size_t)c * 7;
@@ -276,7 +339,7 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
       }
       mul34_add(BC, jc + 3, -1, jc);
     }
-    if (tj->disp >= 0) {
+    if (JC && tj->disp >= 0) {
       double Au[3];
       mul3(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
       double *jc = JC + (size_t)(tj->qadr + tj->disp) * 7;
@@ -299,18 +362,24 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   int n = m->nv;
   const mbd_pose *P = &d->pose[tj->parent];
   mbd_pose *C = &d->pose[tj->child];
-  const double *JP = P->vadr < 0 ? NULL : P->J;
-  double *JC = d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
+  int moving = P->vadr >= 0;
+  mbd_tree_rec *R = d->trec ? &d->trec[tj->child] : NULL;
+  const double *JP = moving && !R ? P->J : NULL;
+  double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
   const double *q = d->q + tj->qadr, *v = d->v + tj->qadr;
   memset(C, 0, sizeof *C);
   C->vadr = 0;
   C->nv = n;  // the pose Jacobian spans the whole tree block
   C->ny = 3;
-  C->J = JC;
+  C->J = JC;  // the recursive solve keeps F, S, c instead
   if (tj->kind == MBD_TJ_FLOATING) {
-    memset(JC, 0, (size_t)3 * n * sizeof(double));
-    for (int k = 0; k < 3; k++) {
-      MBD_AT(JC, 3, k, tj->qadr + k) = 1;
+    if (R) {
+      rec_floating(R, 3);
+    } else {
+      memset(JC, 0, (size_t)3 * n * sizeof(double));
+      for (int k = 0; k < 3; k++) {
+        MBD_AT(JC, 3, k, tj->qadr + k) = 1;
+      }
     }
     C->r[0] = q[0];
     C->r[1] = q[1];
@@ -323,12 +392,12 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
     double th = tj->rot >= 0 ? q[tj->rot] : 0, thd = tj->rot >= 0 ? v[tj->rot] : 0;
     C->p[0] = P->p[0] + tj->sigma * (tj->c[0] + th);
     C->pd[0] = P->pd[0] + tj->sigma * thd;
-    double hth = JP ? P->h[2] : 0;
+    double hth = moving ? P->h[2] : 0;
     C->h[2] = hth;
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; JC && c < n; c++) {
       JC[(size_t)c * 3 + 2] = JP ? JP[(size_t)c * 3 + 2] : 0;
     }
-    if (tj->rot >= 0) {
+    if (JC && tj->rot >= 0) {
       JC[(size_t)(tj->qadr + tj->rot) * 3 + 2] += tj->sigma;
     }
     // r_c = r_p + A_p a_P − A_c a_C
@@ -346,17 +415,43 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
     for (int i = 0; i < 2; i++) {
       C->r[i] = P->r[i] + AaP[i] - AaC[i];
       C->rd[i] = P->rd[i] + RaP[i] * wp + AdP[i] - RaC[i] * wc - AdC[i];
-      C->h[i] = (JP ? P->h[i] + RaP[i] * P->h[2] : 0) - AaP[i] * wp * wp + 2 * RdP[i] * wp -
+      C->h[i] = (moving ? P->h[i] + RaP[i] * P->h[2] : 0) - AaP[i] * wp * wp + 2 * RdP[i] * wp -
                 (RaC[i] * C->h[2] - AaC[i] * wc * wc + 2 * RdC[i] * wc);
     }
-    for (int c = 0; c < n; c++) {
+    if (R) {
+      // the recursion record: F = [I, R90(A_p a_P − A_c a_C); 0, 1], the joint's columns (σ on θ
+      // with −σ R90 A_c a_C; the displacement along σ A u), c the quadratic terms without the
+      // parent's h
+      memset(R->F, 0, 9 * sizeof(double));
+      memset(R->S, 0, (size_t)3 * tj->nq * sizeof(double));
+      R->F[0] = R->F[4] = R->F[8] = 1;
+      R->F[6] = RaP[0] - RaC[0];
+      R->F[7] = RaP[1] - RaC[1];
+      if (tj->rot >= 0) {
+        double *srot = R->S + tj->rot * 3;
+        srot[0] = -RaC[0] * tj->sigma;
+        srot[1] = -RaC[1] * tj->sigma;
+        srot[2] = tj->sigma;
+      }
+      if (tj->disp >= 0) {
+        double ca = tj->sigma > 0 ? cp : cc, sa = tj->sigma > 0 ? sp : sc;
+        double *sd = R->S + tj->disp * 3;
+        sd[0] = tj->sigma * (ca * tj->u[0] - sa * tj->u[1]);
+        sd[1] = tj->sigma * (sa * tj->u[0] + ca * tj->u[1]);
+      }
+      for (int i = 0; i < 2; i++) {
+        R->c[i] = -AaP[i] * wp * wp + 2 * RdP[i] * wp - (-AaC[i] * wc * wc + 2 * RdC[i] * wc);
+      }
+      R->c[2] = 0;
+    }
+    for (int c = 0; JC && c < n; c++) {
       double *jc = JC + (size_t)c * 3;
       const double *jp = JP ? JP + (size_t)c * 3 : NULL;
       for (int i = 0; i < 2; i++) {
         jc[i] = (jp ? jp[i] + RaP[i] * jp[2] : 0) - RaC[i] * jc[2];
       }
     }
-    if (tj->disp >= 0) {
+    if (JC && tj->disp >= 0) {
       double ca = tj->sigma > 0 ? cp : cc, sa = tj->sigma > 0 ? sp : sc;
       double *jc = JC + (size_t)(tj->qadr + tj->disp) * 3;
       jc[0] += tj->sigma * (ca * tj->u[0] - sa * tj->u[1]);
@@ -405,6 +500,10 @@ void mbd_tree_to_cartesian(const mbd_model *mr, const mbd_data *x, const mbd_mod
       v[2] = ps->pd[0];
     }
     for (int i = 0; accel && i < ps->ny; i++) {
+      if (x->trec) {
+        d->vdot[bl->vadr + i] = x->trec[b].a[i];  // the recursive solve's Ÿ of the body
+        continue;
+      }
       double s = ps->h[i];
       for (int c = 0; c < mr->nv; c++) {
         s += MBD_AT(ps->J, ps->ny, i, c) * x->vdot[c];
@@ -477,8 +576,102 @@ static int small_lsq(int m, int k, const double *A, const double *b, double *x) 
 /* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
  * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
  * its tree joint and its norm (a consistent system: least squares solves it exactly) */
+/* the same pass for the recursive solve, O(nbody + mrow): each body's M_Y and Q_Y from its
+ * record in x (the force stage of the sample's evaluation), the rows at the body found through
+ * its joints (t->body_j), the Cartesian model's forces and dense Φq not needed */
+static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_model *m,
+                           mbd_data *d, mbd_error *err) {
+  const mbd_tree *t = mr->tree;
+  int mrow = m->mrow, ny = m->dim == 3 ? 7 : 3;
+  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
+  for (int k = 0; k < t->ncut; k++) {
+    const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
+    for (int i = 0; i < j->nrow; i++) {
+      d->lambda[j->row0 + i] = x->lambda[jr->row0 + i];
+    }
+  }
+  for (int k = 0; k < m->ndrive; k++) {
+    d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
+  }
+  // each body's Euler-parameter norm row (spatial)
+  int *norm_of = d->iwork;
+  for (int b = 0; b < m->nbody; b++) {
+    norm_of[b] = -1;
+  }
+  for (int rw = 0; rw < mrow; rw++) {
+    if (m->row[rw].owner == MBD_ROW_BODY) {
+      norm_of[m->row[rw].index] = rw;
+    }
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    int c = tj->child;
+    const mbd_tree_rec *R = &x->trec[c];
+    int va = m->block[m->body[c].block].vadr;
+    // the unknowns: the tree joint's rows and the body's norm
+    int urow[MBD_JOINT_MAXROW + 1], nu = 0;
+    double A[(MBD_JOINT_MAXROW + 1) * MBD_NY_MAX], res[MBD_NY_MAX], sol[MBD_JOINT_MAXROW + 1];
+    memset(A, 0, sizeof A);
+    if (tj->joint >= 0) {
+      const mbd_joint *j = &m->joint[tj->joint];
+      int side = j->body2 == c;
+      for (int i = 0; i < j->nrow; i++, nu++) {
+        urow[nu] = j->row0 + i;
+        memcpy(A + nu * ny, d->rowJ + (size_t)(j->row0 + i) * MBD_NLOC + side * MBD_NY_MAX,
+               (size_t)ny * sizeof(double));
+      }
+    }
+    if (norm_of[c] >= 0) {
+      urow[nu] = norm_of[c];
+      for (int i = 0; i < 4; i++) {
+        A[nu * ny + 3 + i] = 2 * d->q[m->block[m->body[c].block].qadr + 3 + i];
+      }
+      nu++;
+    }
+    if (nu == 0) {
+      continue;  // a planar floating body: nothing holds it
+    }
+    // the residual of its equations Q_Y − M_Y Ÿ − Φ_Yᵀλ with the known multipliers: the other
+    // joints at the body (its children's, cut joints) and every drive on its joints
+    for (int i = 0; i < ny; i++) {
+      double s = R->QY[i];
+      for (int l = 0; l < ny; l++) {
+        s -= R->MY[l * ny + i] * d->vdot[va + l];
+      }
+      res[i] = s;
+    }
+    for (int e = t->body_jadr[c]; e < t->body_jadr[c + 1]; e++) {
+      const mbd_joint *j = &m->joint[t->body_j[e]];
+      int side = j->body2 == c;
+      int rows[MBD_JOINT_MAXROW + 1], nr = 0;
+      for (int i = 0; t->body_j[e] != tj->joint && i < j->nrow; i++) {
+        rows[nr++] = j->row0 + i;
+      }
+      if (j->drive >= 0) {
+        rows[nr++] = m->drive[j->drive].row;
+      }
+      for (int l = 0; l < nr; l++) {
+        const double *J = d->rowJ + (size_t)rows[l] * MBD_NLOC + side * MBD_NY_MAX;
+        for (int i = 0; i < ny; i++) {
+          res[i] -= J[i] * d->lambda[rows[l]];
+        }
+      }
+    }
+    if (small_lsq(ny, nu, A, res, sol) != 0) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "reactions of the tree joints", d->t);
+    }
+    for (int u = 0; u < nu; u++) {
+      d->lambda[urow[u]] = sol[u];
+    }
+  }
+  return MBD_OK;
+}
+
 int mbd_tree_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
                          mbd_error *err) {
+  if (x->trec) {
+    return multipliers_rec(mr, x, m, d, err);
+  }
   const mbd_tree *t = mr->tree;
   int n = m->nv, mrow = m->mrow;
   memset(d->lambda, 0, (size_t)mrow * sizeof(double));
@@ -746,6 +939,38 @@ static int fit_velocities(const mbd_model *m, const mbd_data *d, const mbd_model
   return rc;
 }
 
+/* the same fit joint by joint for the recursive solve (the pose Jacobians are not formed):
+ * Ẏ_c = F Ẏ_p + S q̇_j with the Cartesian rates of the parent and the child, solved for q̇_j in
+ * the least-squares sense (exact for a consistent state; S has full column rank) */
+static int fit_velocities_rec(const mbd_model *m, const mbd_data *d, const mbd_model *mr,
+                              mbd_data *dr, mbd_error *err) {
+  const mbd_tree *t = mr->tree;
+  int ny = m->dim == 3 ? 7 : 3;
+  memset(dr->v, 0, (size_t)mr->nv * sizeof(double));
+  mbd_tree_poses(mr, dr);  // F and S depend on the positions only
+  for (int k = 0; k < t->ntj; k++) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    const mbd_tree_rec *R = &dr->trec[tj->child];
+    if (tj->nq == 0) {
+      continue;
+    }
+    const double *vc = d->v + m->block[m->body[tj->child].block].vadr;
+    const double *vp = tj->parent ? d->v + m->block[m->body[tj->parent].block].vadr : NULL;
+    double b[7];
+    for (int i = 0; i < ny; i++) {
+      double s = vc[i];
+      for (int c = 0; vp && c < ny; c++) {
+        s -= R->F[c * ny + i] * vp[c];
+      }
+      b[i] = s;
+    }
+    if (small_lsq(ny, tj->nq, R->S, b, dr->v + tj->qadr) != 0) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_KIN_SVD, "relative", d->t);
+    }
+  }
+  return MBD_OK;
+}
+
 /* rows of the tree model: the cut joints', the drives', the norms of Euler parameters */
 static int number_rows(mbd_model *mr) {
   mbd_tree *t = mr->tree;
@@ -789,6 +1014,11 @@ static int number_rows(mbd_model *mr) {
 
 int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
                    mbd_model **out, mbd_error *err) {
+  return mbd_tree_build_ex(m, d, cut, ncut, 0, out, err);
+}
+
+int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
+                      int recursive, mbd_model **out, mbd_error *err) {
   *out = NULL;
   // rigid bodies and joints only: flexible bodies and contacts have coordinates of their own
   for (int b = 1; b < m->nbody; b++) {
@@ -862,6 +1092,11 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
   for (int j = 0; j < m->njoint; j++) {
     t->joint_tj[j] = -1;
   }
+  // the recursive solve: its rows and forces through the tree's own stage (tree_rec.c)
+  t->recursive = recursive;
+  if (recursive) {
+    mr->eqs = mbd_tree_rec_hook();
+  }
   if (orient(m, in_tree, t) < 0) {
     free(in_tree);
     mbd_model_free(mr);
@@ -873,6 +1108,29 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
     }
   }
   free(in_tree);
+  // the joints at each body (reactions of the recursive solve)
+  t->body_jadr = calloc((size_t)m->nbody + 1, sizeof(int));
+  t->body_j = calloc((size_t)(2 * m->njoint + 1), sizeof(int));
+  if (!t->body_jadr || !t->body_j) {
+    mbd_model_free(mr);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "relative");
+  }
+  for (int j = 0; j < m->njoint; j++) {
+    t->body_jadr[m->joint[j].body1 + 1]++;
+    t->body_jadr[m->joint[j].body2 + 1]++;
+  }
+  for (int b = 0; b < m->nbody; b++) {
+    t->body_jadr[b + 1] += t->body_jadr[b];
+  }
+  for (int j = 0; j < m->njoint; j++) {
+    int b1 = m->joint[j].body1, b2 = m->joint[j].body2;
+    t->body_j[t->body_jadr[b1]++] = j;
+    t->body_j[t->body_jadr[b2]++] = j;
+  }
+  for (int b = m->nbody; b > 0; b--) {
+    t->body_jadr[b] = t->body_jadr[b - 1];
+  }
+  t->body_jadr[0] = 0;
   // coordinates, parents first; the constants of each joint at the state of d
   int nq = 0;
   for (int b = 0; b < m->nbody; b++) {
@@ -951,7 +1209,7 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
   memcpy(dr->q, mr->q_asm, (size_t)nq * sizeof(double));
   memcpy(dr->angle_memo, mr->memo_asm, (size_t)m->njoint * sizeof(double));
   dr->t = d->t;
-  rc = fit_velocities(m, d, mr, dr, err);
+  rc = recursive ? fit_velocities_rec(m, d, mr, dr, err) : fit_velocities(m, d, mr, dr, err);
   // every row at the start: the cut joints close (the Cartesian state satisfied them)
   dr->ma = mr->mrow;
   for (int i = 0; i < mr->mrow; i++) {

@@ -18,6 +18,20 @@
  * with mbd_model_free.  MBD_OK, MBD_E_INPUT naming a bad cut, MBD_E_NOMEM. */
 int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
                    mbd_model **out, mbd_error *err);
+/* the same for the recursive solve (recursive = 1): the model's data keep each body's recursion
+ * record (tree_impl.h) instead of pose Jacobians over every coordinate, and its rows and forces
+ * go through the tree's own stage (tree_rec.c); the joint velocities are fitted joint by joint */
+int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
+                      int recursive, mbd_model **out, mbd_error *err);
+
+/* tree_rec.c: the stage of rows and forces of a recursive tree model (installed as its eqs by
+ * mbd_tree_build_ex): Φ, Φq, Φt, γ of every row, and each body's M_Y and −Q_Y in its record */
+const mbd_eqs_hook *mbd_tree_rec_hook(void);
+/* g += J_bᵀ w for body b of a recursive tree model (poses evaluated): w over b's pose coordinates,
+ * g over the joint coordinates with stride ldg — the transpose of the outward recursion along
+ * the path from b to the ground, O(depth) */
+void mbd_tree_rec_scatter(const mbd_model *m, const mbd_data *d, int b, const double *w, double *g,
+                          int ldg);
 
 /* the poses of every body of a tree model from d->q, d->v outward (paper 002 eq 1–5): r, p and
  * their rates, the pose Jacobians J = ∂Ẏ/∂v (in d->poseJ) and the quadratic terms h */

@@ -19,11 +19,12 @@ void mbd_data_free(mbd_data *d) {
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
                 d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws,
-                d->poseJ};
+                d->poseJ,  d->trec};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
   mbd_lsq_free(&d->lsq);
+  mbd_sparse_free(d->sp);
   free(d);
 }
 
@@ -79,8 +80,16 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
   // flexible bodies: their workspace
   d->flexws = calloc(m->flexws ? m->flexws : 1, sizeof(double));
-  // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c)
-  if (m->tree) {
+  // a tree model's bodies have pose Jacobians over the tree's velocities (kinematics/tree.c),
+  // or for the recursive solve their recursion records (O(nbody), not O(nbody·nv))
+  if (m->tree && m->tree->recursive) {
+    d->trec = calloc((size_t)m->nbody, sizeof *d->trec);
+    if (!d->trec) {
+      mbd_data_free(d);
+      MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
+      return NULL;
+    }
+  } else if (m->tree) {
     d->poseJ = calloc((size_t)m->nbody * MBD_NY_MAX * nn, sizeof(double));
     if (!d->poseJ) {
       mbd_data_free(d);
@@ -99,6 +108,15 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
     mbd_data_free(d);
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
     return NULL;
+  }
+  // the sparse form of Φq and of the leading matrix, for the formulations that choose it (off
+  // until one does)
+  if (m->mrow > 0 && mbd_sparse_applies(m)) {
+    d->sp = mbd_sparse_new(m, err);
+    if (!d->sp) {
+      mbd_data_free(d);
+      return NULL;
+    }
   }
   return d;
 }
@@ -148,6 +166,12 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   dst->aug_ratio0 = src->aug_ratio0;
   dst->aug_ratio_start = src->aug_ratio_start;
   dst->have_dynamics = 0;
+  if (dst->sp && src->sp) {
+    // a sample evaluates as the integration does, its factorizations pivoting anew each time (so
+    // its values do not depend on the samples before it)
+    dst->sp->on = src->sp->on;
+    dst->sp->fresh_pivots = 1;
+  }
   memcpy(dst->cstate, src->cstate, (size_t)m->ncontact * sizeof *dst->cstate);
   memcpy(dst->jfstate, src->jfstate, (size_t)m->njfric * sizeof *dst->jfstate);
 }

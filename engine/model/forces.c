@@ -102,7 +102,15 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
   }
   int n = m->nv;
   memset(d->Q, 0, (size_t)n * sizeof(double));
-  memset(d->M, 0, (size_t)n * n * sizeof(double));
+  if (mbd_sparse_on(d)) {
+    // the sparse form: M is block diagonal and only its blocks are ever written (the entries
+    // outside them stay zero); O(n) where the whole n×n matrix costs n²
+    for (int e = 0; e < d->sp->nm; e++) {
+      MBD_AT(d->M, n, d->sp->mi[e], d->sp->mj[e]) = 0;
+    }
+  } else {
+    memset(d->M, 0, (size_t)n * n * sizeof(double));
+  }
   // mass matrix, gravity and the quadratic velocity terms of each body
   for (int b = 1; b < m->nbody; b++) {
     const mbd_body_kind_desc *k = mbd_body_kind_get(m->body[b].kind);

@@ -22,6 +22,7 @@
 #include "mbd/linalg.h"
 #include "mbd/model.h"
 #include "mbd/rot.h"
+#include "mbd/sparse.h"
 #include "../contact/contact_types.h"
 
 #define MBD_NAME_MAX 64
@@ -353,6 +354,55 @@ struct mbd_model {
 /* ------------------------------------------------------------------------------------------ */
 /* the data of a run                                                                           */
 
+/* the sparse form of the constraint Jacobian and of the leading matrix (model/sparse.c; the
+ * formulations' sparse solve, formulations/sparse.c).  A row of a joint, drive, contact or
+ * frictional joint has the columns of its two bodies' blocks (a node's: its flexible body's
+ * whole block), a norm row the four of its Euler parameters: the pattern is fixed when the data
+ * is made, and an evaluation writes O(nnz) values where the dense Φq costs mrow × nv.  M is
+ * block diagonal: the nonzero entries of each block.  The leading matrix [M Φqᵀ; Φq 0] of the
+ * active rows is kept in compressed columns with maps from M and Φq into it, made again (and its
+ * symbolic analysis) only when the active rows change. */
+typedef struct mbd_sparse {
+  int on;                  /* 1: this run evaluates Φq here; d->phiq and d->phiq_a are not written */
+  int nnz;                 /* Φq entries of all rows */
+  int *rp;                 /* mrow + 1: row r's entries are [rp[r], rp[r + 1]) */
+  int *ci;                 /* nnz column indices, increasing within a row */
+  double *val;             /* nnz values */
+  int *soff;               /* 2 mrow: row r, side s: its first entry less rp[r], −1 for none */
+  int *scol;               /* 2 mrow: the first column of that side's block */
+  int nm;                  /* entries of M's blocks that may be nonzero */
+  int *mi, *mj;            /* nm: their rows and columns, by columns */
+  /* the leading matrix of the active rows (formulations/sparse.c) */
+  int kma;                 /* active rows it was made for, −1: not made */
+  int *kact;               /* mrow: those rows */
+  int kn;                  /* its order nv + kma */
+  int *kp, *ki;            /* column starts (nv + mrow + 1) and row indices (capacity knzmax) */
+  double *kx;              /* values */
+  int knzmax;              /* nm + 2 nnz */
+  int *kmap_m;             /* nm: the place of each M entry in kx */
+  int *kmap_lo, *kmap_up;  /* nnz: the places of a Φq entry of an active row below M and beside it
+                              (−1 for a row not active) */
+  mbd_splu *klu;           /* its factorization */
+  long nanalyze;           /* symbolic analyses (the active rows changed) */
+  /* gcp's and kane's dependent block Φ_qd (formulations/partition.c) */
+  int *jcol;               /* nv: a coordinate's place among the dependent ones, −1 independent */
+  int *jp, *ji;            /* its column starts (mrow + 1) and row indices (nnz) */
+  double *jx;              /* its values */
+  int *jmap;               /* nnz: a Φq entry's place in jx, −1 outside Φ_qd */
+  int *jact, jma;          /* the active rows it was made for and their number (−1: none) */
+  long jpid;               /* the partition it was made for */
+  mbd_splu *jlu;           /* its factorization */
+  int fresh_pivots;        /* 1: every factorization pivots anew — the data of samples, whose
+                              values must not depend on which samples came before */
+} mbd_sparse;
+
+/* whether the constraint rows of m have the fixed block pattern of mbd_sparse (Cartesian
+ * coordinates; not a joint tree, not generated equations) */
+int mbd_sparse_applies(const mbd_model *m);
+/* the pattern for the numbered model m (NULL with err on failure) */
+mbd_sparse *mbd_sparse_new(const mbd_model *m, mbd_error *err);
+void mbd_sparse_free(mbd_sparse *sp);
+
 struct mbd_data {
   double t;
   double *q;               /* nq positions */
@@ -403,7 +453,13 @@ struct mbd_data {
                               the start): how near a singular configuration the run came */
   double sing_t;           /* where it was */
   int gauss_solved;        /* gcp: the last solve was Gauss's principle (no LU to reuse) */
+  mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */
+  struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
+                                in place of poseJ, else NULL */
 };
+
+/* whether d evaluates in the sparse form now */
+static inline int mbd_sparse_on(const mbd_data *d) { return d->sp && d->sp->on; }
 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
  * assembled initial state, copies for sampling */

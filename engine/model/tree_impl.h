@@ -65,7 +65,45 @@ struct mbd_tree {
   int ncut;           /* cut joints, in model order */
   int *cut;           /* ncut model joint indices */
   int nfloat;         /* floating joints */
+  int *body_jadr;     /* nbody + 1: the joints at body b are body_j[body_jadr[b] ..
+                         body_jadr[b + 1]) (reactions of the recursive solve) */
+  int *body_j;        /* 2·njoint joint indices */
+  int recursive;      /* 1: the recursive solve (linear_solver = "recursive"): the pose stage
+                         leaves each body's recursion F, S, c (mbd_tree_rec) instead of the
+                         Jacobians over every coordinate, and the rows and forces go through
+                         the tree's own stage (kinematics/tree_rec.c) */
 };
+
+/* the recursive solve (paper 002's joint coordinates with an articulated-body recursion, in the
+ * manner of Featherstone's ABA): what the outward pass leaves for each moving body, and the
+ * recursion's work on it.  A body's pose coordinates Y (planar x y θ, spatial r p, ny of them)
+ * follow its parent's and its tree joint's coordinates q_j (nq of them) as
+ *
+ *   Ẏ_c = F Ẏ_p + S q̇_j,     Ÿ_c = F Ÿ_p + S q̈_j + c
+ *
+ * (F = ∂Y_c/∂Y_p at fixed q_j, S = ∂Y_c/∂q_j, c the quadratic terms of the joint alone), so the
+ * pose Jacobian J of the dense solve is the product of these along the path to the ground.
+ * Matrices are column-major with leading dimension ny (the first ny·ny, ny·nq entries used). */
+typedef struct mbd_tree_rec {
+  double F[49];  /* ny×ny */
+  double S[49];  /* ny×nq */
+  double c[7];   /* ny */
+  double MY[49]; /* ny×ny: the body's mass matrix M_Y (the force stage) */
+  double QY[7];  /* ny: its generalized applied force Q_Y (gravity, velocity terms, forces) */
+  double IA[49]; /* ny×ny: what its children add to its articulated inertia (M_Y + IA) */
+  double pA[7];  /* ny: what they add to its articulated bias force (−Q_Y + pA) */
+  double U[49];  /* ny×nq: IA S */
+  double K[49];  /* nq×nq: the joint's inverse, (SᵀIA S)⁻¹ bordered by its local row */
+  double k[7];   /* nq: the local row's column of that inverse */
+  double kap;    /* its corner */
+  double n[7];   /* nq: the local row (the Euler-parameter norm of a spherical or floating
+                    joint) over the joint's coordinates */
+  double u[7];   /* nq: τ − Sᵀ pA */
+  double a[7];   /* ny: the body's Ÿ */
+  double gl;     /* the local row's γ* */
+  double mu;     /* its multiplier */
+  int nl;        /* local rows: 0 or 1 */
+} mbd_tree_rec;
 
 /* the number of coordinates a joint of type `type` takes in a tree, in a model of dimension dim
  * (−1 when the type has no equations in that dimension) */

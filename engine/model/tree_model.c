@@ -44,6 +44,8 @@ void mbd_tree_free(mbd_tree *t) {
   free(t->body_tj);
   free(t->joint_tj);
   free(t->cut);
+  free(t->body_jadr);
+  free(t->body_j);
   free(t);
 }
 

@@ -64,6 +64,20 @@ int mbd_code_from_name(const char *name) {
   return -1;
 }
 
+const char *mbd_linear_solver_name(int s) {
+  static const char *const names[MBD_LINSOLVE_N] = {"auto", "dense", "sparse", "recursive"};
+  return (s >= 0 && s < MBD_LINSOLVE_N) ? names[s] : NULL;
+}
+
+int mbd_linear_solver_from_name(const char *name) {
+  for (int s = 0; s < MBD_LINSOLVE_N; s++) {
+    if (strcmp(name, mbd_linear_solver_name(s)) == 0) {
+      return s;
+    }
+  }
+  return -1;
+}
+
 typedef struct sim {
   const mbd_model *m;
   const mbd_sim_opts *o;

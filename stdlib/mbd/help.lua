@@ -455,6 +455,10 @@ stop there, or warn after passing near one).  Baumgarte's alpha = beta = 5 by de
                    run.stop_time tells when (models)
   cut, solver      formulation "relative": the joints to cut, the solution on the joint
                    coordinates (help("relative"))
+  linear_solver    auto (default) | dense | sparse | recursive: how the accelerations are
+                   solved; sparse for augmented, baumgarte, gcp and kane (auto takes it from 20
+                   unknowns), recursive for relative (the articulated-body recursion, O(n));
+                   help("linear_solver"); run.stats.linear_solver says which ran
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
@@ -463,7 +467,41 @@ message, keeping what was recorded.]],
 local r2 = m:simulate { t_end = 10, stop_when = function(t, s)
   return s:get("link1.theta") + math.pi / 2 end }
 print(r2.stop_time)]],
-  see = { "Run", "formulations", "integrators", "kinematics", "stats" },
+  see = { "Run", "formulations", "integrators", "kinematics", "stats", "linear_solver" },
+}
+
+topics.linear_solver = {
+  title = "m:simulate { ..., linear_solver = \"auto\" | \"dense\" | \"sparse\" | \"recursive\" }",
+  text = [[
+How the Cartesian formulations solve their linear systems: the leading matrix [M Phi_q'; Phi_q 0]
+(augmented, baumgarte, gcp; kane's accelerations in the sparse solve), and gcp's and kane's
+dependent block Phi_qd (position and velocity analyses).
+  dense    LAPACK's LU of the full matrices: O(n^3) per evaluation, the fastest for small models
+  sparse   KLU (SuiteSparse) on the block-diagonal M and the sparse Phi_q (a joint's rows touch
+           its two bodies only): the symbolic analysis once at the start and again only when the
+           active rows change (a contact's switch, rows re-selected), a refactorization per
+           evaluation — O(n) for chains and trees of bodies
+  recursive  formulation "relative" only: the articulated-body recursion on the spanning tree,
+           O(n), the cut-joint rows added through Phi_q Mbar^-1 Phi_q' (help("relative"))
+  auto     (default) dense below 20 unknowns (coordinates plus constraint rows) or when more than
+           half the leading matrix is filled, sparse from there; relative: recursive for large
+           trees with code = "numeric", dense otherwise
+run.stats.linear_solver says which ran ("dense" or "sparse"), run.stats.symbolic_analyses how
+often the sparse patterns were analysed; print(run) shows "(sparse)".  Both give the same motion
+to rounding (the pivots near singular configurations are watched the same way).  Large models
+are assembled with sparse position and velocity analyses too (from 400 unknowns).
+Not written for udwadia_kalaba (its pseudo-inverse is dense), formulation "relative" and
+generated code (joint coordinates make Phi_q dense), nor gcp and kane on models with contacts or
+joint friction: "auto" runs dense there and "sparse" is refused with the reason.  A contact's
+switch and Gauss's principle near singular configurations (gcp) run densely for that moment.]],
+  errors = {
+    "simulate: unknown linear_solver 'banded' (auto, dense, sparse, recursive)",
+    "simulate: linear_solver 'sparse' is not written for formulation udwadia_kalaba, whose " ..
+      "pseudo-inverse is dense; use linear_solver 'dense' or 'auto'",
+  },
+  example = [[local run = m:simulate { t_end = 2, formulation = "baumgarte", linear_solver = "sparse" }
+print(run.stats.linear_solver, run.stats.symbolic_analyses, run.stats.cpu_time)]],
+  see = { "simulate", "formulations", "stats" },
 }
 
 topics.kinematics = {
@@ -567,8 +605,9 @@ Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluation
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
 repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
-code, derive_time, compile_time (s), cache_hit.  Counts are the integration's work (the samples'
-evaluations are not counted).]],
+code, derive_time, compile_time (s), cache_hit; linear_solver ("dense", "sparse" or
+"recursive": which ran, help("linear_solver")) and symbolic_analyses (the sparse solve's analyses
+of its patterns).  Counts are the integration's work (the samples' evaluations are not counted).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -1074,12 +1113,15 @@ topics.simulate.fields = {
     "baumgarte: gamma - 2 alpha Phidot - beta^2 Phi; udwadia_kalaba: S = alpha I, T = beta I, or S, T (L) matrices"),
   F("output_every", "t_end / 500", "s", "sampling interval of the channels (never changes the motion)"),
   F("stop_when", "none", "", "function(t, state) -> number: the run ends where it crosses zero (models)"),
+  F("linear_solver", "\"auto\"", "", "auto | dense | recursive (relative: help(\"relative\"))"),
 }
 topics.simulate.errors = { "simulate: missing field 't_end'",
   "simulate: unknown formulation 'kain' (augmented, baumgarte, gcp, kane, udwadia_kalaba, relative)",
   "simulate: unknown integrator 'euler' (adams, rk45, bdf, rk4)",
   "simulate: integrator 'rk4' needs field 'step' (the fixed step h)",
   "simulate: rtol and atol must be positive",
+  "simulate: unknown linear_solver 'fast' (auto, dense, sparse, recursive)",
+  "simulate: linear_solver 'recursive' is for formulation 'relative' (joint coordinates on a spanning tree)",
   "<what failed> at t = ... (the run up to t = ... is kept in model.last_run)" }
 topics.kinematics.fields = {
   F("t_end", "required", "s", "end time"),
@@ -1266,12 +1308,24 @@ joints) close the loops as constraint equations.
   solver        baumgarte (default: the paper's stabilization, alpha = 199.94, beta = 282.8
                 unless stabilization = {alpha, beta} is given), augmented, gcp or kane (Kane's
                 partial velocities on the joint coordinates)
+  linear_solver how the accelerations are found, whatever the solver:
+                dense      the paper's M = B^T M B (n x n) with the cut joints' rows in the
+                           augmented matrix: O(n^2) to O(n^3) work per evaluation
+                recursive  an articulated-body recursion on the tree (Featherstone's ABA, in
+                           the bodies' pose coordinates): O(n) per evaluation, the cut joints'
+                           and drives' rows added through the tree's response to their forces
+                           (an m x m system); the same accelerations and reactions
+                auto       (default) recursive from 8 moving bodies on, dense below
+                The recursive solve runs on code = "numeric" (generated code forms M densely:
+                auto takes dense there).  run.stats.linear_solver says which ran.
 Every channel of the Cartesian formulations is recorded (poses, velocities, joint angles,
 reactions of every joint, energy, violation), so a script switches formulation without other
 changes.  m:tree() shows the tree.]],
   example = [[local run = m:simulate { t_end = 2, formulation = "relative", solver = "kane" }
 print(m:tree())
-local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"B"} }]],
+local r2 = m:simulate { t_end = 2, formulation = "relative", cut = {"B"} }
+local r3 = m:simulate { t_end = 2, formulation = "relative", linear_solver = "recursive" }
+print(r3.stats.linear_solver)]],
   see = { "tree", "simulate", "formulations" },
 }
 
@@ -1356,7 +1410,8 @@ groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "fem.from_matrices
                                        "flexible_body" } }
 groups[#groups + 1] = { "relative coordinates", { "relative", "tree", "code", "export_c", "macro" } }
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
-groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators" } }
+groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators",
+                                     "linear_solver" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot",
                                      "animate", "manifest", "last_run" } }
 groups[#groups + 1] = { "analysis", { "explain", "stability", "sym", "sweep", "parallel_map" } }
@@ -1405,6 +1460,11 @@ aliases["prismatic"] = "translational"
 aliases["pin"] = "revolute"
 aliases["cut"] = "relative"
 aliases["solver"] = "relative"
+aliases["sparse"] = "linear_solver"
+aliases["dense"] = "linear_solver"
+aliases["klu"] = "linear_solver"
+aliases["symbolic_analyses"] = "stats"
+aliases["recursive"] = "linear_solver"
 aliases["compiled"] = "code"
 aliases["tape"] = "code"
 aliases["add"] = "macro"

@@ -4,6 +4,7 @@
 #ifndef MBD_RELATIVE_MODELS_H
 #define MBD_RELATIVE_MODELS_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -366,6 +367,104 @@ static inline mbd_model *every_kind2(void) {
   joint(m, "weld", MBD_JOINT_FIXED, b, sc, c, o, NULL, NULL);
   double pd[3] = {-1, 0, 0};
   joint(m, "back", MBD_JOINT_REVOLUTE, d, o, 0, pd, NULL, NULL);
+  return m;
+}
+
+/* a planar pendulum chain of n links hanging from the origin (1 m, 1 kg, CM in the middle),
+ * released at 0.3 rad from the vertical: the benchmark chain of scripts/bench/recursive.lua */
+static inline mbd_model *chain2(int n) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new("planar chain", 2, &err);
+  double g[2] = {0, -9.81};
+  mbd_model_set_gravity(m, g);
+  double a = -M_PI / 2 + 0.3, x = 0, y = 0, at_prev[3] = {0, 0, 0}, at2[3] = {-0.5, 0, 0};
+  int prev = 0;
+  for (int i = 1; i <= n; i++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "l%d", i);
+    int b = body2(m, nm, 1, 1.0 / 12, x + 0.5 * cos(a), y + 0.5 * sin(a), a, 0);
+    snprintf(nm, sizeof nm, "j%d", i);
+    joint(m, nm, MBD_JOINT_REVOLUTE, prev, at_prev, b, at2, NULL, NULL);
+    x += cos(a);
+    y += sin(a);
+    prev = b;
+    at_prev[0] = 0.5;
+  }
+  return m;
+}
+
+/* a spatial chain of n revolute links (1 m along body x, 1 kg, inertia (0.01, 1/12, 1/12)) hanging
+ * from the origin along a slanted line, the joint axes alternately the links' y and z: gravity
+ * moves it out of every plane */
+static inline mbd_model *chain3(int n) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new("spatial chain", 3, &err);
+  double g[3] = {0, 0, -9.81};
+  mbd_model_set_gravity(m, g);
+  // the links' x along d = (1, 0.3, −0.5)/|d|: the rotation taking (1,0,0) to d
+  double d[3] = {1, 0.3, -0.5}, nd = sqrt(1 + 0.09 + 0.25);
+  for (int k = 0; k < 3; k++) {
+    d[k] /= nd;
+  }
+  double ax[3] = {0, -d[2], d[1]}, p[4];  // (1,0,0) × d
+  rot_axis(ax, acos(d[0]), p);
+  double at_prev[3] = {0, 0, 0}, at2[3] = {-0.5, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
+  int prev = 0;
+  for (int i = 1; i <= n; i++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "l%d", i);
+    double pos[3] = {(i - 0.5) * d[0], (i - 0.5) * d[1], (i - 0.5) * d[2]};
+    int b = body3(m, nm, 1, 0.01, 1.0 / 12, 1.0 / 12, pos, p, NULL, NULL);
+    snprintf(nm, sizeof nm, "j%d", i);
+    const double *axis = i % 2 ? ey : ez;
+    // the first joint's axis on the ground: the link's axis seen globally
+    double A[9], ag[3];
+    mbd_ep_A(p, A);
+    for (int r = 0; r < 3; r++) {
+      ag[r] = A[3 * r] * axis[0] + A[3 * r + 1] * axis[1] + A[3 * r + 2] * axis[2];
+    }
+    joint(m, nm, MBD_JOINT_REVOLUTE, prev, at_prev, b, at2, prev ? axis : ag, axis);
+    prev = b;
+    at_prev[0] = 0.5;
+  }
+  return m;
+}
+
+/* a branched spatial tree: a hub on a spherical joint below the origin, three arms of two links
+ * each (a revolute then a universal joint), a rotational spring at one shoulder and a force at a
+ * hand; spinning about the vertical */
+static inline mbd_model *branched3(void) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new("branched tree", 3, &err);
+  double g[3] = {0, 0, -9.81};
+  mbd_model_set_gravity(m, g);
+  double hp[3] = {0, 0, -0.5}, w[3] = {0, 0, 2}, o[3] = {0, 0, 0}, top[3] = {0, 0, 0.5};
+  int hub = body3(m, "hub", 4, 0.2, 0.2, 0.3, hp, NULL, NULL, w);
+  joint(m, "S", MBD_JOINT_SPHERICAL, 0, o, hub, top, NULL, NULL);
+  for (int k = 0; k < 3; k++) {
+    double c = cos(2 * M_PI * k / 3), sn = sin(2 * M_PI * k / 3);
+    double q[4], z[3] = {0, 0, 1};
+    rot_axis(z, 2 * M_PI * k / 3, q);
+    char nm[32];
+    double p1[3] = {0.6 * c, 0.6 * sn, -0.5}, p2[3] = {1.2 * c, 1.2 * sn, -0.5};
+    snprintf(nm, sizeof nm, "upper%d", k);
+    int u = body3(m, nm, 1, 0.01, 0.03, 0.03, p1, q, NULL, NULL);
+    snprintf(nm, sizeof nm, "lower%d", k);
+    int l = body3(m, nm, 0.5 + 0.2 * k, 0.005, 0.02, 0.02, p2, q, NULL, NULL);
+    double rim[3] = {0.3 * c, 0.3 * sn, 0}, in[3] = {-0.3, 0, 0}, out[3] = {0.3, 0, 0};
+    double tang[3] = {-sn, c, 0}, ty[3] = {0, 1, 0}, tz[3] = {0, 0, 1};
+    snprintf(nm, sizeof nm, "shoulder%d", k);
+    int sh = joint(m, nm, MBD_JOINT_REVOLUTE, hub, rim, u, in, tang, ty);
+    snprintf(nm, sizeof nm, "elbow%d", k);
+    joint(m, nm, MBD_JOINT_UNIVERSAL, u, out, l, in, ty, tz);
+    if (k == 0) {
+      assert_true(mbd_model_add_rotational_spring(m, sh, 5, 0.1, 0.2, &err) >= 0);
+    }
+    if (k == 2) {
+      mbd_force_spec f = {.body = l, .at = {0.3, 0, 0}, .value = {0, 1, 2}};
+      assert_true(mbd_model_add_force(m, &f, &err) >= 0);
+    }
+  }
   return m;
 }
 

@@ -193,6 +193,9 @@ static mbd_model *ball_rolling(probe *p) {
 static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_end, int nforms,
                         const int *forms, long skip);
 
+/* the linear solver of the runs below (mbd_linear_solver; 0: auto) */
+static int solver = MBD_LINSOLVE_AUTO;
+
 /* a flexible pendulum (paper 003): a 2 m aluminium beam of 4 elements, its first two bending
  * modes (1.9 Hz and 12 Hz: rk4's step of 0.01 s resolves them), a revolute at node 1, the sampling
  * force at the tip node; spatial and planar */
@@ -255,6 +258,7 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
       o.integrator = ints[ii];
       o.step = 0.01;
       o.output_every = 0.01;
+      o.linear_solver = solver;
       mbd_run *r = NULL;
       mbd_error err;
       mbd_error_clear(&err);
@@ -273,6 +277,21 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
       mbd_model_free(m);
     }
   }
+}
+
+/* the sparse solve (formulations/sparse.c), asked for where auto would be dense: its patterns
+ * are made with the data and analysed at the first evaluation (KLU's own objects, inside
+ * SuiteSparse), nothing of the engine's allocates per evaluation; nor after a contact's switch,
+ * whose new active rows are analysed again */
+static void test_no_allocation_sparse(void **state) {
+  (void)state;
+  int cart[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE};
+  int aug[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE};
+  solver = MBD_LINSOLVE_SPARSE;
+  run_model_t(double_pendulum, "planar double pendulum (sparse)", 5, 4, cart, 0);
+  run_model_t(flexible3, "spatial flexible pendulum (sparse)", 1.5, 4, cart, 0);
+  run_model_t(disk_slipping, "disk with its switch to rolling (sparse)", 1, 2, aug, 3);
+  solver = MBD_LINSOLVE_AUTO;
 }
 
 static void test_no_allocation(void **state) {
@@ -301,13 +320,14 @@ static void test_no_allocation_contacts(void **state) {
 }
 
 /* relative joint coordinates (paper 002): every solver on the joint coordinates, each integrator,
- * the numeric stages and the equations on the tape (compiled code runs the same path) */
+ * the numeric stages (the dense M̄ and the recursive solve) and the equations on the tape
+ * (compiled code runs the same path) */
 static void test_no_allocation_relative(void **state) {
   (void)state;
   int solvers[] = {MBD_FORM_BAUMGARTE, MBD_FORM_AUGMENTED, MBD_FORM_GCP, MBD_FORM_KANE};
   int ints[] = {MBD_INT_ADAMS, MBD_INT_BDF, MBD_INT_RK45, MBD_INT_RK4};
   mbd_model *(*makes[2])(probe *) = {double_pendulum, spatial_pendulum};
-  for (int ci = 0; ci < 2; ci++) {
+  for (int ci = 0; ci < 3; ci++) {
   for (int mi = 0; mi < 2; mi++) {
     for (int si = 0; si < 4; si++) {
       for (int ii = 0; ii < 4; ii++) {
@@ -318,7 +338,8 @@ static void test_no_allocation_relative(void **state) {
         o.t_end = 2;
         o.formulation = MBD_FORM_RELATIVE;
         o.solver = solvers[si];
-        o.code = ci ? MBD_CODE_TAPE : MBD_CODE_NUMERIC;
+        o.code = ci == 1 ? MBD_CODE_TAPE : MBD_CODE_NUMERIC;
+        o.linear_solver = ci == 2 ? MBD_LINSOLVE_RECURSIVE : MBD_LINSOLVE_DENSE;
         o.integrator = ints[ii];
         o.step = 0.01;
         o.output_every = 0.01;
@@ -397,6 +418,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_no_allocation),
                                      cmocka_unit_test(test_no_allocation_contacts),
                                      cmocka_unit_test(test_no_allocation_system),
-                                     cmocka_unit_test(test_no_allocation_relative)};
+                                     cmocka_unit_test(test_no_allocation_relative),
+                                     cmocka_unit_test(test_no_allocation_sparse)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../engine/formulations/formulations_msg.h"
+#include "../../engine/formulations/relative_aba.h"
 #include "mbd/integrators.h"
 #include "relative_models.h"
 
@@ -28,9 +29,12 @@ static mbd_model *tree_of(mbd_model *m, const char *const *cut, int ncut) {
   mbd_data_free(d);
   return mr;
 }
+static int g_linsolve;  /* the linear solver of the relative runs of simulate() */
+
 static mbd_run *simulate(mbd_model *m, int form, int solver, double t_end, double tol) {
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
+  o.linear_solver = form == MBD_FORM_RELATIVE ? g_linsolve : MBD_LINSOLVE_AUTO;
   o.t_end = t_end;
   o.formulation = form;
   o.solver = solver;
@@ -271,6 +275,159 @@ static void test_tree_start(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* the recursive solve against the dense M̄ at random states                                    */
+
+/* a random state of tree model mr: every coordinate within ±0.5 of its assembled value, every
+ * velocity within ±1; the Euler parameters of spherical and floating joints normalized, their
+ * rates made orthogonal to them (a state on the norm rows, as the integration keeps it) */
+static void random_state(const mbd_model *mr, unsigned *seed, double *q, double *v) {
+  for (int i = 0; i < mr->nv; i++) {
+    q[i] = mr->q_asm[i] + urand(seed);
+    v[i] = 2 * urand(seed);
+  }
+  for (int r = 0; r < mr->mrow; r++) {
+    if (mr->row[r].owner != MBD_ROW_TREE) {
+      continue;
+    }
+    double *e = q + mr->row[r].index, *ed = v + mr->row[r].index;
+    double n = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]), p = 0;
+    for (int k = 0; k < 4; k++) {
+      e[k] /= n;
+      p += e[k] * ed[k];
+    }
+    for (int k = 0; k < 4; k++) {
+      ed[k] -= p * e[k];
+    }
+  }
+}
+
+/* largest |x| of n numbers */
+static double amax(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    s = fmax(s, fabs(x[i]));
+  }
+  return s;
+}
+
+/* at five random states, the recursive tree model's Φ, γ, Φq, v̇ and λ against the dense one's
+ * (M̄ and the augmented LU).  Both solve the same equations, with condition numbers of these
+ * small mechanisms at most ~1e4: round-off leaves ~1e-12 of each quantity's scale, so v̇ must
+ * agree to 1e-10 of max|v̇| (the issue's bound); λ to 1e-9 of max|λ| (one more solve); rows to
+ * 1e-12 (the same local rows, Φq summed along the path in another order) */
+static void check_aba(mbd_model *m, const char *const *cut, int ncut, const char *what) {
+  mbd_error err;
+  mbd_error_clear(&err);
+  assert_int_equal(mbd_model_assemble(m, NULL, &err), MBD_OK);
+  mbd_data *d = mbd_data_alloc(m, &err);
+  mbd_data_reset(m, d);
+  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
+  mbd_model *md = NULL, *mr = NULL;
+  assert_int_equal(mbd_tree_build_ex(m, d, cut, ncut, 0, &md, &err), MBD_OK);
+  if (mbd_tree_build_ex(m, d, cut, ncut, 1, &mr, &err) != MBD_OK) {
+    fail_msg("%s: %s", what, err.msg);
+  }
+  assert_int_equal(md->nv, mr->nv);
+  assert_int_equal(md->mrow, mr->mrow);
+  assert_int_equal(md->ma0, mr->ma0);
+  mbd_data *dd = mbd_data_alloc(md, &err), *dr = mbd_data_alloc(mr, &err);
+  assert_non_null(dd);
+  assert_non_null(dr);
+  assert_null(dr->poseJ);  // the recursive data hold no Jacobians over every coordinate
+  int n = mr->nv, mrow = mr->mrow;
+  unsigned seed = 11;
+  for (int trial = 0; trial < 5; trial++) {
+    mbd_data_reset(md, dd);
+    mbd_data_reset(mr, dr);
+    random_state(mr, &seed, dd->q, dd->v);
+    memcpy(dr->q, dd->q, (size_t)n * sizeof(double));
+    memcpy(dr->v, dd->v, (size_t)n * sizeof(double));
+    dd->t = dr->t = 0.1 * trial;
+    assert_int_equal(mbd_kin_update(md, dd, 0, &err), MBD_OK);
+    assert_int_equal(mbd_forces_eval(md, dd, &err), MBD_OK);
+    if (mbd_dynamics_augmented(md, dd, dd->gamma_a, &err) != MBD_OK) {
+      fail_msg("%s, dense: %s", what, err.msg);
+    }
+    assert_int_equal(mbd_kin_update(mr, dr, 0, &err), MBD_OK);
+    assert_int_equal(mbd_forces_eval(mr, dr, &err), MBD_OK);
+    if (mbd_relative_aba(mr, dr, dr->gamma_a, MBD_FORM_LAMBDA, &err) != MBD_OK) {
+      fail_msg("%s, recursive: %s", what, err.msg);
+    }
+    assert_int_equal(dd->ma, dr->ma);
+    double sphi = fmax(1, amax(dd->phi, mrow)), sg = fmax(1, amax(dd->gamma, mrow));
+    double sq = fmax(1, amax(dd->phiq, mrow * n));
+    for (int r = 0; r < mrow; r++) {
+      MBD_ASSERT_NEAR(dr->phi[r], dd->phi[r], 1e-12 * sphi);
+      MBD_ASSERT_NEAR(dr->gamma[r], dd->gamma[r], 1e-12 * sg);
+      for (int c = 0; c < n; c++) {
+        MBD_ASSERT_NEAR(MBD_AT(dr->phiq, mrow, r, c), MBD_AT(dd->phiq, mrow, r, c), 1e-12 * sq);
+      }
+    }
+    double sa = fmax(1e-3, amax(dd->vdot, n)), sl = fmax(1e-3, amax(dd->lambda, mrow));
+    for (int c = 0; c < n; c++) {
+      if (!(fabs(dr->vdot[c] - dd->vdot[c]) <= 1e-10 * sa)) {
+        char nm[96];
+        mbd_model_coord_name(mr, c, nm, sizeof nm);
+        fail_msg("%s, state %d: %s'' = %.15g recursive, %.15g dense (scale %g)", what, trial, nm,
+                 dr->vdot[c], dd->vdot[c], sa);
+      }
+    }
+    for (int r = 0; r < mrow; r++) {
+      if (!(fabs(dr->lambda[r] - dd->lambda[r]) <= 1e-9 * sl)) {
+        char nm[160];
+        mbd_model_row_name(mr, r, nm, sizeof nm);
+        fail_msg("%s, state %d: λ of %s = %.15g recursive, %.15g dense (scale %g)", what, trial,
+                 nm, dr->lambda[r], dd->lambda[r], sl);
+      }
+    }
+    // each body's Ÿ (the Cartesian accelerations of a sample) against J v̇ + h of the dense poses
+    for (int b = 1; b < mr->nbody; b++) {
+      const mbd_pose *ps = &dd->pose[b];
+      for (int i = 0; i < ps->ny; i++) {
+        double y = ps->h[i];
+        for (int c = 0; c < n; c++) {
+          y += MBD_AT(ps->J, ps->ny, i, c) * dd->vdot[c];
+        }
+        MBD_ASSERT_NEAR(dr->trec[b].a[i], y, 1e-10 * fmax(1, fabs(y)) * sa);
+      }
+    }
+  }
+  mbd_data_free(dd);
+  mbd_data_free(dr);
+  mbd_data_free(d);
+  mbd_model_free(md);
+  mbd_model_free(mr);
+}
+
+static void test_aba_accelerations(void **state) {
+  (void)state;
+  struct {
+    mbd_model *m;
+    const char *what;
+  } cases[] = {
+      {chain2(12), "planar chain"},
+      {chain3(12), "spatial chain"},
+      {branched3(), "branched tree (spherical hub)"},
+      {floating_base(), "floating base"},
+      {every_kind3(), "every joint kind, spatial"},
+      {every_kind2(), "every joint kind, planar"},
+      {fourbar(), "four-bar (cut revolute)"},
+      {slider_crank(), "slider-crank (cut translational)"},
+      {spatial_fourbar(5), "spatial four-bar (cut spherical)"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    check_aba(cases[k].m, NULL, 0, cases[k].what);
+    mbd_model_free(cases[k].m);
+  }
+  // the spatial four-bar cut at its universal joint: the spherical joint's Euler parameters
+  // and their norm stay in the tree (the local row of the recursion) beside a cut universal
+  mbd_model *m = spatial_fourbar(5);
+  const char *cut[] = {"J2"};
+  check_aba(m, cut, 1, "spatial four-bar cut at J2");
+  mbd_model_free(m);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* agreement with the Cartesian augmented formulation                                          */
 
 /* every channel of the relative run (each solver) against Cartesian augmented at rtol = atol =
@@ -279,16 +436,23 @@ static void test_tree_start(void **state) {
  * (the integrators' step sequences differ), to 1e-6 relative. */
 static void check_agree(mbd_model *(*make)(void), const char *what, int nsolver) {
   const int solvers[4] = {MBD_FORM_BAUMGARTE, MBD_FORM_AUGMENTED, MBD_FORM_KANE, MBD_FORM_GCP};
+  const int linsolve[2] = {MBD_LINSOLVE_DENSE, MBD_LINSOLVE_RECURSIVE};
   mbd_model *m = make();
   mbd_run *ref = simulate(m, MBD_FORM_AUGMENTED, 0, 1, 1e-11);
-  for (int s = 0; s < nsolver; s++) {
-    mbd_run *r = simulate(m, MBD_FORM_RELATIVE, solvers[s], 1, 1e-11);
-    assert_string_equal(mbd_run_formulation(r), "relative");
-    char w[128];
-    snprintf(w, sizeof w, "%s (relative, %s)", what, mbd_formulation_name(solvers[s]));
-    agree(r, ref, 1e-8, 1e-8, 1e-6, w);
-    mbd_run_free(r);
+  for (int l = 0; l < 2; l++) {
+    g_linsolve = linsolve[l];
+    for (int s = 0; s < nsolver; s++) {
+      mbd_run *r = simulate(m, MBD_FORM_RELATIVE, solvers[s], 1, 1e-11);
+      assert_string_equal(mbd_run_formulation(r), "relative");
+      assert_int_equal(mbd_run_get_stats(r)->linear_solver, linsolve[l]);
+      char w[128];
+      snprintf(w, sizeof w, "%s (relative, %s, %s)", what, mbd_formulation_name(solvers[s]),
+               mbd_linear_solver_name(linsolve[l]));
+      agree(r, ref, 1e-8, 1e-8, 1e-6, w);
+      mbd_run_free(r);
+    }
   }
+  g_linsolve = MBD_LINSOLVE_AUTO;
   mbd_run_free(ref);
   mbd_model_free(m);
 }
@@ -374,7 +538,8 @@ static void test_bad_input(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tree_choice),   cmocka_unit_test(test_pose_jacobians),
-      cmocka_unit_test(test_tree_start),    cmocka_unit_test(test_agree_planar),
+      cmocka_unit_test(test_tree_start),    cmocka_unit_test(test_aba_accelerations),
+      cmocka_unit_test(test_agree_planar),
       cmocka_unit_test(test_agree_spatial), cmocka_unit_test(test_agree_spatial_loop),
       cmocka_unit_test(test_energy),        cmocka_unit_test(test_bad_input),
   };

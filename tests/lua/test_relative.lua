@@ -120,14 +120,17 @@ end
 -- included), so positions, angles and the energy agree within 1e-8 (relative to max(1, |x|)).
 -- Velocities are position errors times the mechanisms' rates (the spatial slider-crank's spring
 -- and crank: up to ~50 rad/s), 1e-7; reactions come from accelerations, 1e-6.
-local function agrees(make, solver)
+local function agrees(make, solver, linear_solver)
   return function()
     local m = make()
     local opts = { t_end = 0.5, rtol = 1e-12, atol = 1e-12, position_tol = 1e-12,
                    output_every = 0.05 }
     local ref = m:simulate(opts)
-    opts.formulation, opts.solver = "relative", solver
+    opts.formulation, opts.solver, opts.linear_solver = "relative", solver, linear_solver
     local run = m:simulate(opts)
+    if run.stats.linear_solver ~= linear_solver then
+      return false, "ran with linear_solver " .. tostring(run.stats.linear_solver)
+    end
     local bound = { pos = 1e-8, vel = 1e-7, force = 1e-6 }
     for _, ch in ipairs(ref.channels) do
       local field = ch:match("%.(%w+)$") or ch
@@ -156,9 +159,11 @@ for _, ex in ipairs {
   {"spatial slider-crank", spatial_slider_crank}, {"spherical pendulum", spherical_pendulum},
   {"spinning top", spinning_top} } do
   for _, solver in ipairs { "baumgarte", "kane" } do
-    cases[#cases + 1] = {ex[1] .. ": relative (" .. solver .. ") = augmented",
-                         agrees(ex[2], solver), {}, true,
-                         check = function(ok, why) return ok, why end}
+    for _, ls in ipairs { "dense", "recursive" } do
+      cases[#cases + 1] = {ex[1] .. ": relative (" .. solver .. ", " .. ls .. ") = augmented",
+                           agrees(ex[2], solver, ls), {}, true,
+                           check = function(ok, why) return ok, why end}
+    end
   end
 end
 
@@ -397,6 +402,40 @@ local more = {
   {"m:tree with an unknown cut",
    function() return fourbar():tree { cut = {"X"} } end,
    {}, false, "relative: cut joint 'X' is not a joint of model 'four-bar'"},
+  -- linear_solver: the recursive solve chosen by size (auto), asked for, reported
+  {"linear_solver: auto takes dense for the four-bar, recursive for a 12-link chain", function()
+     local a = fourbar():simulate { t_end = 0.1, formulation = "relative" }
+     local m = mbd.model { name = "chain", dim = 2, gravity = {0, -9.81} }
+     local prev, at = m.ground, {0, 0}
+     for i = 1, 12 do
+       local b = m:body { name = "l" .. i, mass = 1, inertia = 0.1, pos = {i - 0.5, 0} }
+       m:revolute { name = "j" .. i, body1 = prev, at1 = at, body2 = b, at2 = {-0.5, 0} }
+       prev, at = b, {0.5, 0}
+     end
+     local b = m:simulate { t_end = 0.1, formulation = "relative" }
+     local c = m:simulate { t_end = 0.1, formulation = "relative", linear_solver = "dense" }
+     local k = m:simulate { t_end = 0.1, formulation = "kane" }
+     return {a.stats.linear_solver, b.stats.linear_solver, c.stats.linear_solver,
+             k.stats.linear_solver == "sparse",   -- (kane, Cartesian: auto is sparse there)
+             tostring(b):match("relative %+ adams %(recursive%)") ~= nil,
+             tostring(c):match("%(recursive%)") == nil}
+   end, {}, true, {"dense", "recursive", "dense", true, true, true}},
+  {"an unknown linear_solver",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative",
+                                          linear_solver = "x" } end,
+   {}, false, "simulate: unknown linear_solver 'x' (auto, dense, sparse, recursive)"},
+  {"linear_solver recursive without formulation relative",
+   function() return fourbar():simulate { t_end = 1, formulation = "kane",
+                                          linear_solver = "recursive" } end,
+   {}, false, "simulate: linear_solver 'recursive' is for formulation 'relative'"},
+  {"linear_solver recursive needs code numeric",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative", code = "tape",
+                                          linear_solver = "recursive" } end,
+   {}, false, "simulate: linear_solver 'recursive' runs on code 'numeric'"},
+  {"relative does not solve sparse",
+   function() return fourbar():simulate { t_end = 1, formulation = "relative",
+                                          linear_solver = "sparse" } end,
+   {}, false, "simulate: formulation 'relative' solves with linear_solver 'dense' or 'recursive'"},
 }
 for _, c in ipairs(more) do cases[#cases + 1] = c end
 

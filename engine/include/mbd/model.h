@@ -250,6 +250,24 @@ typedef enum mbd_code {
 const char *mbd_code_name(int code);
 int mbd_code_from_name(const char *name); /* −1 for unknown */
 
+/* how a formulation solves for the accelerations (linear_solver = ...).  The Cartesian
+ * formulations: the leading matrix [M Φqᵀ; Φq 0] and gcp's and kane's dependent block Φ_qd dense
+ * (LAPACK) or sparse (KLU).  relative: "dense" builds M̄ = BᵀMB (n×n) and solves the augmented
+ * system with the cut-joint rows; "recursive" is the articulated-body recursion on the spanning
+ * tree, O(n), with the cut-joint rows added through Φq M̄⁻¹ Φqᵀ (m×m).  auto chooses by size. */
+typedef enum mbd_linear_solver {
+  MBD_LINSOLVE_AUTO = 0,  /* by size and structure: dense for small models */
+  MBD_LINSOLVE_DENSE,     /* dense matrices through LAPACK */
+  MBD_LINSOLVE_SPARSE,    /* Cartesian: KLU (SuiteSparse) on the block-diagonal M and the sparse
+                             Φq, the symbolic analysis once per set of active rows,
+                             refactorization per evaluation */
+  MBD_LINSOLVE_RECURSIVE, /* relative: the articulated-body recursion on the tree */
+  MBD_LINSOLVE_N
+} mbd_linear_solver;
+
+const char *mbd_linear_solver_name(int s);
+int mbd_linear_solver_from_name(const char *name); /* −1 for unknown */
+
 const char *mbd_formulation_name(int f);
 int mbd_formulation_from_name(const char *name); /* −1 for unknown */
 
@@ -289,10 +307,13 @@ typedef struct mbd_sim_opts {
   int ncut;
   int solver;
   int code;
+  /* the linear solve (mbd_linear_solver): MBD_LINSOLVE_AUTO lets the formulation choose;
+   * relative takes dense or recursive (recursive with code numeric only) */
+  int linear_solver;
 } mbd_sim_opts;
 
 /* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500;
- * relative: solver baumgarte, code numeric */
+ * relative: solver baumgarte, code numeric; linear solver auto */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
 /* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always
@@ -382,6 +403,9 @@ typedef struct mbd_run_stats {
   double derive_time, compile_time;
   int cache_hit;
   char code_warning[640];
+  int linear_solver;    /* the linear solve that ran (mbd_linear_solver; 0 before a run) */
+  long symbolic_analyses; /* the sparse solve's symbolic analyses (one per set of active rows
+                             and per partition) */
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);

@@ -1,0 +1,768 @@
+/* the recursive solve of the relative formulation: an articulated-body recursion on the spanning
+ * tree (Featherstone's ABA, Rigid Body Dynamics Algorithms, 2008, ch. 7) in the bodies' pose
+ * coordinates, with the cut-joint and drive rows added through the tree's response to their
+ * forces.
+ *
+ * The dense solve forms M̄ = Σ_b J_bᵀ M_b J_b and ḡ = Σ_b J_bᵀ(Q_b − M_b h_b) (paper 002 eq 9–10)
+ * from each body's pose Jacobian J_b over every joint coordinate, O(n²) to O(n³) work.  The pose
+ * stage of a recursive tree model leaves instead, per body, the recursion
+ *
+ *   Ÿ_c = F Ÿ_p + S q̈_j + c          (tree_impl.h: mbd_tree_rec)
+ *
+ * of which J_b is the product along the path to the ground, and the force stage each body's M_Y
+ * and Q_Y (kinematics/tree_rec.c).  The equations M̄ q̈ + Φqᵀλ = ḡ then say, for each tree joint j
+ * with child c,
+ *
+ *   Sᵀ f_c + n_jᵀ μ_j = τ_j,    f_c = M_c Ÿ_c − Q_c + Σ_children F_dᵀ f_d
+ *
+ * (τ the generalized forces of the rows outside the recursion, −Φqᵀλ; n_j the Euler-parameter norm
+ * row of a spherical or floating joint, whose multiplier μ_j and equation n_j q̈_j = γ*_j stay in
+ * the joint).  Leaves to ground, f_c = IA Ÿ_c + pA with the articulated inertia and bias force
+ *
+ *   U = IA S,  [K k; kᵀ κ] = [SᵀU nᵀ; n 0]⁻¹,  u = τ − Sᵀ pA,
+ *   Ia = IA − U K Uᵀ,  pa = pA + Ia c + U (K u + k γ*),  IA_p += Fᵀ Ia F,  pA_p += Fᵀ pa,
+ *
+ * then ground to leaves a' = F Ÿ_p + c, q̈_j = K (u − Uᵀa') + k γ*, Ÿ_c = a' + S q̈_j: O(n) work,
+ * the same q̈ as the dense solve (the same equations, eliminated body by body).
+ *
+ * The other active rows G (cut joints, drives): with τ = 0 the recursion gives q̈₀; the same
+ * recursion without forces, velocities or local right-hand sides is the operator M̄⁻¹ (on the
+ * local rows' null space), applied to each row's force Gᵢᵀ in O(n) (only bias forces travel, the
+ * articulated inertias of the first pass stand): X = M̄⁻¹Gᵀ, then
+ *
+ *   (G X) λ = G q̈₀ − γ*,   q̈ = q̈₀ − X λ
+ *
+ * an m×m system (LU), O(n·m + m²·n + m³) in all.  Multipliers, pivot watch and the re-selection
+ * of rows set aside at assembly follow the dense augmented solve (augmented.c). */
+#include "relative_aba.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kinematics/tree.h"
+#include "formulations_msg.h"
+
+/* a pivot of a joint's bordered matrix below this fraction of its largest entry: the joint's
+ * articulated inertia is singular along its coordinates (a chain end without mass, a degenerate
+ * joint) */
+#define ABA_PIVOT_REL 1e-13
+/* the pivot ratios of the m×m system at which rows are chosen again and the run stops, relative
+ * to its first (augmented.c: the same tests on the augmented matrix) */
+#define ABA_RESELECT_REL 1e-3
+#define ABA_SINGULAR_REL 1e-8
+
+static int ny_of(const mbd_model *m) { return m->dim == 3 ? 7 : 3; }
+
+/* the passes' inner steps, inlined with constant sizes (ny = 3 or 7) */
+#if defined(__GNUC__)
+#define ABA_INLINE static inline __attribute__((always_inline))
+#else
+#define ABA_INLINE static inline
+#endif
+
+/* the inverse W (N×N, column-major, N = nq + nl ≤ 8) of [D nᵀ; n 0] by Gauss–Jordan with partial
+ * pivoting; 0, or −1 when a pivot vanishes */
+static int bordered_inverse(int nq, int nl, const double *D, const double *nrow, double *W) {
+  int N = nq + nl;
+  if (N == 1) {
+    // one coordinate, no local row: the revolute and prismatic joints of every chain
+    if (!(fabs(D[0]) > 0)) {
+      return -1;
+    }
+    W[0] = 1 / D[0];
+    return 0;
+  }
+  double A[8][16], scale = 0;
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) {
+      double a = 0;
+      if (i < nq && j < nq) {
+        a = D[j * nq + i];
+      } else if (i < nq) {
+        a = nrow[i];
+      } else if (j < nq) {
+        a = nrow[j];
+      }
+      A[i][j] = a;
+      A[i][N + j] = i == j;
+      scale = fmax(scale, fabs(a));
+    }
+  }
+  for (int c = 0; c < N; c++) {
+    int p = c;
+    for (int i = c + 1; i < N; i++) {
+      if (fabs(A[i][c]) > fabs(A[p][c])) {
+        p = i;
+      }
+    }
+    if (!(fabs(A[p][c]) > ABA_PIVOT_REL * scale)) {
+      return -1;
+    }
+    if (p != c) {
+      for (int j = 0; j < 2 * N; j++) {
+        double t = A[c][j];
+        A[c][j] = A[p][j];
+        A[p][j] = t;
+      }
+    }
+    double inv = 1 / A[c][c];
+    for (int j = 0; j < 2 * N; j++) {
+      A[c][j] *= inv;
+    }
+    for (int i = 0; i < N; i++) {
+      double f = A[i][c];
+      if (i == c || f == 0) {
+        continue;
+      }
+      for (int j = 0; j < 2 * N; j++) {
+        A[i][j] -= f * A[c][j];
+      }
+    }
+  }
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) {
+      W[j * N + i] = A[i][N + j];
+    }
+  }
+  return 0;
+}
+
+/* y = A x (A r×c column-major, ld r); y += A x; y = Aᵀ x */
+static void mv(int r, int c, const double *A, const double *x, double *y) {
+  for (int i = 0; i < r; i++) {
+    y[i] = 0;
+  }
+  for (int j = 0; j < c; j++) {
+    const double *a = A + j * r;
+    for (int i = 0; i < r; i++) {
+      y[i] += a[i] * x[j];
+    }
+  }
+}
+
+static void mv_add(int r, int c, const double *A, const double *x, double *y) {
+  for (int j = 0; j < c; j++) {
+    const double *a = A + j * r;
+    for (int i = 0; i < r; i++) {
+      y[i] += a[i] * x[j];
+    }
+  }
+}
+
+static void mtv(int r, int c, const double *A, const double *x, double *y) {
+  for (int j = 0; j < c; j++) {
+    const double *a = A + j * r;
+    double s = 0;
+    for (int i = 0; i < r; i++) {
+      s += a[i] * x[i];
+    }
+    y[j] = s;
+  }
+}
+
+/* IA += Fᵀ Ia F and pA += Fᵀ pa for F = [I X; 0 R] (tree_impl.h: the position rows of the child
+ * follow the parent's position rows one to one; X over the parent's orientation, R its
+ * orientation to the child's), Ia = [A B; Bᵀ C] symmetric:
+ *   Fᵀ Ia F = [A, P1; P1ᵀ, Xᵀ P1 + Rᵀ P2],  P1 = A X + B R,  P2 = Bᵀ X + C R
+ * (spatial 3 + 4, planar 2 + 1: a third of the products of the full 7×7 triple product) */
+ABA_INLINE void carry(const int ny, const double *F, const double *Ia, const double *pa,
+                      double *IA, double *pA) {
+  int np = ny == 7 ? 3 : 2, nr = ny - np;
+  double P1[12], P2[16];
+  for (int j = 0; j < nr; j++) {
+    const double *fx = F + (np + j) * ny;  // column np + j of F: X then R
+    for (int i = 0; i < np; i++) {
+      double s = 0;
+      for (int l = 0; l < np; l++) {
+        s += Ia[l * ny + i] * fx[l];  // A X
+      }
+      for (int l = 0; l < nr; l++) {
+        s += Ia[(np + l) * ny + i] * fx[np + l];  // B R
+      }
+      P1[j * np + i] = s;
+    }
+    for (int i = 0; i < nr; i++) {
+      double s = 0;
+      for (int l = 0; l < np; l++) {
+        s += Ia[(np + i) * ny + l] * fx[l];  // Bᵀ X
+      }
+      for (int l = 0; l < nr; l++) {
+        s += Ia[(np + l) * ny + np + i] * fx[np + l];  // C R
+      }
+      P2[j * nr + i] = s;
+    }
+  }
+  for (int j = 0; j < np; j++) {
+    for (int i = 0; i < np; i++) {
+      IA[j * ny + i] += Ia[j * ny + i];
+    }
+  }
+  for (int j = 0; j < nr; j++) {
+    for (int i = 0; i < np; i++) {
+      IA[(np + j) * ny + i] += P1[j * np + i];
+      IA[i * ny + np + j] += P1[j * np + i];
+    }
+    for (int i = 0; i < nr; i++) {
+      const double *fi = F + (np + i) * ny;  // Xᵀ P1 + Rᵀ P2, element (i, j)
+      double s = 0;
+      for (int l = 0; l < np; l++) {
+        s += fi[l] * P1[j * np + l];
+      }
+      for (int l = 0; l < nr; l++) {
+        s += fi[np + l] * P2[j * nr + l];
+      }
+      IA[(np + j) * ny + np + i] += s;
+    }
+  }
+  // Fᵀ pa = [pa_r; Xᵀ pa_r + Rᵀ pa_p]
+  for (int i = 0; i < np; i++) {
+    pA[i] += pa[i];
+  }
+  for (int i = 0; i < nr; i++) {
+    const double *fi = F + (np + i) * ny;
+    double s = 0;
+    for (int l = 0; l < ny; l++) {
+      s += fi[l] * pa[l];
+    }
+    pA[np + i] += s;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the passes                                                                                  */
+
+/* one joint of the backward pass (child c with IA, pA complete): U, K, k, κ, u of the joint and
+ * the articulated inertia and bias force carried to the parent.  Inlined with ny = 3 and 7, so
+ * every loop has a constant bound; a joint of one coordinate without a local row (the revolute
+ * and prismatic joints of chains) takes the rank-one form. */
+ABA_INLINE int backward_joint(const mbd_model *m, mbd_data *d, const mbd_tree_joint *tj,
+                              const int ny, mbd_error *err) {
+  mbd_tree_rec *R = &d->trec[tj->child];
+  int nq = tj->nq, nn = ny * ny;
+  double Ia[49], pa[7], w[7];
+  if (nq == 1 && R->nl == 0) {
+    // U = IA s, D = sᵀU, u = −sᵀpA, Ia = IA − U Uᵀ/D, w = u/D
+    const double *sv = R->S;
+    double D = 0, u = 0;
+    for (int i = 0; i < ny; i++) {
+      double x = 0;
+      for (int l = 0; l < ny; l++) {
+        x += R->IA[l * ny + i] * sv[l];
+      }
+      R->U[i] = x;
+      D += sv[i] * x;
+      u -= sv[i] * R->pA[i];
+    }
+    if (!(fabs(D) > 0)) {
+      char what[160];
+      mbd_model_coord_name(m, tj->qadr, what, sizeof what);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "articulated inertia without a pivot", what);
+    }
+    double K = 1 / D;
+    R->K[0] = K;
+    R->u[0] = u;
+    for (int j = 0; j < ny; j++) {
+      double uj = R->U[j] * K;
+      for (int i = 0; i < ny; i++) {
+        Ia[j * ny + i] = R->IA[j * ny + i] - R->U[i] * uj;
+      }
+    }
+    w[0] = K * u;
+  } else {
+    memcpy(Ia, R->IA, (size_t)nn * sizeof(double));
+  }
+  if (nq > 0 && !(nq == 1 && R->nl == 0)) {
+    // U = IA S, D = SᵀU, u = −Sᵀ pA; the joint's bordered inverse
+    double D[49], W[64];
+    for (int j = 0; j < nq; j++) {
+      mv(ny, ny, R->IA, R->S + j * ny, R->U + j * ny);
+    }
+    for (int j = 0; j < nq; j++) {
+      mtv(ny, nq, R->U, R->S + j * ny, D + j * nq);  // D symmetric: column j = Uᵀ S_j
+    }
+    mtv(ny, nq, R->S, R->pA, R->u);
+    for (int j = 0; j < nq; j++) {
+      R->u[j] = -R->u[j];
+    }
+    if (bordered_inverse(nq, R->nl, D, R->n, W) != 0) {
+      char what[160];
+      mbd_model_coord_name(m, tj->qadr, what, sizeof what);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "articulated inertia without a pivot", what);
+    }
+    int N = nq + R->nl;
+    for (int j = 0; j < nq; j++) {
+      memcpy(R->K + j * nq, W + j * N, (size_t)nq * sizeof(double));
+    }
+    if (R->nl) {
+      memcpy(R->k, W + nq * N, (size_t)nq * sizeof(double));
+      R->kap = W[nq * N + nq];
+    }
+    // Ia = IA − U K Uᵀ
+    double UK[49];
+    for (int j = 0; j < nq; j++) {
+      mv(ny, nq, R->U, R->K + j * nq, UK + j * ny);
+    }
+    for (int j = 0; j < ny; j++) {
+      for (int l = 0; l < nq; l++) {
+        double ujl = R->U[l * ny + j];
+        for (int i = 0; i < ny; i++) {
+          Ia[j * ny + i] -= UK[l * ny + i] * ujl;
+        }
+      }
+    }
+    // w = K u + k γ*
+    mv(nq, nq, R->K, R->u, w);
+    for (int j = 0; R->nl && j < nq; j++) {
+      w[j] += R->k[j] * R->gl;
+    }
+  }
+  // pa = pA + Ia c + U w
+  for (int i = 0; i < ny; i++) {
+    double x = R->pA[i];
+    for (int l = 0; l < ny; l++) {
+      x += Ia[l * ny + i] * R->c[l];
+    }
+    for (int l = 0; l < nq; l++) {
+      x += R->U[l * ny + i] * w[l];
+    }
+    pa[i] = x;
+  }
+  if (tj->parent > 0) {
+    // the parent's articulated inertia and bias force: IA_p += Fᵀ Ia F, pA_p += Fᵀ pa
+    carry(ny, R->F, Ia, pa, d->trec[tj->parent].IA, d->trec[tj->parent].pA);
+  }
+  return MBD_OK;
+}
+
+/* leaves to ground with the forces of the records: U, K, k, κ, u of every joint, and the
+ * articulated inertias and bias forces carried to the parents.  MBD_OK or MBD_E_SINGULAR. */
+static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  const mbd_tree *t = m->tree;
+  int ny = ny_of(m);
+  // each body's own inertia and forces; its children add theirs
+  for (int k = 0; k < t->ntj; k++) {
+    mbd_tree_rec *R = &d->trec[t->tj[k].child];
+    memcpy(R->IA, R->MY, (size_t)ny * ny * sizeof(double));
+    for (int i = 0; i < ny; i++) {
+      R->pA[i] = -R->QY[i];
+    }
+  }
+  int rc = MBD_OK;
+  if (ny == 7) {
+    for (int k = t->ntj - 1; k >= 0 && rc == MBD_OK; k--) {
+      rc = backward_joint(m, d, &t->tj[k], 7, err);
+    }
+  } else {
+    for (int k = t->ntj - 1; k >= 0 && rc == MBD_OK; k--) {
+      rc = backward_joint(m, d, &t->tj[k], 3, err);
+    }
+  }
+  return rc;
+}
+
+/* ground to leaves: q̈ into vdot, each body's Ÿ and each local row's multiplier */
+ABA_INLINE void forward_joint(mbd_data *d, const mbd_tree_joint *tj, const int ny,
+                              double *vdot) {
+  mbd_tree_rec *R = &d->trec[tj->child];
+  double a[7];
+  if (tj->parent > 0) {
+    const double *ap = d->trec[tj->parent].a;
+    for (int i = 0; i < ny; i++) {
+      double x = R->c[i];
+      for (int l = 0; l < ny; l++) {
+        x += R->F[l * ny + i] * ap[l];
+      }
+      a[i] = x;
+    }
+  } else {
+    memcpy(a, R->c, (size_t)ny * sizeof(double));
+  }
+  if (tj->nq > 0) {
+    int nq = tj->nq;
+    double r[7], x[7];
+    mtv(ny, nq, R->U, a, r);
+    for (int j = 0; j < nq; j++) {
+      r[j] = R->u[j] - r[j];
+    }
+    mv(nq, nq, R->K, r, x);
+    if (R->nl) {
+      double mu = R->kap * R->gl;
+      for (int j = 0; j < nq; j++) {
+        x[j] += R->k[j] * R->gl;
+        mu += R->k[j] * r[j];
+      }
+      R->mu = mu;
+    }
+    mv_add(ny, nq, R->S, x, a);
+    memcpy(vdot + tj->qadr, x, (size_t)nq * sizeof(double));
+  }
+  memcpy(R->a, a, (size_t)ny * sizeof(double));
+}
+
+static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
+  const mbd_tree *t = m->tree;
+  if (m->dim == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      forward_joint(d, &t->tj[k], 7, vdot);
+    }
+  } else {
+    for (int k = 0; k < t->ntj; k++) {
+      forward_joint(d, &t->tj[k], 3, vdot);
+    }
+  }
+}
+
+/* x = M̄⁻¹ τ on the local rows' null space (τ over the joint coordinates with stride ldt): the
+ * recursion of the first pass with only τ as force, no velocity terms and no local right-hand
+ * sides; with add_mu the local rows' multipliers gain their share.  The records' pA, u, a are its
+ * scratch. */
+static void inverse_pass(const mbd_model *m, mbd_data *d, const double *tau, int ldt, double *x,
+                         int add_mu) {
+  const mbd_tree *t = m->tree;
+  int ny = ny_of(m);
+  for (int k = 0; k < t->ntj; k++) {
+    memset(d->trec[t->tj[k].child].pA, 0, (size_t)ny * sizeof(double));
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    mbd_tree_rec *R = &d->trec[tj->child];
+    int nq = tj->nq;
+    double pa[7];
+    memcpy(pa, R->pA, (size_t)ny * sizeof(double));
+    if (nq > 0) {
+      double w[7];
+      mtv(ny, nq, R->S, R->pA, R->u);
+      for (int j = 0; j < nq; j++) {
+        R->u[j] = tau[(size_t)(tj->qadr + j) * ldt] - R->u[j];
+      }
+      mv(nq, nq, R->K, R->u, w);
+      mv_add(ny, nq, R->U, w, pa);
+    }
+    if (tj->parent > 0) {
+      double fp[7];
+      mtv(ny, ny, R->F, pa, fp);
+      double *pp = d->trec[tj->parent].pA;
+      for (int i = 0; i < ny; i++) {
+        pp[i] += fp[i];
+      }
+    }
+  }
+  for (int k = 0; k < t->ntj; k++) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    mbd_tree_rec *R = &d->trec[tj->child];
+    double a[7];
+    if (tj->parent > 0) {
+      mv(ny, ny, R->F, d->trec[tj->parent].a, a);
+    } else {
+      memset(a, 0, sizeof a);
+    }
+    if (tj->nq > 0) {
+      int nq = tj->nq;
+      double r[7], xq[7];
+      mtv(ny, nq, R->U, a, r);
+      for (int j = 0; j < nq; j++) {
+        r[j] = R->u[j] - r[j];
+      }
+      mv(nq, nq, R->K, r, xq);
+      if (add_mu && R->nl) {
+        for (int j = 0; j < nq; j++) {
+          R->mu += R->k[j] * r[j];
+        }
+      }
+      mv_add(ny, nq, R->S, xq, a);
+      memcpy(x + tj->qadr, xq, (size_t)nq * sizeof(double));
+    }
+    memcpy(R->a, a, (size_t)ny * sizeof(double));
+  }
+}
+
+/* each body's Ÿ from the final q̈: a = F a_p + c + S q̈ */
+static void body_accelerations(const mbd_model *m, mbd_data *d) {
+  const mbd_tree *t = m->tree;
+  int ny = ny_of(m);
+  for (int k = 0; k < t->ntj; k++) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    mbd_tree_rec *R = &d->trec[tj->child];
+    double a[7];
+    memcpy(a, R->c, (size_t)ny * sizeof(double));
+    if (tj->parent > 0) {
+      mv_add(ny, ny, R->F, d->trec[tj->parent].a, a);
+    }
+    mv_add(ny, tj->nq, R->S, d->vdot + tj->qadr, a);
+    memcpy(R->a, a, (size_t)ny * sizeof(double));
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the solve                                                                                   */
+
+/* the rows the recursion keeps: each active Euler-parameter norm goes to its joint's record
+ * (n, γ*), the other active rows' places among the active rows to gidx; their number */
+static int split_rows(const mbd_model *m, mbd_data *d, const double *gamma_star, int *gidx) {
+  const mbd_tree *t = m->tree;
+  for (int k = 0; k < t->ntj; k++) {
+    d->trec[t->tj[k].child].nl = 0;
+  }
+  int mg = 0;
+  for (int k = 0; k < d->ma; k++) {
+    const mbd_rowinfo *ri = &m->row[d->active[k]];
+    if (ri->owner != MBD_ROW_TREE) {
+      gidx[mg++] = k;
+      continue;
+    }
+    // the joint whose Euler parameters the row normalizes (a floating joint: its body's)
+    int tk = ri->local >= 0 ? t->joint_tj[ri->local] : t->body_tj[-1 - ri->local];
+    const mbd_tree_joint *tj = &t->tj[tk];
+    mbd_tree_rec *R = &d->trec[tj->child];
+    R->nl = 1;
+    R->gl = gamma_star[k];
+    R->mu = 0;
+    for (int c = 0; c < tj->nq; c++) {
+      R->n[c] = MBD_AT(d->phiq_a, d->ma, k, tj->qadr + c);
+    }
+  }
+  return mg;
+}
+
+/* name of the active row k for messages */
+static void row_name(const mbd_model *m, const mbd_data *d, int k, char *buf, size_t len) {
+  mbd_model_row_name(m, d->active[k], buf, len);
+}
+
+int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, int flags,
+                     mbd_error *err) {
+  int n = m->nv, ma = d->ma;
+  int *gidx = d->iwork;
+  int mg = split_rows(m, d, gamma_star, gidx);
+  // the tree with its local rows: q̈₀
+  int rc = backward(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  forward(m, d, d->vdot);
+  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  double *lam = d->tmp_m;
+  if (mg > 0) {
+    // X = M̄⁻¹ Gᵀ column by column, then the m×m system (G X) λ = G q̈₀ − γ*
+    double *X = d->aug, *A = d->aug + (size_t)n * mg;
+    for (int i = 0; i < mg; i++) {
+      inverse_pass(m, d, d->phiq_a + gidx[i], ma, X + (size_t)i * n, 0);
+    }
+    for (int i = 0; i < mg; i++) {
+      const double *g = d->phiq_a + gidx[i];
+      double s = -gamma_star[gidx[i]];
+      for (int c = 0; c < n; c++) {
+        s += g[(size_t)c * ma] * d->vdot[c];
+      }
+      lam[i] = s;
+      for (int j = 0; j < mg; j++) {
+        const double *x = X + (size_t)j * n;
+        double a = 0;
+        for (int c = 0; c < n; c++) {
+          a += g[(size_t)c * ma] * x[c];
+        }
+        MBD_AT(A, mg, i, j) = a;
+      }
+    }
+    int piv = mbd_lu_factor(mg, A, mg, d->ipiv);
+    d->lu_factorizations++;
+    if (piv < 0) {
+      return MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK, "matrix Φq M̄⁻¹ Φqᵀ", d->t);
+    }
+    double lo = INFINITY, hi = 0;
+    int kmin = 0;
+    for (int k = 0; k < mg; k++) {
+      double u = fabs(MBD_AT(A, mg, k, k));
+      if (u < lo) {
+        lo = u;
+        kmin = k;
+      }
+      hi = fmax(hi, u);
+    }
+    double ratio = hi > 0 ? lo / hi : 0;
+    // rows set aside at assembly may be needed on this part of the motion (augmented.c)
+    if (d->ma < m->mrow &&
+        (piv > 0 || (d->aug_ratio0 > 0 && ratio < ABA_RESELECT_REL * d->aug_ratio0))) {
+      int rs = mbd_reselect_rows(m, d, err);
+      if (rs < 0) {
+        return rs;
+      }
+      d->aug_ratio0 = 0;
+      if (rs > 0) {
+        return MBD_RESELECTED;  // γ* follows the new rows: the caller rebuilds it
+      }
+    }
+    if (d->aug_ratio0 == 0 && piv == 0) {
+      d->aug_ratio0 = ratio;
+    }
+    if (d->aug_ratio_start == 0 && piv == 0) {
+      d->aug_ratio_start = ratio;
+    }
+    double start = d->aug_ratio_start > 0 ? d->aug_ratio_start : ratio;
+    if (ratio < d->sing_ratio * start) {
+      d->sing_ratio = ratio / start;
+      d->sing_t = d->t;
+    }
+    if (piv > 0 || ratio < 64 * DBL_EPSILON || ratio < ABA_SINGULAR_REL * start) {
+      char what[160];
+      row_name(m, d, gidx[piv > 0 ? piv - 1 : kmin], what, sizeof what);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      piv > 0 ? "zero pivot of Φq M̄⁻¹ Φqᵀ" : "pivot ratio of Φq M̄⁻¹ Φqᵀ", what);
+    }
+    mbd_lu_solve(mg, A, mg, d->ipiv, lam, 1);
+    if (flags & MBD_FORM_LAMBDA) {
+      // the local rows' multipliers take the cut rows' forces too: the recursion once more
+      // with τ = −Gᵀλ (its q̈ is the correction −Xλ)
+      double *tau = d->tmp_n, *x = d->augrhs;
+      memset(tau, 0, (size_t)n * sizeof(double));
+      for (int i = 0; i < mg; i++) {
+        const double *g = d->phiq_a + gidx[i];
+        for (int c = 0; c < n; c++) {
+          tau[c] -= g[(size_t)c * ma] * lam[i];
+        }
+      }
+      inverse_pass(m, d, tau, 1, x, 1);
+      for (int c = 0; c < n; c++) {
+        d->vdot[c] += x[c];
+      }
+    } else {
+      for (int i = 0; i < mg; i++) {
+        const double *x = X + (size_t)i * n;
+        for (int c = 0; c < n; c++) {
+          d->vdot[c] -= x[c] * lam[i];
+        }
+      }
+    }
+    for (int i = 0; i < mg; i++) {
+      d->lambda[d->active[gidx[i]]] = lam[i];
+    }
+  }
+  // the local rows' multipliers; each body's Ÿ for the Cartesian state of a sample
+  const mbd_tree *t = m->tree;
+  for (int k = 0; k < t->ntj; k++) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    if (d->trec[tj->child].nl && tj->norm >= 0) {
+      d->lambda[tj->norm] = d->trec[tj->child].mu;
+    }
+  }
+  if (flags && mg > 0) {
+    body_accelerations(m, d);
+  }
+  d->have_dynamics = 1;
+  return MBD_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the ops                                                                                     */
+
+/* augmented and baumgarte on a recursive tree model: y = [q; v] */
+typedef struct rec_cart {
+  double alpha, beta; /* baumgarte's gains, 0 for augmented */
+  double *gstar;      /* mrow: γ* of the active rows */
+} rec_cart;
+
+static int cart_create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                       mbd_error *err) {
+  (void)d;
+  rec_cart *b = calloc(1, sizeof *b);
+  double *g = calloc((size_t)(m->mrow ? m->mrow : 1), sizeof(double));
+  if (!b || !g) {
+    free(b);
+    free(g);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "relative");
+  }
+  if (o->formulation == MBD_FORM_BAUMGARTE) {
+    b->alpha = o->alpha;
+    b->beta = o->beta;
+  }
+  b->gstar = g;
+  *self = b;
+  return MBD_OK;
+}
+
+static void cart_destroy(void *self) {
+  rec_cart *b = self;
+  if (b) {
+    free(b->gstar);
+    free(b);
+  }
+}
+
+/* γ* = γ − 2α Φ̇ − β² Φ on the active rows (baumgarte.c) */
+static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha, double beta,
+                             double *gstar) {
+  int n = m->nv;
+  for (int k = 0; k < d->ma; k++) {
+    double phidot = d->phit_a[k];
+    for (int c = 0; c < n; c++) {
+      phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
+    }
+    gstar[k] = d->gamma_a[k] - 2 * alpha * phidot - beta * beta * d->phi_a[k];
+  }
+}
+
+/* the solve with at most two re-selections of the rows (each rebuilds γ*) */
+static int solve(rec_cart *b, const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
+  int rc = MBD_RESELECTED;
+  for (int tries = 0; tries < 3 && rc == MBD_RESELECTED; tries++) {
+    const double *gs = d->gamma_a;
+    if (b && (b->alpha != 0 || b->beta != 0)) {
+      stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
+      gs = b->gstar;
+    }
+    rc = mbd_relative_aba(m, d, gs, flags, err);
+  }
+  if (rc == MBD_RESELECTED) {
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                    "rows chosen again three times", "the cut joints");
+  }
+  return rc;
+}
+
+static int cart_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
+  int go = 0;
+  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &go, err);
+  if (!go) {
+    return rc;
+  }
+  return solve(self, m, d, flags, err);
+}
+
+const mbd_form_ops mbd_form_relative_rec_cart = {.name = "recursive",
+                                                 .create = cart_create,
+                                                 .ny = mbd_cart_ny,
+                                                 .pack = mbd_cart_pack,
+                                                 .eval = cart_eval,
+                                                 .deriv = mbd_cart_deriv,
+                                                 .ycoord = mbd_cart_ycoord,
+                                                 .destroy = cart_destroy};
+
+/* gcp and kane on a recursive tree model: the partition's consistent state, then the
+ * accelerations with γ (the augmented system's, which gcp solves and kane's reduced system
+ * shares at a consistent state) */
+static int part_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
+  int go = 0;
+  int rc = mbd_form_prepare(m, d, self, t, y, flags, &go, err);
+  if (!go) {
+    return rc;
+  }
+  return solve(NULL, m, d, flags, err);
+}
+
+const mbd_form_ops mbd_form_relative_rec_part = {.name = "recursive",
+                                                 .check = mbd_partitioned_check,
+                                                 .create = mbd_partitioned_create,
+                                                 .ny = mbd_partitioned_ny,
+                                                 .pack = mbd_partitioned_pack,
+                                                 .eval = part_eval,
+                                                 .deriv = mbd_partitioned_deriv,
+                                                 .ycoord = mbd_partitioned_ycoord,
+                                                 .step = mbd_partitioned_step,
+                                                 .stats = mbd_partitioned_stats,
+                                                 .destroy = mbd_partitioned_destroy};
