@@ -318,7 +318,9 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
     memcpy(d->phi_a, d->phi, ma * sizeof(double));
     memcpy(d->gamma_a, d->gamma, ma * sizeof(double));
     memcpy(d->phit_a, d->phit, ma * sizeof(double));
-    memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
+    if (!mbd_sparse_on(d)) {  // (the sparse form's rows are read through d->active)
+      memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
+    }
     return;
   }
   for (int k = 0; k < d->ma; k++) {
