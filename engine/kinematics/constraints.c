@@ -152,8 +152,6 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
   memset(&o, 0, sizeof o);
   pvec_add(m, d, j->body2, j->at2, 1, 1, &o);
   pvec_add(m, d, j->body1, j->at1, -1, 0, &o);
-  size_t ld = (size_t)m->mrow;
-  const mbd_pose *ps[2] = {&d->pose[j->body1], &d->pose[j->body2]};
   for (int k = 0; k < 2; k++) {
     int r = j->row0 + k;
     d->phi[r] = o.v[k];
@@ -165,20 +163,8 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
     for (int c = 0; c < MBD_NLOC; c++) {
       rj[c] = o.J[k][c];
     }
-    for (int side = 0; side < 2; side++) {
-      if (ps[side]->vadr < 0) {
-        continue;
-      }
-      if (mbd_sparse_on(d)) {
-        // the sparse form: the same sums into the row's entries (scatter_row_sparse)
-        scatter_row_sparse(d, r, side, ps[side], o.J[k] + side * MBD_NY_MAX);
-        continue;
-      }
-      double *row = d->phiq + (size_t)ps[side]->vadr * ld + (size_t)r;
-      for (int c = 0; c < 3; c++) {
-        row[(size_t)c * ld] += o.J[k][side * MBD_NY_MAX + c];
-      }
-    }
+    // (scatter_row: the dense Φq or the sparse form, the same additions in the same order)
+    scatter_row(m, d, r, j->body1, j->body2, o.J[k]);
   }
 }
 

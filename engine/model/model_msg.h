@@ -28,8 +28,8 @@
 #define MSG_MODEL_DATA_TOO_LARGE                                                                \
   "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
   "need %.3g GB for each copy of the run's workspaces, more than the %.3g GB allowed (a "       \
-  "quarter of the memory, or MBD_MAX_WORKSPACE_GB); the sparse path for large models is not "   \
-  "implemented yet"
+  "quarter of the memory, or MBD_MAX_WORKSPACE_GB); every run reserves them, a sparse one "      \
+  "(linear_solver) too: sizing them for sparse runs is not done yet"
 
 /* ---- names ----------------------------------------------------------------------------------- */
 
