@@ -121,7 +121,7 @@ static int same_key(const mbd_sym_ctx *ctx, const sym_node *n, int op, int nargs
   if (op == MBD_SYM_VAR) {
     return strcmp(ctx->names + n->adr, name) == 0;
   }
-  return memcmp(ctx->args + n->adr, args, sizeof *args * (size_t)nargs) == 0;
+  return nargs == 0 || memcmp(ctx->args + n->adr, args, sizeof *args * (size_t)nargs) == 0;
 }
 
 /* slot of the key in the table: the node's id if present (returned in *found), else the empty slot

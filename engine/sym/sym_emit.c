@@ -114,7 +114,7 @@ static void operand(emitter *E, str *s, mbd_sym_id id) {
 static void recipe(emitter *E, str *s, mbd_sym_id id) {
   const mbd_sym_ctx *ctx = E->ctx;
   const sym_node *n = NODE(ctx, id);
-  const int32_t *a = ctx->args + n->adr;
+  const int32_t *a = ctx->args ? ctx->args + n->adr : NULL;  // (no arguments yet: leaves only)
   static const char *fname[MBD_SYM_NOPS] = {
       [MBD_SYM_SIN] = "sin",  [MBD_SYM_COS] = "cos",       [MBD_SYM_TAN] = "tan",
       [MBD_SYM_EXP] = "exp",  [MBD_SYM_LOG] = "log",       [MBD_SYM_SQRT] = "sqrt",

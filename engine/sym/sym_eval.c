@@ -149,7 +149,7 @@ done:
 static double eval_node(const mbd_sym_ctx *ctx, mbd_sym_id id, const double *val,
                         const double *vars) {
   const sym_node *n = NODE(ctx, id);
-  const int32_t *a = ctx->args + n->adr;
+  const int32_t *a = ctx->args ? ctx->args + n->adr : NULL;  // (no arguments yet: leaves only)
   int k;
   switch ((mbd_sym_op)n->op) {
     case MBD_SYM_CONST:
@@ -305,7 +305,7 @@ static int new_reg(tape_b *B) { return B->nfree > 0 ? B->free_[--B->nfree] : B->
 /* instructions computing node id into register d */
 static int emit_node(const mbd_sym_ctx *ctx, tape_b *B, mbd_sym_id id, int d) {
   const sym_node *n = NODE(ctx, id);
-  const int32_t *a = ctx->args + n->adr;
+  const int32_t *a = ctx->args ? ctx->args + n->adr : NULL;  // (no arguments yet: leaves only)
   int k, err = 0;
   double e;
   static const int fn_op[MBD_SYM_NOPS] = {
