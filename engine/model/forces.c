@@ -142,6 +142,13 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     memcpy(d->Qg, d->Q, (size_t)n * sizeof(double));
     d->inertia_ready = 1;
   }
+  return mbd_applied_forces(m, d, scatter_force, err);
+}
+
+/* applied forces and torques, translational and rotational spring-dampers: each body's share as
+ * a generalized force over its pose Y, handed to sink (the Cartesian scatter above, or the
+ * recursive solve's per-body records) */
+int mbd_applied_forces(const mbd_model *m, mbd_data *d, mbd_force_sink sink, mbd_error *err) {
   // applied forces and torques (global frame), constant or from callbacks
   for (int i = 0; i < m->nforce; i++) {
     const mbd_force *f = &m->force[i];
@@ -173,7 +180,7 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
                      m->dim == 3 ? val[2] : val[0]};
       k->torque(&d->pose[f->body], T, QY);
     }
-    scatter_force(m, d, f->body, QY);
+    sink(m, d, f->body, QY);
   }
   // translational spring-dampers: tension k(l − L) + c l̇ pulls the points together
   for (int i = 0; i < m->nspring; i++) {
@@ -198,12 +205,12 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     int bs[2] = {s->body1, s->body2};
     const double *at[2] = {s->at1, s->at2}, *F[2] = {F1, F2};
     for (int side = 0; side < 2; side++) {
-      if (d->pose[bs[side]].vadr < 0) {
+      if (bs[side] <= 0) {
         continue;  // the ground does no work
       }
       double QY[MBD_NY_MAX] = {0};
       mbd_body_kind_get(m->body[bs[side]].kind)->point_force(&d->pose[bs[side]], at[side], F[side], QY);
-      scatter_force(m, d, bs[side], QY);
+      sink(m, d, bs[side], QY);
     }
   }
   // rotational spring-dampers on a joint's relative angle θ: Q += T ∂θ/∂Y (δW = T δθ exactly)
@@ -213,7 +220,14 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     mbd_row o;
     mbd_joint_coord_row(m, d, r->joint, MBD_COORD_ANGLE, &o);
     double T = -r->k * (o.val - r->angle) - r->c * o.rate;
-    scatter_row_force(m, d, j->body1, j->body2, o.J, T);
+    int bs[2] = {j->body1, j->body2};
+    for (int side = 0; side < 2; side++) {
+      double QY[MBD_NY_MAX];
+      for (int c = 0; c < MBD_NY_MAX; c++) {
+        QY[c] = T * o.J[side * MBD_NY_MAX + c];
+      }
+      sink(m, d, bs[side], QY);
+    }
   }
   return MBD_OK;
 }

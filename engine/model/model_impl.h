@@ -531,6 +531,10 @@ void mbd_point_state(const mbd_model *m, const mbd_data *d, int b, const double 
 
 /* model/forces.c: M, Q at the current poses (mass, gravity, forces, springs); energy */
 int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err);
+/* where a body's applied generalized force Q_Y goes (b may be the ground) */
+typedef void (*mbd_force_sink)(const mbd_model *m, mbd_data *d, int b, const double *QY);
+/* forces.c: applied forces, springs and rotational springs handed body by body to sink */
+int mbd_applied_forces(const mbd_model *m, mbd_data *d, mbd_force_sink sink, mbd_error *err);
 double mbd_energy(const mbd_model *m, const mbd_data *d);
 /* Q += the generalized force of a global force F at body point s' of body b (the ground: none) */
 void mbd_forces_add_point(const mbd_model *m, mbd_data *d, int b, const double *s,
