@@ -88,12 +88,23 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
   }
 }
 
+int l_sim_quiet(lua_State *L, int idx, const char *fn) {
+  int t = lua_getfield(L, idx, "quiet");
+  int quiet = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (t != LUA_TNIL && t != LUA_TBOOLEAN) {
+    luaL_error(L, "%s: field 'quiet' expects true or false, got %s", fn, lua_typename(L, t));
+  }
+  return quiet;
+}
+
 int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error *err,
-                 const char *kept, int name_empty) {
+                 const char *kept, int name_empty, int quiet) {
   owner = lua_absindex(L, owner);
   int n = run ? mbd_run_nsample(run) : 0;
-  // the run's warnings, at the line of the call (a failed run raises its error after them)
-  if (run && mbd_run_warning(run, 0)) {
+  // the run's warnings, at the line of the call (a failed run raises its error after them);
+  // quiet = true keeps them in run.warnings only
+  if (run && !quiet && mbd_run_warning(run, 0)) {
     char pos[96];
     lx_where(L, pos, sizeof pos);
     for (int i = 0; mbd_run_warning(run, i); i++) {
@@ -136,9 +147,10 @@ static int model_formulation(lua_State *L, const char *name) {
 }
 
 /* after an engine run of the model at 1: its warnings, then the run or the error */
-static int finish_model_run(lua_State *L, int rc, mbd_run *run, const mbd_error *err) {
+static int finish_model_run(lua_State *L, int rc, mbd_run *run, const mbd_error *err,
+                            int quiet) {
   l_model_show_warnings(L, 1);
-  return l_sim_finish(L, 1, rc, run, err, "model.last_run", 0);
+  return l_sim_finish(L, 1, rc, run, err, "model.last_run", 0, quiet);
 }
 
 /* stabilization = { alpha, beta, S, T } of the table at top into o; the S and T matrices stay
@@ -185,8 +197,9 @@ int l_model_simulate(lua_State *L) {
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
       "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
-      "cut",      "solver",       "code",       "linear_solver", NULL};
+      "cut",      "solver",       "code",       "linear_solver", "quiet", NULL};
   lx_check_fields(L, 2, "simulate", fields);
+  int quiet = l_sim_quiet(L, 2, "simulate");
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   const l_sim_fields f = {.fn = "simulate",
@@ -253,14 +266,15 @@ int l_model_simulate(lua_State *L) {
   l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   luaL_unref(L, LUA_REGISTRYINDEX, stop.fnref);
   l_manifest_simulate(run, m, &o, o.stop_fn != NULL);
-  return finish_model_run(L, rc, run, &err);
+  return finish_model_run(L, rc, run, &err, quiet);
 }
 
 int l_model_kinematics(lua_State *L) {
   l_model_get(L, 1);
   static const char *const fields[] = {"t_end",       "steps", "position_tol", "max_newton",
-                                       "formulation", "cut",   "code",         NULL};
+                                       "formulation", "cut",   "code",         "quiet", NULL};
   lx_check_fields(L, 2, "kinematics", fields);
+  int quiet = l_sim_quiet(L, 2, "kinematics");
   mbd_kin_opts o;
   memset(&o, 0, sizeof o);
   o.steps = 100;
@@ -280,5 +294,5 @@ int l_model_kinematics(lua_State *L) {
   int rc = mbd_kinematics(m, &o, &run, &err);
   l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   l_manifest_kinematics(run, m, &o);
-  return finish_model_run(L, rc, run, &err);
+  return finish_model_run(L, rc, run, &err, quiet);
 }

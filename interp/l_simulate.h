@@ -41,9 +41,15 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f);
  * last_run in the user-value table of the owner (the model or system userdata at owner) and
  * returned on the stack (1 result).  When rc < 0 raises err's message instead, with
  * " (the run up to t = <t> is kept in <kept>)" appended for a run with samples, or for any run
- * when name_empty (systems: t = 0 then). */
+ * when name_empty (systems: t = 0 then).  The run's warnings are printed to stderr at the
+ * script's line unless quiet. */
 int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error *err,
-                 const char *kept, int name_empty);
+                 const char *kept, int name_empty, int quiet);
+
+/* the options' field quiet at idx (absent: false; anything but a boolean raises "<fn>: field
+ * 'quiet' expects true or false, got <type>"): the run's warnings are kept in run.warnings and
+ * not printed */
+int l_sim_quiet(lua_State *L, int idx, const char *fn);
 
 /* m:simulate { t_end, formulation, integrator, rtol, atol, step, max_step, position_tol,
  * max_newton, stabilization, output_every } -> mbd.Run */

@@ -310,8 +310,9 @@ static int l_system_simulate(lua_State *L) {
   lsystem *ls = check_system(L, 1);
   static const char *const fields[] = {"t_end",    "formulation",  "integrator",    "rtol",
                                        "atol",     "step",         "max_step",      "output_every",
-                                       "stabilization", NULL};
+                                       "stabilization", "quiet", NULL};
   lx_check_fields(L, 2, "simulate", fields);
+  int quiet = l_sim_quiet(L, 2, "simulate");
   lua_settop(L, 2);
   mbd_sys_opts o;
   mbd_sys_opts_default(&o);
@@ -339,7 +340,7 @@ static int l_system_simulate(lua_State *L) {
     fprintf(stderr, "mbd: warning: %s: %s\n", pos, mbd_system_warning(ls->s, i));
   }
   // a failed run is kept in s.last_run, also when it recorded nothing
-  return l_sim_finish(L, 1, rc, run, &err, "s.last_run", 1);
+  return l_sim_finish(L, 1, rc, run, &err, "s.last_run", 1, quiet);
 }
 
 static int l_system_tostring(lua_State *L) {

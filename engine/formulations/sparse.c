@@ -25,7 +25,9 @@
 /* the leading matrix's order (nv + active rows) from which auto takes the sparse solve.  Measured
  * here per evaluation, augmented + adams: planar chains of 3 links (n + m = 15) 3.0 µs dense, 3.1
  * sparse; 4 links (20) 4.9 and 3.5; 8 links 13 and 6.7; a spatial double pendulum (22) 1.22 and
- * 0.90 ms per run; the spatial four-bar of paper 000 (41) 3.5 and 2.2 ms */
+ * 0.90 ms per run; the spatial four-bar of paper 000 (41) 3.5 and 2.2 ms.  Measured again after
+ * the small-model work (scripts/bench/crossover.lua, every Cartesian formulation): dense/sparse
+ * 0.96–1.01 at 15 unknowns, 1.13–1.78 at 20 (spatial 0.95–0.97 at 11, 1.08–1.44 at 22) */
 #define SPARSE_MIN_ORDER 20
 /* the share of the leading matrix's entries set above which auto keeps the dense solve (the
  * spatial double pendulum has 0.37 and gains from the sparse one) */

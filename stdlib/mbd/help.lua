@@ -459,6 +459,8 @@ stop there, or warn after passing near one).  Baumgarte's alpha = beta = 5 by de
                    solved; sparse for augmented, baumgarte, gcp and kane (auto takes it from 20
                    unknowns), recursive for relative (the articulated-body recursion, O(n));
                    help("linear_solver"); run.stats.linear_solver says which ran
+  quiet            true: the run's warnings stay in run.warnings and are not printed (for
+                   studies that look at them themselves); default false
 A failure (singular configuration, failed assembly, diverged Newton, NaN) stops the run with a
 message, keeping what was recorded.]],
   example = [[local run = m:simulate { t_end = 10, formulation = "kane", integrator = "adams",
@@ -782,7 +784,8 @@ The result of a run: channels sampled on a time grid.
   run:value(ch, t)   run:series(ch)   run.channels   run.stats   run:write_csv(file [, list])
   run.stop_time (where stop_when ended it, else nil)   run.events (contact switches)
   run.warnings (a list of texts: what made a successful run inaccurate — constraints drifted,
-    coarse default samples, a singular configuration passed closely; also shown on stderr)
+    coarse default samples, a singular configuration passed closely; also shown on stderr
+    unless the run was given quiet = true)
   run.manifest   run.model
   run.ok, run.error (the message of a failed run), run.formulation, run.integrator, run.t_end,
   run.samples (the number of samples)
@@ -1124,7 +1127,8 @@ topics.simulate.fields = {
     "baumgarte: gamma - 2 alpha Phidot - beta^2 Phi; udwadia_kalaba: S = alpha I, T = beta I, or S, T (L) matrices"),
   F("output_every", "t_end / 500", "s", "sampling interval of the channels (never changes the motion)"),
   F("stop_when", "none", "", "function(t, state) -> number: the run ends where it crosses zero (models)"),
-  F("linear_solver", "\"auto\"", "", "auto | dense | recursive (relative: help(\"relative\"))"),
+  F("linear_solver", "\"auto\"", "", "auto | dense | sparse | recursive (help(\"linear_solver\"))"),
+  F("quiet", "false", "", "true: the run's warnings are kept in run.warnings and not printed"),
 }
 topics.simulate.errors = { "simulate: missing field 't_end'",
   "simulate: unknown formulation 'kain' (augmented, baumgarte, gcp, kane, udwadia_kalaba, relative)",
@@ -1139,6 +1143,7 @@ topics.kinematics.fields = {
   F("steps", "100", "", "number of equal intervals: outputs at t_end k / steps"),
   F("position_tol", "1e-10", "m or rad", "Newton tolerance of the position analyses"),
   F("max_newton", "50", "", "Newton iterations per analysis"),
+  F("quiet", "false", "", "true: the run's warnings are kept in run.warnings and not printed"),
 }
 topics.kinematics.errors = { "kinematics: model 'm' has 1 degree of freedom left; kinematic analysis needs a fully driven mechanism (add drives, or use simulate)" }
 

@@ -342,6 +342,29 @@ interrupt_repl)
   want_err "stdin:1: interrupted!"
   ;;
 
+run_quiet)
+  # a pendulum integrated by augmented at a loose tolerance drifts far beyond position_tol
+  # (0.005 against 1e-8): the run warns at the script's line; quiet = true keeps the same
+  # warning in run.warnings and prints nothing
+  cat >w.lua <<'EOF'
+local quiet = ...
+local m = mbd.model { name = "p", dim = 2, gravity = {0, -9.81} }
+local b = m:body { name = "link", mass = 1, inertia = 1 / 12, pos = {0.5, 0} }
+m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {-0.5, 0} }
+local r = m:simulate { t_end = 5, rtol = 1e-3, atol = 1e-3, quiet = quiet == "quiet" }
+print(#r.warnings, r.warnings[1]:match("^the constraints drifted") ~= nil)
+EOF
+  run w.lua loud
+  want_rc 0
+  want_out "1${TAB}true"
+  want_contains err "mbd: warning: w.lua:5: the constraints drifted by up to 0.005"
+  [ "$(wc -l <err)" -eq 1 ] || { bad "one warning, one line"; show err; }
+  run w.lua quiet
+  want_rc 0
+  want_out "1${TAB}true"
+  want_no_err
+  ;;
+
 *)
   bad "unknown case"
   ;;
