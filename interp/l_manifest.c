@@ -63,6 +63,9 @@ void l_manifest_simulate(mbd_run *r, const mbd_model *m, const mbd_sim_opts *o, 
   head(r, mbd_model_name(m), hash);
   mbd_run_set_manifest(r, "formulation", mbd_formulation_name(o->formulation));
   integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every);
+  if (o->max_order > 0) {
+    set_num(r, "max_order", o->max_order);
+  }
   if (o->formulation != MBD_FORM_AUGMENTED && o->formulation != MBD_FORM_BAUMGARTE &&
       o->formulation != MBD_FORM_UK) {
     set_num(r, "position_tol", o->position_tol);
@@ -103,6 +106,9 @@ void l_manifest_system(mbd_run *r, const mbd_system *s, const mbd_sys_opts *o) {
   head(r, mbd_system_name(s), NULL);
   mbd_run_set_manifest(r, "formulation", "udwadia_kalaba");
   integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every);
+  if (o->max_order > 0) {
+    set_num(r, "max_order", o->max_order);
+  }
   tail(r);
 }
 

@@ -46,6 +46,17 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
       luaL_error(L, "%s: integrator 'rk4' needs field 'step' (the fixed step h)", fn);
     }
     int has_max_step = lx_opt_number(L, idx, fn, "max_step", f->max_step);
+    if (f->max_order && lx_opt_int(L, idx, fn, "max_order", f->max_order)) {
+      int top = *f->integrator == MBD_INT_ADAMS ? 12 : *f->integrator == MBD_INT_BDF ? 5 : 0;
+      if (top == 0) {
+        luaL_error(L, "%s: field 'max_order' is for integrators adams and bdf (got '%s')", fn,
+                   mbd_integrator_name(*f->integrator));
+      }
+      if (*f->max_order < 1 || *f->max_order > top) {
+        luaL_error(L, "%s: field 'max_order' must be 1 to %d for integrator '%s', got %d", fn,
+                   top, mbd_integrator_name(*f->integrator), *f->max_order);
+      }
+    }
     int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
     // settings that cannot be meant: a relative tolerance of 1 or more accepts any answer
     if (!(*f->rtol > 0 && *f->rtol < 1) || !(*f->atol > 0) || !isfinite(*f->atol)) {
@@ -197,7 +208,8 @@ int l_model_simulate(lua_State *L) {
   static const char *const fields[] = {
       "t_end",    "formulation",  "integrator", "rtol",          "atol",         "step",
       "max_step", "position_tol", "max_newton", "stabilization", "output_every", "stop_when",
-      "cut",      "solver",       "code",       "linear_solver", "quiet", NULL};
+      "cut",      "solver",       "code",       "linear_solver", "quiet",        "max_order",
+      NULL};
   lx_check_fields(L, 2, "simulate", fields);
   int quiet = l_sim_quiet(L, 2, "simulate");
   mbd_sim_opts o;
@@ -211,6 +223,7 @@ int l_model_simulate(lua_State *L) {
                           .atol = &o.atol,
                           .step = &o.step,
                           .max_step = &o.max_step,
+                          .max_order = &o.max_order,
                           .output_every = &o.output_every,
                           .position_tol = &o.position_tol,
                           .max_newton = &o.max_newton};

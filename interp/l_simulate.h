@@ -25,6 +25,7 @@ typedef struct l_sim_fields {
   double *rtol, *atol;  /* integrator tolerances, > 0 */
   double *step;         /* rk4: the fixed step (then required); others: the initial step */
   double *max_step;     /* s */
+  int *max_order;       /* adams 1–12, bdf 1–5 (0: the method's own) */
   double *output_every; /* s */
   int *steps;           /* kinematics: number of output intervals */
   double *position_tol; /* models: Newton tolerance of position analyses */

@@ -310,7 +310,7 @@ static int l_system_simulate(lua_State *L) {
   lsystem *ls = check_system(L, 1);
   static const char *const fields[] = {"t_end",    "formulation",  "integrator",    "rtol",
                                        "atol",     "step",         "max_step",      "output_every",
-                                       "stabilization", "quiet", NULL};
+                                       "stabilization", "quiet", "max_order", NULL};
   lx_check_fields(L, 2, "simulate", fields);
   int quiet = l_sim_quiet(L, 2, "simulate");
   lua_settop(L, 2);
@@ -320,7 +320,8 @@ static int l_system_simulate(lua_State *L) {
   const l_sim_fields f = {.fn = "simulate", .t_end = &o.t_end, .formulation = &formulation,
                           .check = system_formulation, .integrator = &o.integrator,
                           .rtol = &o.rtol, .atol = &o.atol, .step = &o.step,
-                          .max_step = &o.max_step, .output_every = &o.output_every};
+                          .max_step = &o.max_step, .max_order = &o.max_order,
+                          .output_every = &o.output_every};
   l_sim_read(L, 2, &f);
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
     read_stabilization(L, lua_gettop(L), ls->s, &o);

@@ -18,6 +18,10 @@
 #define MSG_ODE_STEP "mbd_ode_%s: %s: initial step = %g must be >= 0 and finite"
 #define MSG_ODE_MAX_STEP "mbd_ode_%s: %s: max_step = %g must be >= 0 and finite"
 #define MSG_ODE_MAX_STEPS "mbd_ode_%s: max_steps = %ld must be >= 0"
+/* max_order out of the method's range: entry point, kind, its highest order, value */
+#define MSG_ODE_MAX_ORDER "mbd_ode_%s: %s: max_order must be 1 to %d, got %d"
+/* max_order for a kind without one: entry point, kind */
+#define MSG_ODE_MAX_ORDER_KIND "mbd_ode_%s: %s: max_order is for adams and bdf"
 #define MSG_ODE_T0 "mbd_ode_%s: t0 = %g is not finite"
 #define MSG_ODE_TOUT0 "mbd_ode_%s: tout[0] = %.17g is before t0 = %.17g"
 #define MSG_ODE_TOUT "mbd_ode_%s: tout[%d] = %.17g is not after tout[%d] = %.17g"

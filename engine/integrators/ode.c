@@ -54,6 +54,7 @@ int mbd_ode_opts_default(mbd_ode_opts *opts, int kind) {
   opts->step = (opts->kind == MBD_INT_RK4) ? 1e-3 : 0.0;
   opts->max_step = 0.0;
   opts->max_steps = 0;
+  opts->max_order = 0;
   return ok ? MBD_OK : MBD_E_INPUT;
 }
 
@@ -87,6 +88,14 @@ static int check_opts(const char *fn, const mbd_ode_opts *o, mbd_error *err) {
   }
   if (o->max_steps < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_MAX_STEPS, fn, o->max_steps);
+  }
+  // the highest order: CVODE's methods only, within each one's range
+  int top = o->kind == MBD_INT_ADAMS ? 12 : o->kind == MBD_INT_BDF ? 5 : 0;
+  if (o->max_order < 0 || o->max_order > top) {
+    if (top == 0) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_MAX_ORDER_KIND, fn, name);
+    }
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_MAX_ORDER, fn, name, top, o->max_order);
   }
   return MBD_OK;
 }

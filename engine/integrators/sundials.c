@@ -449,6 +449,9 @@ static int setup_cvode(ode_sun *r, int n, double t0, const mbd_ode_opts *o, long
   if (o->max_step > 0.0 && (flag = CVodeSetMaxStep(r->mem, o->max_step)) < 0) {
     return setup_fail(ops, c, "CVodeSetMaxStep", flag, err);
   }
+  if (o->max_order > 0 && (flag = CVodeSetMaxOrd(r->mem, o->max_order)) < 0) {
+    return setup_fail(ops, c, "CVodeSetMaxOrd", flag, err);
+  }
   return MBD_OK;
 }
 

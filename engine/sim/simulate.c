@@ -385,7 +385,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   }
   if (rc == MBD_OK) {
     ops->pack(s.self, m, s.d, y);
-    mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0};
+    mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0, o->max_order};
     int nroot = s.nroot_form + (o->stop_fn ? 1 : 0);
     rc = mbd_ode_new(&ode, s.ny, 0.0, y, &io, rhs, &s, err);
     if (rc == MBD_OK) {

@@ -440,6 +440,10 @@ Assembles the model (initial position and velocity analysis) and integrates it f
   integrator       adams (default) | rk45 | bdf | rkf45 | rk4 (rk4 takes step = h, whatever
                    the sampling)
   rtol, atol       integrator tolerances (default 1e-6 each; rtol below 1)
+  max_order        adams (1–12) and bdf (1–5): the highest order CVODE may use.  BDF above
+                   order 2 is unstable near the imaginary axis: lightly damped fast modes
+                   (flexible bodies, stiff springs) hold its step down; max_order = 2 steps
+                   over them (help("integrators"))
   position_tol     Newton tolerance of the position analyses (default 1e-8)
   max_newton       Newton iterations of the position analyses (default 25)
   stabilization    { alpha = , beta = } for baumgarte and udwadia_kalaba; S = {{..}}, T = {{..}},
@@ -547,7 +551,10 @@ topics.integrators = {
   text = [[
   adams  variable-order Adams (SUNDIALS CVODE), the modern form of the DE code; rtol, atol
   rk45   explicit Dormand-Prince 5(4) (SUNDIALS ARKODE), MATLAB 5+ ode45's method; rtol, atol
-  bdf    variable-order BDF (SUNDIALS CVODE), for stiff models such as flexible bodies
+  bdf    variable-order BDF (SUNDIALS CVODE), for stiff models such as flexible bodies.
+         Orders 3-5 are unstable near the imaginary axis: with lightly damped fast modes
+         (undamped flexible modes, stiff springs) give max_order = 2 (A-stable); the flexible
+         robot of paper 003 with 24 modes per arm then takes about a tenth of the steps
   rk4    classical fixed-step Runge-Kutta, for teaching: steps of exactly step = h from the
          start (the last one lands on t_end); samples between steps come from the step's cubic
          Hermite interpolant, so output_every never changes the run
@@ -1121,6 +1128,7 @@ topics.simulate.fields = {
   F("atol", "1e-6", "", "absolute tolerance of the integrator (mbd.system: 1e-10)"),
   F("step", "auto (rk4: required)", "s", "rk4: the fixed step; others: the first step"),
   F("max_step", "unlimited", "s", "largest step of the integrator"),
+  F("max_order", "adams 12, bdf 5", "", "highest order CVODE may choose (adams 1–12, bdf 1–5)"),
   F("position_tol", "1e-8", "m or rad", "Newton tolerance of the position analyses (gcp, kane)"),
   F("max_newton", "25", "", "Newton iterations per analysis"),
   F("stabilization", "baumgarte: {alpha = 5, beta = 5}; udwadia_kalaba: none", "1/s",

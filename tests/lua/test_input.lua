@@ -43,6 +43,29 @@ local cases = {
    {}, false, "simulate: field 'step' must be positive, finite and at most t_end, got 0"},
   {"max_step 1e-300", function() local m = pendulum(); m:simulate { t_end = 1, max_step = 1e-300 } end,
    {}, false, "simulate: field 'max_step' must be finite and at least 1e-9·t_end = 1e-09, got 1e-300"},
+  {"max_order 6 for bdf", function() local m = pendulum(); m:simulate { t_end = 1, integrator = "bdf", max_order = 6 } end,
+   {}, false, "simulate: field 'max_order' must be 1 to 5 for integrator 'bdf', got 6"},
+  {"max_order 0 for adams", function() local m = pendulum(); m:simulate { t_end = 1, max_order = 0 } end,
+   {}, false, "simulate: field 'max_order' must be 1 to 12 for integrator 'adams', got 0"},
+  {"max_order for rk45", function() local m = pendulum(); m:simulate { t_end = 1, integrator = "rk45", max_order = 2 } end,
+   {}, false, "simulate: field 'max_order' is for integrators adams and bdf (got 'rk45')"},
+  {"max_order 2.5", function() local m = pendulum(); m:simulate { t_end = 1, integrator = "bdf", max_order = 2.5 } end,
+   {}, false, "simulate: field 'max_order' expects an integer, got 2.5"},
+  {"quiet 1", function() local m = pendulum(); m:simulate { t_end = 1, quiet = 1 } end,
+   {}, false, "simulate: field 'quiet' expects true or false, got number"},
+  -- max_order reaches CVODE: BDF of order 1 (backward Euler) needs far more steps than the
+  -- default for the same tolerance, and max_order = 5 is the default run exactly; its answer is
+  -- still within the tolerance's reach of the default's (rtol 1e-6 over 2 s: 1e-2 rad for a
+  -- first-order method's accumulated error, seen 2.8e-3)
+  {"bdf max_order reaches the integrator", function()
+     local m = pendulum()
+     local function go(k) return m:simulate { t_end = 2, integrator = "bdf", formulation = "kane",
+                                               max_order = k, output_every = 0.01 } end
+     local d, one, five = go(nil), go(1), go(5)
+     return { one.stats.steps > 20 * d.stats.steps, five.stats.steps == d.stats.steps,
+              five:value("b.theta", 2) == d:value("b.theta", 2),
+              math.abs(one:value("b.theta", 2) - d:value("b.theta", 2)) < 1e-2 }
+   end, {}, true, {true, true, true, true}},
   {"kinematics position_tol NaN", function()
      local m, _, O = pendulum(); m:drive { joint = O, position = function(t) return t end }
      m:kinematics { t_end = 1, steps = 10, position_tol = 0/0 }

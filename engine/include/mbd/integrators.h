@@ -58,6 +58,10 @@ typedef struct mbd_ode_opts {
   double step;      /* rk4: fixed step h (required > 0); others: initial step, 0 = solver's choice */
   double max_step;  /* largest step, 0 = unlimited */
   long max_steps;   /* largest number of internal steps over the whole run, 0 = 10^7 */
+  int max_order;    /* adams (1–12) and bdf (1–5): the highest order CVODE may choose, 0 = 12
+                     * and 5; the other kinds: 0.  BDF above order 2 loses stability near the
+                     * imaginary axis: lightly damped fast modes (flexible bodies) then hold its
+                     * step down, and max_order = 2 lets it step over them */
 } mbd_ode_opts;
 
 typedef struct mbd_ode_stats {
@@ -190,7 +194,7 @@ void mbd_ode_free(mbd_ode *s);
 long mbd_ode_default_max_steps(void);
 
 /* fill opts with the defaults for kind: rtol 1e-6, atol 1e-8, step 0 (rk4: 1e-3), max_step 0
- * (unlimited), max_steps 0 (mbd_ode_default_max_steps()).  Returns MBD_OK, or MBD_E_INPUT for an
+ * (unlimited), max_steps 0 (mbd_ode_default_max_steps()), max_order 0 (the method's own).  Returns MBD_OK, or MBD_E_INPUT for an
  * unknown kind (opts is then filled as for adams) or a NULL opts. */
 int mbd_ode_opts_default(mbd_ode_opts *opts, int kind);
 

@@ -283,6 +283,7 @@ typedef struct mbd_sim_opts {
   double rtol, atol;    /* integrator tolerances */
   double step;          /* rk4 step; initial step otherwise (0 = auto) */
   double max_step;      /* 0 = unlimited */
+  int max_order;        /* adams 1–12, bdf 1–5: CVODE's highest order; 0 = the method's own */
   double position_tol;  /* Newton tolerance of position analyses */
   int max_newton;       /* Newton iterations per analysis */
   double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ; udwadia_kalaba: S = αI, T = βI (paper 004) */
