@@ -353,10 +353,11 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
                       mbd_form_rebase_fn rebase, const mbd_model *m, mbd_data *d, double t,
                       double *y, const int *found, mbd_error *err) {
   int changed = 0, rc = MBD_OK, ny0 = ops->ny(self, m);
-  // per contact, then per frictional joint (at most 63 root functions: 63 of them)
-  int prev[64], stopped[64], flying[64], nitem = m->ncontact + m->njfric;
+  // per contact, then per frictional joint: the mode before, a slip stopped, a contact that left
+  int nitem = m->ncontact + m->njfric;
+  int *prev = d->evwork, *stopped = prev + nitem, *flying = stopped + nitem;
   d->t = t;
-  for (int i = 0; i < nitem && i < 64; i++) {
+  for (int i = 0; i < nitem; i++) {
     prev[i] = i < m->ncontact ? d->cstate[i].mode : d->jfstate[i - m->ncontact].mode;
     stopped[i] = flying[i] = 0;
   }

@@ -18,7 +18,7 @@ void mbd_data_free(mbd_data *d) {
                 d->phi,    d->phiq,   d->phit,    d->gamma,  d->lambda,     d->rowJ,
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
-                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws,
+                d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws, d->evwork,
                 d->poseJ,  d->trec,   d->Qg,     d->drive_t, d->drive_f};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
@@ -78,6 +78,7 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->Q0 = calloc(nn, sizeof(double));
   d->evlog = calloc(m->ncontact + m->njfric ? MBD_EVLOG_MAX : 1, sizeof *d->evlog);
   d->jfstate = calloc((size_t)(m->njfric ? m->njfric : 1), sizeof *d->jfstate);
+  d->evwork = calloc(3 * (size_t)(m->ncontact + m->njfric) + 1, sizeof(int));
   d->direct_rows = 1;
   // constant inertia (planar rigid bodies only), drives' last values
   d->Qg = calloc(nn, sizeof(double));
@@ -113,8 +114,8 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
            d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
-  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate && d->flexws && d->Qg && d->drive_t &&
-       d->drive_f;
+  ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate && d->evwork && d->flexws && d->Qg &&
+       d->drive_t && d->drive_f;
   // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
   int big = (int)(nn > mm ? nn : mm);
   if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {

@@ -454,6 +454,7 @@ struct mbd_data {
   /* contacts (engine/contact): their state, the applied forces without friction, counters */
   mbd_contact_state *cstate; /* ncontact */
   mbd_jfric_state *jfstate; /* njfric: the frictional joints' regimes */
+  int *evwork;              /* 3 (ncontact + njfric): a switch's scratch (contact.c) */
   double *Q0;              /* nv: Q before the friction forces (the normal-force iteration) */
   long contact_iterations; /* fixed-point iterations on the normal forces */
   long events[4];          /* contact events: stick, slip, separate, impact */

@@ -39,7 +39,6 @@
   "simulate: model '%s' has no degree of freedom left; use m:kinematics for a fully " \
   "driven mechanism"
 /* more stop functions than the root mask holds */
-#define MSG_SIM_ROOTS "simulate: more than 63 root functions"
 
 /* warning: what a run's formulation reported (relative: compiled code fell back to the tape) */
 #define MSG_SIM_RUN_WARNING "%s"

@@ -89,6 +89,7 @@ typedef struct sim {
   mbd_error *err;
   int ny;              /* integrated state size */
   int nroot_form;      /* the formulation's root functions (first in g), then stop_when */
+  int *found;          /* nroot_form + 1: which root functions crossed zero at a root return */
   double max_pos, max_vel;
   double stall_t;      /* the time where the current window of accepted steps began */
   long stall_n;        /* accepted steps in that window */
@@ -263,7 +264,7 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
 static int run_segments(sim *s, mbd_ode *ode, double **y) {
   const mbd_sim_opts *o = s->o;
   int nroot = s->nroot_form + (o->stop_fn ? 1 : 0);
-  int found[64];
+  int *found = s->found;
   for (;;) {
     double t = 0;
     int rc = mbd_ode_integrate_until(ode, o->t_end, &t, *y, s->err);
@@ -361,8 +362,8 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
       rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
     } else if (s.ny == 0) {
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_NO_DOF, m->name);
-    } else if (s.nroot_form + 1 > 64) {
-      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_ROOTS);
+    } else if (!(s.found = calloc((size_t)s.nroot_form + 1, sizeof(int)))) {
+      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
     }
   }
   if (rc == MBD_OK && s.nroot_form > 0) {
@@ -456,6 +457,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   mbd_data_free(s.ds);
   free(grid);
   free(y);
+  free(s.found);
   *out = run;
   return rc;
 }

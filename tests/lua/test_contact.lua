@@ -164,6 +164,43 @@ local cases = {
    end, {}, false, "contact 'c': at t = 0.5 the contact point left surface 'short': u = 0.5 is outside {-1, 0.5}",
    line = 6},
 
+  -- many contacts: 30 balls dropped on one floor from heights h_i = 0.2 + 0.01 i (restitution
+  -- 0.5) — 90 root functions (there was a limit of 63).  Impact k of ball i at
+  -- t_1 = √(2h/g), t_k = t_{k-1} + 2 e^{k-1} v_1 / g; the balls whose bounces accumulate
+  -- (t_∞ = t_1 + 2 v_1/g) before 0.69 s rest at 0.7 s.  Tolerance: each impact restarts the
+  -- integrator and is located on its interpolant at rtol 1e-10; seen over the 78 first, second
+  -- and third impacts: 1.3e-9, 8.4e-9, 2.8e-8 s; bound 1e-7 s
+  {"30 bouncing balls: every impact time", function()
+     local N, g, e = 30, 9.81, 0.5
+     local m = mbd.model { name = "balls", dim = 2, gravity = {0, -g} }
+     local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+     for i = 1, N do
+       local b = m:body { name = "b" .. i, mass = 1, inertia = 0.005, pos = {i, 0.3 + 0.01 * i} }
+       local rim = m:surface { body = b, shape = "circle", radius = 0.1 }
+       m:contact { name = "c" .. i, surface1 = floor, surface2 = rim, mu = 0.3, restitution = e }
+     end
+     local run = m:simulate { t_end = 0.7, formulation = "kane", rtol = 1e-10, atol = 1e-10,
+                              output_every = 0.01 }
+     local seen, worst, checked, resting, want_resting = {}, 0, 0, 0, 0
+     for _, ev in ipairs(run.events) do
+       local i = tonumber(ev.contact:sub(2))
+       if ev.kind == "impact" then
+         seen[i] = (seen[i] or 0) + 1
+         local h = 0.2 + 0.01 * i
+         local t, v = math.sqrt(2 * h / g), math.sqrt(2 * g * h)
+         for _ = 2, seen[i] do v = e * v; t = t + 2 * v / g end
+         if seen[i] <= 3 then worst, checked = math.max(worst, math.abs(ev.t - t)), checked + 1 end
+       end
+     end
+     for i = 1, N do
+       local h = 0.2 + 0.01 * i
+       if math.sqrt(2 * h / g) + 2 * math.sqrt(2 * g * h) / g < 0.69 then
+         want_resting = want_resting + 1
+         resting = resting + run:value("c" .. i .. ".sticking", 0.7)
+       end
+     end
+     return {worst < 1e-7, checked, resting, want_resting}
+   end, {}, true, {true, 78, 5, 5}},
   -- joint friction: a block thrown down a 10° incline on a translational joint stops at
   -- t* = v0 / (g (mu cos a - sin a)) (tolerance: the event on the interpolant, 1e-9 s)
   {"joint friction: the slider stops", function()
