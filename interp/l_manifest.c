@@ -103,7 +103,9 @@ void l_manifest_system(mbd_run *r, const mbd_system *s, const mbd_sys_opts *o) {
   if (!r) {
     return;
   }
-  head(r, mbd_system_name(s), NULL);
+  char hash[17];
+  mbd_system_hash(s, hash);
+  head(r, mbd_system_name(s), hash);
   mbd_run_set_manifest(r, "formulation", "udwadia_kalaba");
   integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every);
   if (o->max_order > 0) {

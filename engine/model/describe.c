@@ -2,10 +2,9 @@
  * forces for drawings and reports, and a hash of the model's description for run manifests */
 #include "mbd/describe.h"
 
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "mbd/hash.h"
 #include "model_impl.h"
 
 void mbd_model_get_gravity(const mbd_model *m, double g[3]) {
@@ -88,97 +87,70 @@ int mbd_model_describe_force(const mbd_model *m, int f, mbd_force_desc *out) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* the model's hash: FNV-1a over its description, field by field                               */
-
-typedef struct hasher {
-  uint64_t h;
-} hasher;
-
-static void put_bytes(hasher *s, const void *p, size_t n) {
-  const unsigned char *c = p;
-  for (size_t i = 0; i < n; i++) {
-    s->h ^= c[i];
-    s->h *= 1099511628211ull;  // the 64-bit FNV prime
-  }
-}
-
-static void put_int(hasher *s, int v) {
-  int64_t w = v;
-  put_bytes(s, &w, sizeof w);
-}
-
-/* doubles by value: -0 and 0 hash alike */
-static void put_doubles(hasher *s, const double *v, int n) {
-  for (int i = 0; i < n; i++) {
-    double x = v[i] == 0 ? 0.0 : v[i];
-    put_bytes(s, &x, sizeof x);
-  }
-}
-
-/* strings with their terminator, so "ab"+"c" and "a"+"bc" differ */
-static void put_str(hasher *s, const char *str) { put_bytes(s, str, strlen(str) + 1); }
+/* the model's hash: FNV-1a over its description, field by field (mbd/hash.h)                  */
 
 void mbd_model_hash(const mbd_model *m, char out[17]) {
-  hasher s = {14695981039346656037ull};  // the FNV offset basis
-  put_int(&s, m->dim);
-  put_doubles(&s, m->gravity, 3);
-  put_int(&s, m->nbody);
+  mbd_hash h, *s = &h;
+  mbd_hash_init(s);
+  mbd_hash_int(s, m->dim);
+  mbd_hash_doubles(s, m->gravity, 3);
+  mbd_hash_int(s, m->nbody);
   for (int b = 1; b < m->nbody; b++) {
     const mbd_body *bd = &m->body[b];
-    put_str(&s, bd->name);
-    put_int(&s, bd->kind);
-    put_doubles(&s, &bd->mass, 1);
-    put_doubles(&s, bd->inertia, 9);
-    put_doubles(&s, bd->q0, 7);
-    put_doubles(&s, bd->v0, 6);
+    mbd_hash_str(s, bd->name);
+    mbd_hash_int(s, bd->kind);
+    mbd_hash_doubles(s, &bd->mass, 1);
+    mbd_hash_doubles(s, bd->inertia, 9);
+    mbd_hash_doubles(s, bd->q0, 7);
+    mbd_hash_doubles(s, bd->v0, 6);
   }
-  put_int(&s, m->njoint);
+  mbd_hash_int(s, m->njoint);
   for (int j = 0; j < m->njoint; j++) {
     const mbd_joint *jt = &m->joint[j];
-    put_str(&s, jt->name);
-    put_int(&s, jt->type);
-    put_int(&s, jt->body1);
-    put_int(&s, jt->body2);
-    put_doubles(&s, jt->at1, 3);
-    put_doubles(&s, jt->at2, 3);
-    put_doubles(&s, jt->axis1, 3);
-    put_doubles(&s, jt->axis2, 3);
+    mbd_hash_str(s, jt->name);
+    mbd_hash_int(s, jt->type);
+    mbd_hash_int(s, jt->body1);
+    mbd_hash_int(s, jt->body2);
+    mbd_hash_doubles(s, jt->at1, 3);
+    mbd_hash_doubles(s, jt->at2, 3);
+    mbd_hash_doubles(s, jt->axis1, 3);
+    mbd_hash_doubles(s, jt->axis2, 3);
   }
-  put_int(&s, m->ndrive);
+  mbd_hash_int(s, m->ndrive);
   for (int k = 0; k < m->ndrive; k++) {
-    put_int(&s, m->drive[k].joint);
-    put_int(&s, m->drive[k].coord);
+    mbd_hash_int(s, m->drive[k].joint);
+    mbd_hash_int(s, m->drive[k].coord);
   }
-  put_int(&s, m->nforce);
+  mbd_hash_int(s, m->nforce);
   for (int k = 0; k < m->nforce; k++) {
     const mbd_force *f = &m->force[k];
-    put_int(&s, f->kind);
-    put_int(&s, f->body);
-    put_doubles(&s, f->at, 3);
-    put_int(&s, f->fn != NULL);
+    mbd_hash_int(s, f->kind);
+    mbd_hash_int(s, f->body);
+    mbd_hash_doubles(s, f->at, 3);
+    mbd_hash_int(s, f->fn != NULL);
     if (!f->fn) {
-      put_doubles(&s, f->value, 3);
+      mbd_hash_doubles(s, f->value, 3);
     }
   }
-  put_int(&s, m->nspring);
+  mbd_hash_int(s, m->nspring);
   for (int k = 0; k < m->nspring; k++) {
     const mbd_spring *sp = &m->spring[k];
-    put_str(&s, sp->name);
-    put_int(&s, sp->body1);
-    put_int(&s, sp->body2);
-    put_doubles(&s, sp->at1, 3);
-    put_doubles(&s, sp->at2, 3);
-    put_doubles(&s, &sp->k, 1);
-    put_doubles(&s, &sp->c, 1);
-    put_doubles(&s, &sp->length, 1);
+    mbd_hash_str(s, sp->name);
+    mbd_hash_int(s, sp->body1);
+    mbd_hash_int(s, sp->body2);
+    mbd_hash_doubles(s, sp->at1, 3);
+    mbd_hash_doubles(s, sp->at2, 3);
+    mbd_hash_doubles(s, &sp->k, 1);
+    mbd_hash_doubles(s, &sp->c, 1);
+    mbd_hash_doubles(s, &sp->length, 1);
   }
-  put_int(&s, m->nrspring);
+  mbd_hash_int(s, m->nrspring);
   for (int k = 0; k < m->nrspring; k++) {
     const mbd_rspring *r = &m->rspring[k];
-    put_int(&s, r->joint);
-    put_doubles(&s, &r->k, 1);
-    put_doubles(&s, &r->c, 1);
-    put_doubles(&s, &r->angle, 1);
+    mbd_hash_int(s, r->joint);
+    mbd_hash_doubles(s, &r->k, 1);
+    mbd_hash_doubles(s, &r->c, 1);
+    mbd_hash_doubles(s, &r->angle, 1);
   }
-  snprintf(out, 17, "%016llx", (unsigned long long)s.h);
+  mbd_hash_hex(s, out);
 }

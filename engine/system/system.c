@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbd/hash.h"
 #include "mbd/integrators.h"
 #include "mbd/linalg.h"
 #include "system_impl.h"
@@ -449,4 +450,48 @@ void mbd_sys_opts_default(mbd_sys_opts *o) {
   o->integrator = MBD_INT_RK45;
   o->rtol = 1e-10;
   o->atol = 1e-10;
+}
+
+/* an expression into the hash by its printed text (a heap buffer for a long one) */
+static void hash_expr(mbd_hash *h, mbd_sym_ctx *ctx, mbd_sym_id e) {
+  char small[512];
+  size_t len = mbd_sym_print(ctx, e, small, sizeof small);
+  if (len < sizeof small) {
+    mbd_hash_str(h, small);
+    return;
+  }
+  char *big = malloc(len + 1);
+  if (!big) {
+    mbd_hash_str(h, small);  // (out of memory: the first 511 characters)
+    return;
+  }
+  mbd_sym_print(ctx, e, big, len + 1);
+  mbd_hash_str(h, big);
+  free(big);
+}
+
+void mbd_system_hash(const mbd_system *s, char out[17]) {
+  mbd_hash h;
+  mbd_hash_init(&h);
+  mbd_hash_int(&h, s->n);
+  for (int i = 0; i < s->n; i++) {
+    mbd_hash_str(&h, s->names[i]);
+  }
+  mbd_hash_doubles(&h, s->M, s->n * s->n);
+  mbd_hash_int(&h, s->force_kind);
+  if (s->force_kind == FORCE_CONST) {
+    mbd_hash_doubles(&h, s->Fc, s->n);
+  } else if (s->force_kind == FORCE_SYM) {
+    for (int i = 0; i < s->n; i++) {
+      hash_expr(&h, s->ctx, s->Fs[i]);
+    }
+  }
+  mbd_hash_int(&h, s->nc);
+  for (int k = 0; k < s->nc; k++) {
+    mbd_hash_int(&h, s->con[k].holo);
+    hash_expr(&h, s->ctx, s->con[k].e);
+  }
+  mbd_hash_doubles(&h, s->q0, s->n);
+  mbd_hash_doubles(&h, s->qd0, s->n);
+  mbd_hash_hex(&h, out);
 }

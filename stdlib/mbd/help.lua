@@ -960,8 +960,9 @@ topics.manifest = {
   title = "run.manifest  -> table",
   text = [[
 How the run was made, for reproducible results: program (mbd version), lua, model (its name),
-model_hash (16 hex digits: a hash of the model's bodies, joints, forces and numbers; a Lua
-function counts by its presence), formulation, integrator, rtol, atol (or step for rk4),
+model_hash (16 hex digits: a hash of the model's bodies, joints, forces and numbers, or of a
+system's coordinates, masses, forces, constraints and initial state; a Lua function counts by
+its presence), formulation, integrator, rtol, atol (or step for rk4), max_order (when given),
 position_tol (gcp, kane, kinematics), stabilization (baumgarte, udwadia_kalaba), t_end,
 output_every, stop_when, date (UTC, ISO 8601). run:write_csv writes it above the header as
 comment lines "# key: value"; mbd.plot puts it in the figure's metadata (PNG text chunks

@@ -117,6 +117,19 @@ local cases = {
       local c = pendulum(0.1):simulate { t_end = 0.1 }.manifest.model_hash
       return a == b and a ~= c, a .. " " .. b .. " " .. c
     end, {}, true, check = ok },
+  { "manifest: a system's hash follows its description, not its runs", function()
+      local function sys(L, mass)
+        local s = mbd.system { name = "sys", q = {"x", "y"}, mass = {mass, mass}, force = {0, -9.81} }
+        s:holonomic { s.q.x^2 + s.q.y^2 - L^2 }
+        s:initial { q = {L, 0}, qd = {0, 0} }
+        return s
+      end
+      local a = sys(1, 1):simulate { t_end = 0.1 }.manifest.model_hash
+      local b = sys(1, 1):simulate { t_end = 0.2, integrator = "adams" }.manifest.model_hash
+      local c = sys(1.5, 1):simulate { t_end = 0.1 }.manifest.model_hash  -- another constraint
+      local d = sys(1, 2):simulate { t_end = 0.1 }.manifest.model_hash    -- another mass
+      return a == b and a ~= c and a ~= d and c ~= d and #a == 16, a .. " " .. b .. " " .. c .. " " .. d
+    end, {}, true, check = ok },
   { "manifest: baumgarte, rk4, kinematics and systems say what they used", function()
       local m = pendulum(0)
       local r1 = m:simulate { t_end = 0.1, formulation = "baumgarte", integrator = "rk4", step = 0.01,

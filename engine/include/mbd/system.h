@@ -101,6 +101,13 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
 /* warnings raised by the last simulate; i from 0; NULL past the end */
 const char *mbd_system_warning(const mbd_system *s, int i);
 
+/* a hash of the system's description for run manifests (mbd/hash.h): coordinate names, M, the
+ * applied force (its values, its printed expressions, or that it is a function), every
+ * constraint's kind and printed expression (constants print so that they read back exactly),
+ * the initial state.  A force function's body is not seen: two systems differing only there
+ * hash alike. */
+void mbd_system_hash(const mbd_system *s, char out[17]);
+
 /* q̈ at (t, q, q̇) with the stabilization of o (NULL = none): for tests and analysis */
 int mbd_system_accel(mbd_system *s, const mbd_sys_opts *o, double t, const double *q,
                      const double *qd, double *qdd, mbd_error *err);

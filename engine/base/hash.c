@@ -1,0 +1,33 @@
+/* FNV-1a over a description (mbd/hash.h) */
+#include "mbd/hash.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void mbd_hash_init(mbd_hash *s) { s->h = 14695981039346656037ull; }
+
+void mbd_hash_bytes(mbd_hash *s, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) {
+    s->h ^= c[i];
+    s->h *= 1099511628211ull;  // the 64-bit FNV prime
+  }
+}
+
+void mbd_hash_int(mbd_hash *s, int v) {
+  int64_t w = v;
+  mbd_hash_bytes(s, &w, sizeof w);
+}
+
+void mbd_hash_doubles(mbd_hash *s, const double *v, int n) {
+  for (int i = 0; i < n; i++) {
+    double x = v[i] == 0 ? 0.0 : v[i];
+    mbd_hash_bytes(s, &x, sizeof x);
+  }
+}
+
+void mbd_hash_str(mbd_hash *s, const char *str) { mbd_hash_bytes(s, str, strlen(str) + 1); }
+
+void mbd_hash_hex(const mbd_hash *s, char out[17]) {
+  snprintf(out, 17, "%016llx", (unsigned long long)s->h);
+}

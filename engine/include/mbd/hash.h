@@ -1,0 +1,25 @@
+/* a 64-bit FNV-1a hash of a description, field by field (run manifests: model_hash for models
+ * and systems).  Not cryptographic: it tells two descriptions apart, it does not guard them. */
+#ifndef MBD_HASH_H
+#define MBD_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mbd_hash {
+  uint64_t h;
+} mbd_hash;
+
+/* the FNV offset basis */
+void mbd_hash_init(mbd_hash *s);
+void mbd_hash_bytes(mbd_hash *s, const void *p, size_t n);
+/* as a 64-bit integer, so the width of int does not matter */
+void mbd_hash_int(mbd_hash *s, int v);
+/* doubles by value: -0 and 0 hash alike */
+void mbd_hash_doubles(mbd_hash *s, const double *v, int n);
+/* a string with its terminator, so "ab" + "c" and "a" + "bc" differ */
+void mbd_hash_str(mbd_hash *s, const char *str);
+/* the hash as 16 hexadecimal digits */
+void mbd_hash_hex(const mbd_hash *s, char out[17]);
+
+#endif
