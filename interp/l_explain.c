@@ -129,6 +129,31 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
     lua_rawseti(L, -2, j + 1);
   }
   lua_setfield(L, -2, "reactions");
+  // contacts and frictional joints: regime and forces
+  static const char *const modes[] = {"slip", "stick", "open"};
+  lua_createtable(L, e->ncontact, 0);
+  for (int k = 0; k < e->ncontact; k++) {
+    const struct mbd_explain_contact *ec = &e->contact[k];
+    lua_createtable(L, 0, 7);
+    lua_pushstring(L, ec->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, ec->joint ? "joint" : "contact");
+    lua_setfield(L, -2, "kind");
+    lua_pushstring(L, modes[ec->mode]);
+    lua_setfield(L, -2, "mode");
+    lua_pushnumber(L, ec->friction);
+    lua_setfield(L, -2, "friction");
+    if (!ec->joint) {
+      lua_pushnumber(L, ec->normal);
+      lua_setfield(L, -2, "normal");
+      lua_pushnumber(L, ec->gap);
+      lua_setfield(L, -2, "gap");
+      lua_pushnumber(L, ec->slip);
+      lua_setfield(L, -2, "slip");
+    }
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "contacts");
 }
 
 int l_model_explain(lua_State *L) {

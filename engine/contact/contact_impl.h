@@ -74,6 +74,14 @@ int mbd_contact_check_ranges(const mbd_model *m, const mbd_data *d, mbd_error *e
 /* assembly, after the position analysis and the given velocities: each contact's first mode
  * (sticking when its slip speed is zero within 1e-9 of the speeds at the contact) */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d);
+/* contact c's regime at the evaluated kinematics (d->cstate: normal, relative velocity): open,
+ * or closed — sticking when stick > 0, sliding when stick == 0, decided as at the start when
+ * stick < 0 (sticking, coulomb friction, when the slip speed is zero within 1e-9 of the speeds at
+ * the contact) — a sliding one along its slip velocity */
+void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int stick);
+/* frictional joint k's regime: sticking when stick > 0, slipping (the sign of its rate) when 0,
+ * sticking when the rate is nil within 1e-9 of the bodies' speeds when stick < 0 */
+void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick);
 
 /* the rows of contact c at the current poses: solves its parameters (Newton from d->q, with a
  * Taylor predictor from the last evaluation), their rates, and fills rows[0] (gap, position

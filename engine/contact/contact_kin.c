@@ -734,46 +734,61 @@ static double jfric_scale(const mbd_model *m, const mbd_data *d, int k) {
   return s;
 }
 
+void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick) {
+  mbd_jfric_state *js = &d->jfstate[k];
+  if (stick < 0) {
+    stick = fabs(js->rate) <= 1e-9 * jfric_scale(m, d, k);
+  }
+  js->mode = stick ? MBD_CMODE_STICK : MBD_CMODE_SLIP;
+  js->sgn = js->rate < 0 ? -1 : 1;
+}
+
+void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int stick) {
+  const mbd_contact *ct = &m->contact[c];
+  mbd_contact_state *cs = &d->cstate[c];
+  memset(cs->dir, 0, sizeof cs->dir);
+  cs->sgn = 0;
+  if (open) {
+    cs->mode = MBD_CMODE_OPEN;
+    cs->gap_off = -MBD_CONTACT_GAP_EPS;
+    return;
+  }
+  double vt[3];
+  double vn = dot3(cs->vrel, cs->n);
+  for (int i = 0; i < 3; i++) {
+    vt[i] = cs->vrel[i] - vn * cs->n[i];
+  }
+  double speed = sqrt(dot3(vt, vt));
+  if (stick < 0) {
+    stick = ct->friction == MBD_FRICTION_COULOMB &&
+            speed <= 1e-9 * mbd_contact_speed_scale(m, d, c);
+  }
+  if (stick) {
+    cs->mode = MBD_CMODE_STICK;
+    return;
+  }
+  cs->mode = MBD_CMODE_SLIP;
+  for (int i = 0; speed > 0 && i < 3; i++) {
+    cs->dir[i] = vt[i] / speed;
+  }
+  cs->sgn = dot3(vt, cs->t[0]) < 0 ? -1 : 1;
+}
+
 /* the contact's slip speed against the speeds of its bodies: the first mode */
 void mbd_contact_modes0(mbd_model *m, mbd_data *d) {
   // frictional joints: sticking when the joint's rate is nil against the bodies' speeds
   for (int k = 0; k < m->njfric; k++) {
-    mbd_joint_friction *jf = &m->jfric[k];
-    double rate = d->jfstate[k].rate;
-    jf->mode0 = fabs(rate) <= 1e-9 * jfric_scale(m, d, k) ? MBD_CMODE_STICK : MBD_CMODE_SLIP;
-    jf->sgn0 = rate < 0 ? -1 : 1;
-    d->jfstate[k].mode = jf->mode0;
-    d->jfstate[k].sgn = jf->sgn0;
+    mbd_jfric_set_mode(m, d, k, -1);
+    m->jfric[k].mode0 = d->jfstate[k].mode;
+    m->jfric[k].sgn0 = d->jfstate[k].sgn;
   }
+  // contacts apart at the start (a restitution given) fly until an impact
   for (int c = 0; c < m->ncontact; c++) {
     mbd_contact *ct = &m->contact[c];
-    mbd_contact_state *cs = &d->cstate[c];
-    if (ct->mode0 == MBD_CMODE_OPEN) {
-      cs->gap_off = -MBD_CONTACT_GAP_EPS;
-      memset(ct->dir0, 0, sizeof ct->dir0);
-      ct->sgn0 = 0;
-      continue;  // apart at the start (a restitution given): it flies until an impact
-    }
-    double vt[3];
-    double vn = dot3(cs->vrel, cs->n);
-    for (int i = 0; i < 3; i++) {
-      vt[i] = cs->vrel[i] - vn * cs->n[i];
-    }
-    double speed = sqrt(dot3(vt, vt)), scale = mbd_contact_speed_scale(m, d, c);
-    memset(ct->dir0, 0, sizeof ct->dir0);
-    ct->sgn0 = 0;
-    if (ct->friction == MBD_FRICTION_COULOMB && speed <= 1e-9 * scale) {
-      ct->mode0 = MBD_CMODE_STICK;
-    } else {
-      ct->mode0 = MBD_CMODE_SLIP;
-      for (int i = 0; speed > 0 && i < 3; i++) {
-        ct->dir0[i] = vt[i] / speed;
-      }
-      ct->sgn0 = dot3(vt, cs->t[0]) < 0 ? -1 : 1;
-    }
-    cs->mode = ct->mode0;
-    cs->sgn = ct->sgn0;
-    memcpy(cs->dir, ct->dir0, sizeof cs->dir);
+    mbd_contact_set_mode(m, d, c, ct->mode0 == MBD_CMODE_OPEN, -1);
+    ct->mode0 = d->cstate[c].mode;
+    ct->sgn0 = d->cstate[c].sgn;
+    memcpy(ct->dir0, d->cstate[c].dir, sizeof ct->dir0);
   }
 }
 

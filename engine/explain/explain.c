@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../contact/contact_impl.h"
 #include "../formulations/formulations.h"
 #include "explain_msg.h"
 
@@ -107,6 +108,29 @@ static void label_row(const mbd_model *m, int i, mbd_explain *e) {
       snprintf(lam, len, "the drive's %s (channel %s.effort)", angle ? "torque" : "force", j->name);
       return;
     }
+    case MBD_ROW_CONTACT: {
+      const char *c = m->contact[r->index].name;
+      if (r->local == 0) {
+        snprintf(name, len, "%s.gap", c);
+        snprintf(meaning, len, "the surfaces of '%s' touch (gap along the normal 0)", c);
+        snprintf(lam, len, "normal force of contact '%s' (channel %s.normal)", c, c);
+      } else {
+        snprintf(name, len, "%s.roll%s", c, r->local == 1 ? "" : "2");
+        snprintf(meaning, len,
+                 "'%s' rolls: the contact points' velocities agree along tangent %d (velocity "
+                 "level, while it sticks)",
+                 c, r->local);
+        snprintf(lam, len, "sticking friction of contact '%s' (channel %s.friction)", c, c);
+      }
+      return;
+    }
+    case MBD_ROW_JFRIC: {
+      const char *j = m->joint[m->jfric[r->index].joint].name;
+      snprintf(name, len, "%s.lock", j);
+      snprintf(meaning, len, "joint '%s' sticks: its coordinate's rate is 0 (velocity level)", j);
+      snprintf(lam, len, "the joint's sticking friction (channel %s.friction)", j);
+      return;
+    }
     default:
       snprintf(name, len, "%s.norm", m->body[r->index].name);
       snprintf(meaning, len, "Euler parameters of '%s' keep unit length (p'p - 1 = 0)",
@@ -125,7 +149,7 @@ void mbd_explain_free(mbd_explain *e) {
   }
   void *ps[] = {e->coord, e->row,  e->meaning, e->lambda_is, e->active,    e->q,           e->v,
                 e->phi,   e->phiq, e->phit,    e->gamma,     e->dependent, e->independent, e->B,
-                e->M,     e->Q,    e->vdot,    e->lambda,    e->reaction};
+                e->M,     e->Q,    e->vdot,    e->lambda,    e->reaction,  e->contact};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -164,9 +188,10 @@ static mbd_explain *explain_alloc(const mbd_model *m, int ma) {
   e->vdot = calloc(n1, sizeof(double));
   e->lambda = calloc(r1, sizeof(double));
   e->reaction = calloc(m->njoint ? (size_t)m->njoint : 1, sizeof *e->reaction);
+  e->contact = calloc((size_t)(m->ncontact + m->njfric) + 1, sizeof *e->contact);
   if (!e->coord || !e->row || !e->meaning || !e->lambda_is || !e->active || !e->q || !e->v ||
       !e->phi || !e->phiq || !e->phit || !e->gamma || !e->dependent || !e->independent || !e->B ||
-      !e->M || !e->Q || !e->vdot || !e->lambda || !e->reaction) {
+      !e->M || !e->Q || !e->vdot || !e->lambda || !e->reaction || !e->contact) {
     mbd_explain_free(e);
     return NULL;
   }
@@ -240,21 +265,73 @@ static int fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, m
       }
     }
   }
+  // contacts and frictional joints: regime and forces through their channels
+  for (int c = 0; c < m->ncontact; c++) {
+    struct mbd_explain_contact *ec = &e->contact[e->ncontact++];
+    const char *nm = m->contact[c].name;
+    snprintf(ec->name, sizeof ec->name, "%s", nm);
+    ec->mode = d->cstate[c].mode == MBD_CMODE_OPEN ? 2 : d->cstate[c].mode == MBD_CMODE_STICK;
+    ec->normal = channel(m, d, nm, "normal");
+    ec->friction = channel(m, d, nm, "friction");
+    ec->gap = channel(m, d, nm, "gap");
+    ec->slip = channel(m, d, nm, "slip");
+  }
+  for (int k = 0; k < m->njfric; k++) {
+    struct mbd_explain_contact *ec = &e->contact[e->ncontact++];
+    const char *nm = m->joint[m->jfric[k].joint].name;
+    snprintf(ec->name, sizeof ec->name, "%s", nm);
+    ec->joint = 1;
+    ec->mode = d->jfstate[k].mode == MBD_CMODE_STICK;
+    ec->friction = channel(m, d, nm, "friction");
+  }
   *out = e;
   return MBD_OK;
+}
+
+/* the contacts' and frictional joints' regimes at the evaluated kinematics of d: from the run's
+ * channels when it is given (hint: per contact 0 sliding, 1 sticking, 2 open; per joint 0, 1),
+ * else as a run decides them at its start (open with a restitution and a gap above
+ * MBD_CONTACT_OPEN_GAP; sticking when the slip speed is nil) */
+static void set_modes(const mbd_model *m, mbd_data *d, const int *hint) {
+  for (int c = 0; c < m->ncontact; c++) {
+    int open = hint ? hint[c] == 2
+                    : m->contact[c].has_e && d->cstate[c].gap > MBD_CONTACT_OPEN_GAP;
+    mbd_contact_set_mode(m, d, c, open, hint ? hint[c] == 1 : -1);
+  }
+  for (int k = 0; k < m->njfric; k++) {
+    mbd_jfric_set_mode(m, d, k, hint ? hint[m->ncontact + k] : -1);
+  }
+}
+
+/* the solve the contacts' fixed point calls: the augmented system, again with new friction */
+static int solve_augmented(void *self, const mbd_model *m, mbd_data *d, int want_lambda,
+                           int reuse, mbd_error *err) {
+  (void)self, (void)want_lambda;
+  if (reuse) {
+    mbd_dynamics_augmented_again(m, d, d->gamma_a);
+    return MBD_OK;
+  }
+  return mbd_dynamics_augmented(m, d, d->gamma_a, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* the state and its equations                                                                 */
 
 /* evaluate everything at the state in d (q, v, t, memos set): analyses, rows, forces, v̇ and λ,
- * the partition and B; then fill *out */
-static int evaluate(const mbd_model *m, mbd_data *d, mbd_explain **out, mbd_error *err) {
+ * the partition and B; then fill *out.  Contacts and frictional joints take their regimes from
+ * hint (set_modes), their rows follow them and their friction enters v̇ as in a run. */
+static int evaluate(const mbd_model *m, mbd_data *d, const int *hint, mbd_explain **out,
+                    mbd_error *err) {
   double t = d->t;
   mbd_error inner;
   mbd_error_clear(&inner);
+  int contacts = m->ncontact + m->njfric > 0;
   // how far the given state is from the constraints, then the analyses that make it consistent
   int rc = mbd_kin_update(m, d, 0, &inner);
+  if (rc == MBD_OK && contacts) {
+    set_modes(m, d, hint);
+    mbd_contact_activate(m, d);
+  }
   double residual = rc == MBD_OK ? mbd_position_violation(m, d) : NAN;
   if (rc == MBD_OK) {
     rc = mbd_position_analysis(m, d, m->assembly_tol > 0 ? m->assembly_tol : 1e-10, 50, &inner);
@@ -269,12 +346,24 @@ static int evaluate(const mbd_model *m, mbd_data *d, mbd_explain **out, mbd_erro
     mbd_kin_poses(m, d);
     rc = mbd_kin_update(m, d, MBD_EVAL_GAMMA, &inner);
   }
-  // forces, then paper 000 eq 13 for v̇ and λ (the rows may be chosen again: then once more)
+  if (rc == MBD_OK && contacts) {
+    // a sliding contact's friction along its slip at the consistent velocities
+    for (int c = 0; c < m->ncontact; c++) {
+      int mode = d->cstate[c].mode;
+      mbd_contact_set_mode(m, d, c, mode == MBD_CMODE_OPEN, mode == MBD_CMODE_STICK);
+    }
+    for (int k = 0; k < m->njfric; k++) {
+      mbd_jfric_set_mode(m, d, k, d->jfstate[k].mode == MBD_CMODE_STICK);
+    }
+  }
+  // forces, then paper 000 eq 13 for v̇ and λ (the rows may be chosen again: then once more);
+  // with contacts the friction of the normal forces it gives, to their fixed point
   if (rc == MBD_OK) {
     rc = mbd_forces_eval(m, d, &inner);
   }
   if (rc == MBD_OK) {
-    rc = mbd_dynamics_augmented(m, d, d->gamma_a, &inner);
+    rc = contacts ? mbd_contact_dynamics(NULL, solve_augmented, m, d, 1, &inner)
+                  : mbd_dynamics_augmented(m, d, d->gamma_a, &inner);
   }
   // the rank of the active rows and how far from singular they are (QR with column pivoting)
   int rank = 0;
@@ -333,7 +422,7 @@ int mbd_explain_state(const mbd_model *m, const double *q, const double *v, doub
   d->t = t;
   memcpy(d->q, q, (size_t)m->nq * sizeof(double));
   memcpy(d->v, v, (size_t)m->nv * sizeof(double));
-  int rc = evaluate(m, d, out, err);
+  int rc = evaluate(m, d, NULL, out, err);
   mbd_data_free(d);
   return rc;
 }
@@ -382,6 +471,20 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
   int rc = MBD_OK;
   for (int k = 0; k < m->nblock && rc == MBD_OK; k++) {
     const mbd_block *bl = &m->block[k];
+    if (bl->kind == MBD_BLOCK_SURFACE) {
+      // a contact's surface parameters: channels <contact>.<u|v|x|y|z><side>, surface 1's first
+      const mbd_contact *ct = &m->contact[bl->owner];
+      double *u = d->q + bl->qadr;
+      for (int side = 0; side < 2 && rc == MBD_OK; side++) {
+        const mbd_surface *sf = &m->surface[side ? ct->s2 : ct->s1];
+        for (int j = 0; j < sf->np && rc == MBD_OK; j++) {
+          char field[8];
+          snprintf(field, sizeof field, "%s%d", mbd_surface_param_name(sf, j), side + 1);
+          rc = run_value(r, ct->name, field, t, u++, err);
+        }
+      }
+      continue;
+    }
     if (bl->kind != MBD_BLOCK_BODY) {
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_KIND, "(a block that is not a body)");
       break;
@@ -427,9 +530,29 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
       }
     }
   }
-  if (rc == MBD_OK) {
-    rc = evaluate(m, d, out, err);
+  // the contacts' and frictional joints' regimes at t, from their channels: sticking, else open
+  // (a contact with a restitution whose gap is above 1e-9 m), else sliding
+  int *hint = calloc((size_t)(m->ncontact + m->njfric) + 1, sizeof(int));
+  if (!hint && rc == MBD_OK) {
+    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
   }
+  for (int c = 0; c < m->ncontact && rc == MBD_OK; c++) {
+    double stick = 0, gap = 0;
+    rc = run_value(r, m->contact[c].name, "sticking", t, &stick, err);
+    if (rc == MBD_OK) {
+      rc = run_value(r, m->contact[c].name, "gap", t, &gap, err);
+    }
+    hint[c] = stick > 0.5 ? 1 : (m->contact[c].has_e && gap > 1e-9) ? 2 : 0;
+  }
+  for (int k = 0; k < m->njfric && rc == MBD_OK; k++) {
+    double stick = 0;
+    rc = run_value(r, m->joint[m->jfric[k].joint].name, "sticking", t, &stick, err);
+    hint[m->ncontact + k] = stick > 0.5;
+  }
+  if (rc == MBD_OK) {
+    rc = evaluate(m, d, hint, out, err);
+  }
+  free(hint);
   mbd_data_free(d);
   return rc;
 }

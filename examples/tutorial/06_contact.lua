@@ -40,6 +40,17 @@ print(string.format("slip speed at 0.1 s %.4f m/s, sticking after the switch: %s
 -- rolling: x' = -R theta' from the switch on
 print(string.format("rolling at 0.8 s: x' + R theta' = %.1e m/s",
                     run:value("disk.vx", 0.8) + R * run:value("disk.omega", 0.8)))
+-- the equations at two instants (m:explain): sliding, the gap row alone and friction μN in Q;
+-- rolling, the rolling row too and friction a multiplier
+for _, t in ipairs { 0.1, 0.8 } do
+  local ex = m:explain { run = run, t = t }
+  local rows = {}
+  for i, r in ipairs(ex.rows) do
+    if ex.active[i] then rows[#rows + 1] = r end
+  end
+  print(string.format("t = %.1f s: %s, active rows %s, x'' = %.6f m/s^2, friction %.4f N", t,
+                      ex.contacts[1].mode, table.concat(rows, " "), ex.qdd[1], ex.contacts[1].friction))
+end
 print(string.format("%d contact events, %d fixed-point iterations on N in %d evaluations",
                     #run.events, run.stats.contact_iterations, run.stats.nfev))
 

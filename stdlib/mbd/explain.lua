@@ -151,6 +151,23 @@ local function text(ex)
       L[#L + 1] = string.format("  lambda[%s] = %s: %s", r, num(ex.lambda[i]), what)
     end
   end
+
+  -- contacts and frictional joints (paper 001): the regime that chose the active rows
+  if #ex.contacts > 0 then
+    L[#L + 1] = ""
+    L[#L + 1] = "contacts (slip: gap row active, friction -mu N along the slip in Q; stick: " ..
+                "rolling rows active too; open: no row)"
+    local words = { slip = "sliding", stick = "sticking", open = "open" }
+    for _, c in ipairs(ex.contacts) do
+      if c.kind == "joint" then
+        L[#L + 1] = string.format("  joint %s: %s, friction %s", c.name, words[c.mode], num(c.friction))
+      else
+        L[#L + 1] = string.format("  %s: %s, normal force %s N, friction %s N, gap %s m, slip speed %s m/s",
+                                  c.name, words[c.mode], num(c.normal), num(c.friction), num(c.gap),
+                                  num(c.slip))
+      end
+    end
+  end
   return table.concat(L, "\n")
 end
 

@@ -946,9 +946,16 @@ The state at t is read from the run's channels (interpolated between samples), t
 consistent by position and velocity analyses (ex.residual: max |Phi| before). Without a run:
 the assembled initial state. The accelerations and multipliers are those of the augmented
 system (paper 000 eq 13), whatever formulation made the run.
+Contacts and joint friction (paper 001): each contact's regime at t (from the run's channels
+<c>.sticking and <c>.gap; without a run as a run starts) chooses its active rows — "c.gap"
+while closed, "c.roll" while it sticks, none while open; "j.lock" while a frictional joint
+sticks — and a sliding contact's friction -mu N along its slip enters Q at the normal force it
+gives (the same fixed point as a run).  ex.contacts lists them: {name, kind ("contact" or
+"joint"), mode ("slip", "stick", "open"), normal, friction, gap, slip}.  A flexible body's
+state is not read back from a run yet (an error names its node).
 Fields of the result: t, dim, dof, residual, coordinates, rows, meaning, lambda_is, active, q, v,
 qdd, Q, M, Phi, Phiq, Phit, gamma, lambda, B, partition {dependent, independent}, reactions
-{joint, body, force, torque [, effort]}, text (tostring(ex) gives it).]],
+{joint, body, force, torque [, effort]}, contacts, text (tostring(ex) gives it).]],
   example = [[local ex = m:explain { run = run, t = 0.5 }
 print(ex)                                 -- the report
 print(ex.Phiq[1][3], ex.rows[1], ex.coordinates[3])

@@ -266,6 +266,54 @@ local cases = {
       return text:find("O.y  *", 1, true) ~= nil and text:find("rod.theta", 1, true) ~= nil and
              text:find("reaction force along y on 'rod'", 1, true) ~= nil, text
     end, {}, true, check = ok },
+  -- contacts (paper 001 example 1: a disk pushed by F = 10 N along a floor, mu = 0.3, thrown
+  -- with v = 10 m/s, ω = -60 rad/s, so its contact point slips backward until t* = 0.31 s, then
+  -- it rolls).  Sliding: the gap row alone, friction +mu N = 8.829 N in Q, ẍ = (F + mu N)/m,
+  -- θ̈ = -mu N R / J·(-1) = 0.8829; rolling: ẍ = F/(m + J/R²) = 10/53, friction m ẍ - F.
+  -- Tolerance 1e-9: the closed forms are exact and the state is read back from the run's
+  -- channels at rtol 1e-10 (the accelerations do not depend on it while the regime stands)
+  { "explain: a sliding and a rolling contact, from the run and at the start", function()
+      local m = mbd.model { name = "disk", dim = 2, gravity = {0, -9.81} }
+      local d = m:body { name = "disk", mass = 3, inertia = 2, pos = {0, 0.2}, vel = {10, 0}, omega = -60 }
+      m:force { body = d, at = {0, 0}, value = {10, 0} }
+      local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+      local rim = m:surface { body = d, shape = "circle", radius = 0.2 }
+      m:contact { name = "c", surface1 = floor, surface2 = rim, mu = 0.3, mu_static = 0.35 }
+      local r = m:simulate { t_end = 1, formulation = "kane", rtol = 1e-10, atol = 1e-10 }
+      local s, k, e0 = m:explain { run = r, t = 0.1 }, m:explain { run = r, t = 0.8 }, m:explain()
+      local muN = 0.3 * 3 * 9.81
+      return { s.contacts[1].mode, s.rows[1], s.rows[2], s.active[2], s.qdd[1] - (10 + muN) / 3,
+               s.qdd[3] - muN * 0.2 / 2, s.contacts[1].normal - 3 * 9.81, s.contacts[1].friction - muN,
+               k.contacts[1].mode, k.active[2], k.qdd[1] - 10 / 53, k.contacts[1].friction - (30 / 53 - 10),
+               e0.contacts[1].mode, e0.qdd[1] - (10 + muN) / 3,
+               tostring(s):find("c: sliding, normal force 29.43 N", 1, true) ~= nil }
+    end, {}, true, { "slip", "c.gap", "c.roll", false, 0, 0, 0, 0, "stick", true, 0, 0, "slip", 0, true },
+    tol = 1e-9 },
+  -- a frictional translational joint: a block thrown down a 10° incline decelerates at
+  -- g (sin a - mu cos a) along it while it slides, and stands still once it sticks (t* = 1.67 s)
+  { "explain: joint friction sliding and sticking", function()
+      local a, mu = math.rad(10), 0.3
+      local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+      local b = m:body { name = "block", mass = 2, inertia = 0.1, vel = {2 * math.cos(a), -2 * math.sin(a)} }
+      m:translational { name = "s", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0},
+                        axis1 = {math.cos(a), -math.sin(a)}, friction = { mu = mu } }
+      local r = m:simulate { t_end = 2, formulation = "kane", rtol = 1e-10, atol = 1e-10 }
+      local s, k = m:explain { run = r, t = 1 }, m:explain { run = r, t = 1.9 }
+      local acc = 9.81 * (math.sin(a) - mu * math.cos(a))
+      return { s.contacts[1].kind, s.contacts[1].mode, s.qdd[1] - acc * math.cos(a), s.qdd[2] + acc * math.sin(a),
+               k.contacts[1].mode, k.qdd[1], k.qdd[2], k.rows[3] }
+    end, {}, true, { "joint", "slip", 0, 0, "stick", 0, 0, "s.lock" }, tol = 1e-9 },
+  -- a ball in flight (restitution given, apart from the floor): no row active, free fall
+  { "explain: an open contact", function()
+      local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+      local b = m:body { name = "ball", mass = 1, inertia = 0.004, pos = {0, 1} }
+      local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+      m:contact { name = "c", surface1 = floor, surface2 = m:surface { body = b, shape = "circle", radius = 0.1 },
+                  restitution = 0.5 }
+      local r = m:simulate { t_end = 0.3, rtol = 1e-10, atol = 1e-10, output_every = 0.01 }
+      local ex = m:explain { run = r, t = 0.2 }  -- (a sample: no interpolation of the parabola)
+      return { ex.contacts[1].mode, ex.active[1], ex.qdd[2], ex.contacts[1].gap, m:explain().contacts[1].mode }
+    end, {}, true, { "open", false, -9.81, 0.9 - 0.5 * 9.81 * 0.04, "open" }, tol = 1e-9 },
   { "explain: t outside the run", function() local m = pendulum(0); local r = m:simulate { t_end = 1 }; return m:explain { run = r, t = 2 } end,
     {}, false, "explain: t = 2 is outside the run (0 .. 1 s)" },
   { "explain: a run of another model", function() local r = pendulum(0):simulate { t_end = 1 }; return pendulum(0):explain { run = r, t = 0 } end,

@@ -46,6 +46,18 @@ typedef struct mbd_explain {
     int driven;         /* 1 when a drive prescribes the joint */
     double effort;      /* the drive's torque or force (channel <joint>.effort) */
   } *reaction;
+  int ncontact;         /* contacts, then frictional joints (paper 001) */
+  struct mbd_explain_contact {
+    char name[MBD_EXPLAIN_NAME];  /* the contact's or the joint's name */
+    int joint;          /* 1: a frictional joint */
+    int mode;           /* 0 sliding, 1 sticking (rolling), 2 open */
+    double normal;      /* contacts: the normal force, compression > 0 (channel <c>.normal);
+                           joints: 0 */
+    double friction;    /* the friction force (<c>.friction; joints: torque or force along the
+                           joint, <joint>.friction) */
+    double gap;         /* contacts: the gap along the normal (<c>.gap) */
+    double slip;        /* contacts: the slip speed (<c>.slip) */
+  } *contact;
 } mbd_explain;
 
 /* the equations at the state (q, v) at time t of the assembled model m.  q (nq) and v (nv) are
