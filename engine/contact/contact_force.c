@@ -48,23 +48,30 @@ void mbd_jfric_read_forces(const mbd_model *m, mbd_data *d, int k) {
   const mbd_joint_friction *jf = &m->jfric[k];
   const mbd_joint *j = &m->joint[jf->joint];
   mbd_jfric_state *js = &d->jfstate[k];
-  // the reaction on body 2 (body 1 when body 2 is the ground), position part: −Σ Φ_Y2ᵀ λ
-  int side = d->pose[j->body2].vadr < 0 ? 0 : 1;
-  double F[2] = {0, 0};
+  // the reaction force on body 2 (body 1 when body 2 is the ground): −Σ Φ_Yᵀ λ over the body's
+  // position coordinates (the first 2 or 3 of Y; spatial joints' moment rows do not count: a
+  // bearing's friction is μ r |F|, its moment ⟂ the axis is not taken into account)
+  int side = d->pose[j->body2].vadr < 0 ? 0 : 1, nf = m->dim == 2 ? 2 : 3;
+  double F[3] = {0, 0, 0};
   for (int r = j->row0; r < j->row0 + j->nrow; r++) {
     const double *J = d->rowJ + (size_t)r * MBD_NLOC + side * MBD_NY_MAX;
-    F[0] -= J[0] * d->lambda[r];
-    F[1] -= J[1] * d->lambda[r];
+    for (int i = 0; i < nf; i++) {
+      F[i] -= J[i] * d->lambda[r];
+    }
   }
   if (j->type == MBD_JOINT_TRANSLATIONAL) {
     // the part normal to the sliding axis (axis1 of body 1, global)
     mbd_vec ax;
     mbd_vec_axis(m, d, j->body1, 0, j->axis1, &ax);
-    double a = F[0] * ax.v[0] + F[1] * ax.v[1];
-    F[0] -= a * ax.v[0];
-    F[1] -= a * ax.v[1];
+    double a = 0;
+    for (int i = 0; i < nf; i++) {
+      a += F[i] * ax.v[i];
+    }
+    for (int i = 0; i < nf; i++) {
+      F[i] -= a * ax.v[i];
+    }
   }
-  js->R = sqrt(F[0] * F[0] + F[1] * F[1]);
+  js->R = sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
   if (js->mode == MBD_CMODE_STICK) {
     js->T = -d->lambda[jf->row];
   }

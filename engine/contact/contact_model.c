@@ -408,9 +408,6 @@ int mbd_model_set_joint_friction(mbd_model *m, int joint, double mu, double radi
   if (j->type != MBD_JOINT_REVOLUTE && j->type != MBD_JOINT_TRANSLATIONAL) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_JFRIC_TYPE, tn, j->name);
   }
-  if (m->dim != 2) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_JFRIC_SPATIAL, tn, j->name);
-  }
   int rev = j->type == MBD_JOINT_REVOLUTE;
   if (!(mu >= 0) || !isfinite(mu) || (rev && (!(radius > 0) || !isfinite(radius)))) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_JFRIC_VALUES, j->name, mu, radius);

@@ -65,8 +65,6 @@
 #define MSG_JFRIC_VALUES                                                                       \
   "joint '%s': friction needs mu finite and not negative and (revolute) radius positive, got " \
   "mu = %g, radius = %g"
-/* spatial joint friction is not available: joint type, joint */
-#define MSG_JFRIC_SPATIAL "%s '%s': joint friction is for planar models"
 
 /* ---- kinematics ------------------------------------------------------------------------------ */
 

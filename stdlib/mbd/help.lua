@@ -122,11 +122,12 @@ an error, never the centre of mass by default; {0, 0} ({0, 0, 0} spatial) is the
 and a flexible body's node arm:node(k) is its own point (no at). Planar: relative rotation is free. Spatial: also axis1 (body1 frame) and axis2 (body2
 frame) stay aligned, leaving rotation about them.
 Channels: <joint>.angle (relative angle), <joint>.fx .fy .fz (reaction force on body2, global).
-Planar: friction = { mu, radius } adds Coulomb friction from the joint's reaction F (paper 001): a
-torque mu |F| radius against the relative rotation, and a lock while it holds (stick and slip are
-events, as for contacts); channels <joint>.friction (torque on body2) and <joint>.sticking.]],
+friction = { mu, radius } (planar and spatial) adds Coulomb friction from the joint's reaction
+force F (paper 001): a torque mu |F| radius against the relative rotation, and a lock while it
+holds (stick and slip are events, as for contacts); channels <joint>.friction (torque on body2)
+and <joint>.sticking.  Spatial: the reaction moment that keeps the axes aligned adds no friction.]],
   example = [[m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }
--- planar, with Coulomb friction in the pin:
+-- with Coulomb friction in the pin:
 -- m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0},
 --              friction = { mu = 0.2, radius = 0.01 } }]],
   see = { "Joint", "drive", "rotational_spring", "channels" },
@@ -139,9 +140,10 @@ A prismatic (sliding) joint: at2 of body2 moves along the line through at1 of bo
 axis1 (body1 frame); relative rotation is locked. Spatial: axis1 and axis2 (body2 frame) give the
 sliding direction on each body.
 Channels: <joint>.displacement, <joint>.fx .fy .fz.
-Planar: friction = { mu } adds Coulomb friction mu |F_n| against the sliding, F_n the reaction's
-part normal to the axis (its moment is not counted), with a lock while it holds (stick and slip
-are events); channels <joint>.friction (force on body2 along the axis) and <joint>.sticking.]],
+friction = { mu } (planar and spatial) adds Coulomb friction mu |F_n| against the sliding, F_n
+the reaction force's part normal to the axis (its moment is not counted), with a lock while it
+holds (stick and slip are events); channels <joint>.friction (force on body2 along the axis) and
+<joint>.sticking.]],
   example = [[m:translational { name = "s", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
                  axis1 = {1, 0} }]],
   see = { "Joint", "drive", "revolute" },

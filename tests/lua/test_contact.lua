@@ -213,6 +213,41 @@ local cases = {
      return {run.events[1].contact, run.events[1].kind, run.events[1].t, run:value("s.sticking", 1.9)}
    end, {}, true, {"s", "stick", 2 / (9.81 * (0.3 * math.cos(math.rad(10)) - math.sin(math.rad(10)))), 1},
    tol = 1e-9},
+  -- spatial joint friction: a wheel on a frictional horizontal axle (CM on the axis: reaction
+  -- m g) loses spin at mu r m g / J and sticks at t* = ω0 J / (mu r m g); tolerance 2e-8 s: the
+  -- spin is integrated through Euler parameters at rtol 1e-10 (errors of that size in ω over 4 s,
+  -- divided by ω' = 0.49 rad/s²; seen 2.8e-9 augmented, 7.6e-9 kane)
+  {"spatial revolute friction: the wheel stops", function()
+     local mu, r, mass, J, w0 = 0.1, 0.05, 2, 0.2, 2
+     local m = mbd.model { dim = 3, gravity = {0, 0, -9.81} }
+     local w = m:body { name = "wheel", mass = mass, inertia = {0.1, J, 0.1}, omega = {0, w0, 0} }
+     m:revolute { name = "axle", body1 = m.ground, at1 = {0, 0, 0}, body2 = w, at2 = {0, 0, 0},
+                  axis1 = {0, 1, 0}, axis2 = {0, 1, 0}, friction = { mu = mu, radius = r } }
+     local out = {}
+     for _, f in ipairs { "augmented", "kane" } do
+       local run = m:simulate { t_end = 6, formulation = f, rtol = 1e-10, atol = 1e-10 }
+       local ts = w0 * J / (mu * r * mass * 9.81)
+       out[#out + 1] = math.abs(run.events[1].t - ts) < 2e-8 and run.events[1].kind == "stick"
+                       and #run.events == 1 and run:value("axle.sticking", 5) == 1
+       out[#out + 1] = run:value("axle.friction", 1) + mu * r * mass * 9.81  -- -mu r m g on body2
+     end
+     return out
+   end, {}, true, {true, 0, true, 0}, tol = 1e-9},
+  -- a block thrown down a 10° incline whose axis leaves the xz plane (30° about z), on a
+  -- frictional spatial translational joint: the planar case's stop t* = v0 / (g (mu cos a -
+  -- sin a)) (tolerance 1e-9 s: between switches the motion is polynomial; seen 4e-14)
+  {"spatial translational friction: the block stops", function()
+     local a, b, mu, v0 = math.rad(10), math.rad(30), 0.3, 2
+     local ax = { math.cos(a) * math.cos(b), math.cos(a) * math.sin(b), -math.sin(a) }
+     local m = mbd.model { dim = 3, gravity = {0, 0, -9.81} }
+     local blk = m:body { name = "block", mass = 2, inertia = {0.1, 0.1, 0.1},
+                          vel = { v0 * ax[1], v0 * ax[2], v0 * ax[3] } }
+     m:translational { name = "s", body1 = m.ground, at1 = {0, 0, 0}, body2 = blk, at2 = {0, 0, 0},
+                       axis1 = ax, axis2 = ax, friction = { mu = mu } }
+     local run = m:simulate { t_end = 2, formulation = "kane", rtol = 1e-10, atol = 1e-10 }
+     return { run.events[1].kind, run.events[1].t, run:value("s.friction", 0.5), run:value("s.sticking", 1.9) }
+   end, {}, true, { "stick", 2 / (9.81 * (0.3 * math.cos(math.rad(10)) - math.sin(math.rad(10)))),
+                    -0.3 * 2 * 9.81 * math.cos(math.rad(10)), 1 }, tol = 1e-9},
   {"joint friction on a fixed joint", function()
      local m = mbd.model { dim = 2 }
      local b = m:body { name = "b", mass = 1, inertia = 1 }
