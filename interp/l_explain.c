@@ -11,6 +11,17 @@
 #include "l_util.h"
 #include "mbd/explain.h"
 
+/* t[key] = a string or a number, t the table on top */
+static void set_str(lua_State *L, const char *key, const char *v) {
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, key);
+}
+
+static void set_num(lua_State *L, const char *key, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, key);
+}
+
 static void push_list(lua_State *L, const double *v, int n) {
   lua_createtable(L, n, 0);
   for (int i = 0; i < n; i++) {
@@ -42,16 +53,13 @@ static void push_names(lua_State *L, char (*names)[MBD_EXPLAIN_NAME], int n) {
 
 static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   lua_newtable(L);
-  lua_pushnumber(L, e->t);
-  lua_setfield(L, -2, "t");
-  lua_pushnumber(L, e->residual);
-  lua_setfield(L, -2, "residual");
+  set_num(L, "t", e->t);
+  set_num(L, "residual", e->residual);
   lua_pushinteger(L, e->f);
   lua_setfield(L, -2, "dof");
   lua_pushinteger(L, e->rank);
   lua_setfield(L, -2, "rank");
-  lua_pushnumber(L, e->pivot_ratio);
-  lua_setfield(L, -2, "pivot_ratio");
+  set_num(L, "pivot_ratio", e->pivot_ratio);
   lua_pushinteger(L, dim);
   lua_setfield(L, -2, "dim");
   push_names(L, e->coord, e->n);
@@ -110,10 +118,8 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   for (int j = 0; j < e->nreaction; j++) {
     const struct mbd_explain_reaction *re = &e->reaction[j];
     lua_createtable(L, 0, 5);
-    lua_pushstring(L, re->joint);
-    lua_setfield(L, -2, "joint");
-    lua_pushstring(L, re->body);
-    lua_setfield(L, -2, "body");
+    set_str(L, "joint", re->joint);
+    set_str(L, "body", re->body);
     push_list(L, re->force, dim);
     lua_setfield(L, -2, "force");
     if (dim == 2) {
@@ -123,8 +129,7 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
     }
     lua_setfield(L, -2, "torque");
     if (re->driven) {
-      lua_pushnumber(L, re->effort);
-      lua_setfield(L, -2, "effort");
+      set_num(L, "effort", re->effort);
     }
     lua_rawseti(L, -2, j + 1);
   }
@@ -135,21 +140,14 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   for (int k = 0; k < e->ncontact; k++) {
     const struct mbd_explain_contact *ec = &e->contact[k];
     lua_createtable(L, 0, 7);
-    lua_pushstring(L, ec->name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, ec->joint ? "joint" : "contact");
-    lua_setfield(L, -2, "kind");
-    lua_pushstring(L, modes[ec->mode]);
-    lua_setfield(L, -2, "mode");
-    lua_pushnumber(L, ec->friction);
-    lua_setfield(L, -2, "friction");
+    set_str(L, "name", ec->name);
+    set_str(L, "kind", ec->joint ? "joint" : "contact");
+    set_str(L, "mode", modes[ec->mode]);
+    set_num(L, "friction", ec->friction);
     if (!ec->joint) {
-      lua_pushnumber(L, ec->normal);
-      lua_setfield(L, -2, "normal");
-      lua_pushnumber(L, ec->gap);
-      lua_setfield(L, -2, "gap");
-      lua_pushnumber(L, ec->slip);
-      lua_setfield(L, -2, "slip");
+      set_num(L, "normal", ec->normal);
+      set_num(L, "gap", ec->gap);
+      set_num(L, "slip", ec->slip);
     }
     lua_rawseti(L, -2, k + 1);
   }

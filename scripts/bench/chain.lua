@@ -27,40 +27,18 @@
 -- frequency grows as √N (the tension at the top, N m g, against a link's inertia) and bounds
 -- Adams' step (at rtol 1e-3 the 1024-link chain takes more steps than at 1e-5).
 local study = require "mbd.study"
+local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
 local dense_max = tonumber(arg and arg[1]) or 128
 local nmax = tonumber(arg and arg[2]) or 1024
 
-local function chain(N)
-  local m = mbd.model { name = N .. "-link chain", dim = 2, gravity = {0, -9.81} }
-  local a = -math.pi / 2 + 0.3
-  local prev, x, y = m.ground, 0, 0
-  local at_prev = {0, 0}
-  for i = 1, N do
-    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
-                       pos = {x + 0.5 * math.cos(a), y + 0.5 * math.sin(a)}, angle = a }
-    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = {-0.5, 0} }
-    x, y = x + math.cos(a), y + math.sin(a)
-    prev, at_prev = b, {0.5, 0}
-  end
-  return m
-end
+local chain = chains.planar
 
 local T = 2
 
 -- the compared values at t = 2: every angle, the tip's position
-local function values(r, N)
-  local v = {}
-  for i = 1, N do v[i] = r:value("l" .. i .. ".theta", T) end
-  v[N + 1], v[N + 2] = r:value("l" .. N .. ".x", T), r:value("l" .. N .. ".y", T)
-  return v
-end
-
-local function distance(a, b)
-  local e = 0
-  for i = 1, #a do e = math.max(e, math.abs(a[i] - b[i])) end
-  return e
-end
+local function values(r, N) return chains.values(r, N, T) end
+local distance = chains.distance
 
 local function run(m, form, tol, solver, ptol)
   return m:simulate { t_end = T, formulation = form, rtol = tol, atol = tol,

@@ -44,23 +44,12 @@
 -- three, and they grow too.  With an O(N) evaluation (the recursive solve's time per evaluation
 -- is printed) the run grows as N^1.35–1.5 whichever integrator runs it.
 local study = require "mbd.study"
+local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
 local nmax = tonumber(arg and arg[1]) or 1024
 local bdf_max = tonumber(arg and arg[2]) or 256
 
-local function chain(N)
-  local m = mbd.model { name = N .. "-link chain", dim = 2, gravity = { 0, -9.81 } }
-  local a = -math.pi / 2 + 0.3
-  local prev, x, y, at_prev = m.ground, 0, 0, { 0, 0 }
-  for i = 1, N do
-    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
-                       pos = { x + 0.5 * math.cos(a), y + 0.5 * math.sin(a) }, angle = a }
-    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = { -0.5, 0 } }
-    x, y = x + math.cos(a), y + math.sin(a)
-    prev, at_prev = b, { 0.5, 0 }
-  end
-  return m
-end
+local chain = chains.planar
 
 -- ω_max of the chain linearised about hanging straight down, in the links' absolute angles φ:
 -- a link k's CM is at x_k = Σ_{i<k} sin φ_i + ½ sin φ_k, so M_ij = Σ_k a_ki a_kj + δ_ij/12 with
@@ -111,17 +100,8 @@ local function omega_max(N)
 end
 
 local T = 2
-local function values(r, N)
-  local v = {}
-  for i = 1, N do v[i] = r:value("l" .. i .. ".theta", T) end
-  v[N + 1], v[N + 2] = r:value("l" .. N .. ".x", T), r:value("l" .. N .. ".y", T)
-  return v
-end
-local function distance(a, b)
-  local e = 0
-  for i = 1, #a do e = math.max(e, math.abs(a[i] - b[i])) end
-  return e
-end
+local function values(r, N) return chains.values(r, N, T) end
+local distance = chains.distance
 local function run(m, integ, tol)
   return m:simulate { t_end = T, formulation = "relative", integrator = integ, rtol = tol,
                       atol = tol, output_every = T }

@@ -21,39 +21,13 @@
 -- gains least).  Evaluation counts agree except where kane's or gcp's partition chose other
 -- columns (planar 6: kane 1032 dense, 937 sparse).
 local study = require "mbd.study"
+local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
 local repeats = tonumber(arg and arg[1]) or 5
 
-local function planar(N)
-  local m = mbd.model { name = N .. "-link planar chain", dim = 2, gravity = { 0, -9.81 } }
-  local a = -math.pi / 2 + 0.3
-  local prev, x, y, at_prev = m.ground, 0, 0, { 0, 0 }
-  for i = 1, N do
-    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
-                       pos = { x + 0.5 * math.cos(a), y + 0.5 * math.sin(a) }, angle = a }
-    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = { -0.5, 0 } }
-    x, y = x + math.cos(a), y + math.sin(a)
-    prev, at_prev = b, { 0.5, 0 }
-  end
-  return m
-end
+local function planar(N) return chains.planar(N, N .. "-link planar chain") end
 
-local function spatial(N)
-  local m = mbd.model { name = N .. "-rod spatial chain", dim = 3, gravity = { 0, 0, -9.81 } }
-  local a = 0.3
-  local dir = { math.sin(a), 0, -math.cos(a) }
-  local rot = mbd.rot.from_axes(dir, { 0, 1, 0 })
-  local prev, at_prev = m.ground, { 0, 0, 0 }
-  for i = 1, N do
-    local c = i - 0.5
-    local b = m:body { name = "l" .. i, mass = 1, inertia = { 0.001, 1 / 12, 1 / 12 }, rot = rot,
-                       pos = { c * dir[1], c * dir[2], c * dir[3] },
-                       vel = { 0, 0.5 * c, 0 }, omega = { 0.5 * math.cos(a), 0, 0.5 * math.sin(a) } }
-    m:spherical { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = { -0.5, 0, 0 } }
-    prev, at_prev = b, { 0.5, 0, 0 }
-  end
-  return m
-end
+local function spatial(N) return chains.spherical(N, N .. "-rod spatial chain") end
 
 local function per_eval(m, form, solver, t_end)
   return m:simulate { t_end = t_end, formulation = form, rtol = 1e-8, atol = 1e-8,

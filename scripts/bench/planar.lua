@@ -11,21 +11,9 @@
 -- unknowns and sparsely (KLU, O(N) for a chain) from there, so the scaling table grows about
 -- linearly per evaluation; scripts/bench/chain.lua compares the dense and the sparse solve.
 local study = require "mbd.study"
+local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
-local function chain(N)
-  local m = mbd.model { name = N .. "-link chain", dim = 2, gravity = {0, -9.81} }
-  local a = -math.pi / 2 + 0.3
-  local prev, x, y = m.ground, 0, 0
-  local at_prev = {0, 0}
-  for i = 1, N do
-    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
-                       pos = {x + 0.5 * math.cos(a), y + 0.5 * math.sin(a)}, angle = a }
-    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = {-0.5, 0} }
-    x, y = x + math.cos(a), y + math.sin(a)
-    prev, at_prev = b, {0.5, 0}
-  end
-  return m
-end
+local chain = chains.planar
 
 local function double_pendulum()
   local m = mbd.model { name = "double pendulum", dim = 2 }

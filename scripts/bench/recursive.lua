@@ -22,24 +22,13 @@
 -- relative dense runs up to N = 256 (spatial 128), Cartesian kane up to 128 (spatial 32).  The
 -- planar chain is the issue's (its kane times: 235 ms at 32 links, 7.2 s at 128).
 local study = require "mbd.study"
+local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
 local which = arg and arg[1] or "both"
 local maxN = tonumber(arg and arg[2]) or 1024
 local Ns = { 8, 32, 128, 256, 512, 1024 }
 
-local function planar_chain(N)
-  local m = mbd.model { name = N .. "-link planar chain", dim = 2, gravity = { 0, -9.81 } }
-  local a = -math.pi / 2 + 0.3
-  local prev, x, y, at_prev = m.ground, 0, 0, { 0, 0 }
-  for i = 1, N do
-    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
-                       pos = { x + 0.5 * math.cos(a), y + 0.5 * math.sin(a) }, angle = a }
-    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = { -0.5, 0 } }
-    x, y = x + math.cos(a), y + math.sin(a)
-    prev, at_prev = b, { 0.5, 0 }
-  end
-  return m
-end
+local function planar_chain(N) return chains.planar(N, N .. "-link planar chain") end
 
 local function spatial_chain(N)
   local m = mbd.model { name = N .. "-link spatial chain", dim = 3, gravity = { 0, 0, -9.81 } }

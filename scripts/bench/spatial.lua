@@ -11,27 +11,13 @@
 -- rtol = atol = 1e-6 (112 coordinates, 64 constraints: 48 joint equations and 16 Euler-parameter
 -- norms).  One evaluation assembles M, Q, Φ, Φq, γ and factors the (n + m)² augmented matrix.
 local study = require "mbd.study"
+local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 local models = dofile(here .. "/../paper000/models.lua")
 local fourbar = models.spatial_fourbar
 
-local function chain(N)
-  local m = mbd.model { name = N .. "-body spatial chain", dim = 3, gravity = {0, 0, -9.81} }
-  local a = 0.3
-  local dir = {math.sin(a), 0, -math.cos(a)}                 -- every rod along this direction
-  local rot = mbd.rot.from_axes(dir, {0, 1, 0})              -- body x along the rod
-  local prev, at_prev = m.ground, {0, 0, 0}
-  for i = 1, N do
-    local c = (i - 0.5)
-    local b = m:body { name = "l" .. i, mass = 1, inertia = {0.001, 1 / 12, 1 / 12}, rot = rot,
-                       pos = {c * dir[1], c * dir[2], c * dir[3]},
-                       vel = {0, 0.5 * c, 0}, omega = {0.5 * math.cos(a), 0, 0.5 * math.sin(a)} }
-    m:spherical { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = {-0.5, 0, 0} }
-    prev, at_prev = b, {0.5, 0, 0}
-  end
-  return m
-end
+local chain = chains.spherical
 
 local cases = {
   { "spatial four-bar", fourbar(), 10, 1e-5 },
