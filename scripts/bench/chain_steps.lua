@@ -30,7 +30,9 @@
 --   128   1e-8      963  1915 0.0645   267      1e-6     253  1521 0.0465  30.6    1e-7    1280
 --   256   1e-7     1062  2119 0.1395   486      1e-6     378  2271 0.1084  47.7    1e-8    2277
 --   512   1e-8     1623  3236 0.5883   626      1e-6     446  2679 0.2814  105     1e-8    2228
---   1024  1e-8     2227  4454 1.2988   914      1e-6     536  3219 0.7398  230     -       -
+--   1024  1e-8     2227  4454 1.2988   914      1e-6     536  3219 0.7398  230     1e-8    3097*
+--   (* bdf at 1024 links measured apart, one run at 1e-8 (the bound needs it at 512): error
+--   5.5e-7, 109 911 evaluations with its difference-quotient Jacobians, 605 s)
 --   128 -> 1024: adams CPU N^1.44 (evaluations N^0.41), rk45 CPU N^1.33 (evaluations N^0.36, CPU
 --   per evaluation N^0.97).  Also tried at 128 and 1024 links (same bound): ARKODE's Verner 6(5)
 --   and Fehlberg 8(7) pairs need 9 859 and 10 767 evaluations at 1024 links (rk45: 3 219) — their
@@ -38,11 +40,12 @@
 --   steps at 512 links.
 -- Reading: if bdf's steps stayed flat while adams' grew, a stiff integrator with an O(N) Newton
 -- solve would give the N^1.0 run the issue asks for.  They do not: bdf needs more steps than
--- adams up to 256 links and about as many at 512, and its count grows too, because the motion
+-- adams at every size (3097 against 2227 at 1024 links) and its count grows as N^0.42 from 128
+-- to 1024 (adams N^0.40), because the motion
 -- itself has content up to ω_max ∝ √N (the release sends a wave down the chain from the pivot)
 -- and the angles and the tip must be right to 1e-6.  rk45 needs the fewest evaluations of the
 -- three, and they grow too.  With an O(N) evaluation (the recursive solve's time per evaluation
--- is printed) the run grows as N^1.35–1.5 whichever integrator runs it.
+-- is printed) the run grows as N^1.3–1.5 whichever integrator runs it.
 local study = require "mbd.study"
 local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
