@@ -307,8 +307,41 @@ static int gap_acceleration(const mbd_model *m, mbd_data *d, int c, double *a, m
   return rc;
 }
 
-/* Newton's impact law at the closing of contact c: the velocity jump Δv with M Δv = Φqᵀ μ,
- * the gap's rate going from v_n to −e v_n and every other active row kept (Φq Δv = −Φq v) */
+/* the impulse problem of contact c's impact, the contact's rows of mode active: the velocity
+ * jump Δv with M Δv = Φqᵀ μ (no other impulse: d->Q zeroed), the gap row's relative normal
+ * velocity going from vn to −e vn and every other active row keeping its rate (Φq Δv = −Φq v:
+ * rolling rows' slip goes to zero).  Δv in d->vdot, impulses −λ in d->lambda; the solve's
+ * factorization stands for mbd_dynamics_augmented_again */
+static int impulse_solve(const mbd_model *m, mbd_data *d, int c, int mode, double vn,
+                         mbd_error *err) {
+  const mbd_contact *ct = &m->contact[c];
+  d->cstate[c].mode = mode;
+  mbd_contact_activate(m, d);
+  int rc = mbd_kin_update(m, d, 0, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  for (int k = 0; k < d->ma; k++) {
+    int r = d->active[k];
+    double s = d->phit_a[k];
+    for (int j = 0; j < m->nv; j++) {
+      s += MBD_AT(d->phiq_a, d->ma, k, j) * d->v[j];
+    }
+    d->gamma_a[k] = r == ct->row0 ? -(1 + ct->e) * vn : -s;
+  }
+  memset(d->Q, 0, (size_t)m->nv * sizeof(double));
+  rc = mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  return rc == MBD_OK ? MBD_OK
+                      : (rc < 0 ? rc : MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_CONTACT_IMPACT,
+                                                ct->name, d->t));
+}
+
+/* Newton's impact law with Coulomb friction on the impulses (an algebraic impact model): the
+ * normal relative velocity reverses to −e vn; with friction (mu > 0, a slip at impact) the
+ * tangential impulse first stops the slip — accepted when |P_t| ≤ mu_static P_n — else it is
+ * mu P_n against the slip at the impact's start (no reversal within the impact).  Energy: the
+ * sticking impulse never adds any; the sliding one may, for bodies whose contact point couples
+ * normal and tangential motion strongly (Kane's paradox of Newton's law with friction). */
 static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_error *err) {
   const mbd_contact *ct = &m->contact[c];
   mbd_contact_state *cs = &d->cstate[c];
@@ -321,28 +354,62 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
   if (rc != MBD_OK) {
     return rc;
   }
-  double vn = dot3(cs->vrel, cs->n);
-  // right-hand side per active row (in d->tmp_m); Q = 0 for the impulse problem
-  for (int k = 0; k < d->ma; k++) {
-    int r = d->active[k];
-    double s = d->phit_a[k];
-    for (int j = 0; j < m->nv; j++) {
-      s += MBD_AT(d->phiq_a, d->ma, k, j) * d->v[j];
-    }
-    d->tmp_m[k] = r == ct->row0 ? -(1 + ct->e) * vn : -s;
-  }
   memcpy(d->Q0, d->Q, (size_t)m->nv * sizeof(double));
-  memset(d->Q, 0, (size_t)m->nv * sizeof(double));
-  // γ* is read from tmp_m by the solve: copy it where the solve does not write (gamma_a)
-  memcpy(d->gamma_a, d->tmp_m, (size_t)d->ma * sizeof(double));
-  rc = mbd_dynamics_augmented(m, d, d->gamma_a, err);
+  double vn = dot3(cs->vrel, cs->n), vt[3];
+  for (int i = 0; i < 3; i++) {
+    vt[i] = cs->vrel[i] - vn * cs->n[i];
+  }
+  double speed = sqrt(dot3(vt, vt));
+  int friction = ct->friction != MBD_FRICTION_NONE && ct->mu > 0 &&
+                 speed > 1e-12 * mbd_contact_speed_scale(m, d, c);
+  int done = 0;
+  if (friction) {
+    // sticking: the rolling rows too, their slip to zero; P_n = −λ_gap, P_t = −Σ λ_k t_k
+    rc = impulse_solve(m, d, c, MBD_CMODE_STICK, vn, err);
+    if (rc != MBD_OK) {
+      memcpy(d->Q, d->Q0, (size_t)m->nv * sizeof(double));
+      return rc;
+    }
+    double pn = -d->lambda[ct->row0], pt[3] = {0, 0, 0};
+    for (int k = 0; k < ct->nroll; k++) {
+      for (int i = 0; i < 3; i++) {
+        pt[i] -= d->lambda[ct->row0 + 1 + k] * cs->t[k][i];
+      }
+    }
+    done = sqrt(dot3(pt, pt)) <= ct->mu_s * pn;
+  }
+  if (!done) {
+    // the normal impulse alone (Δv0, λ0); with friction also the response (Δv1, λ1) to a unit
+    // of P_n acting as −mu ŝ at the contact point with no velocity targets, and P_n from
+    // P = −(λ0 + P λ1) of the gap row: P = −λ0 / (1 + λ1)
+    rc = impulse_solve(m, d, c, MBD_CMODE_SLIP, vn, err);
+    if (rc == MBD_OK && friction) {
+      double *dv0 = d->tmp_n, l0 = d->lambda[ct->row0];
+      memcpy(dv0, d->vdot, (size_t)m->nv * sizeof(double));
+      double f2[3], f1[3];
+      for (int i = 0; i < 3; i++) {
+        f2[i] = -ct->mu * vt[i] / speed;
+        f1[i] = -f2[i];
+      }
+      mbd_forces_add_point(m, d, ct->b2, cs->s2, f2);
+      mbd_forces_add_point(m, d, ct->b1, cs->s1, f1);
+      memset(d->gamma_a, 0, (size_t)d->ma * sizeof(double));
+      mbd_dynamics_augmented_again(m, d, d->gamma_a);
+      double l1 = d->lambda[ct->row0], p = -l0 / (1 + l1);
+      for (int j = 0; j < m->nv; j++) {
+        d->vdot[j] = dv0[j] + p * d->vdot[j];
+      }
+    }
+  }
   memcpy(d->Q, d->Q0, (size_t)m->nv * sizeof(double));
   if (rc != MBD_OK) {
-    return rc < 0 ? rc : MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_CONTACT_IMPACT, ct->name, d->t);
+    return rc;
   }
   for (int j = 0; j < m->nv; j++) {
     d->v[j] += d->vdot[j];
   }
+  cs->mode = MBD_CMODE_SLIP;
+  mbd_contact_activate(m, d);
   log_event(d, c, EV_IMPACT);
   *rebound = -ct->e * vn;
   rc = mbd_kin_update(m, d, 0, err);

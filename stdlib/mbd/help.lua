@@ -281,6 +281,8 @@ The normal force N comes from the contact's multiplier; a sliding contact's fric
 it, which the formulations solve by a fixed-point iteration (run.stats.contact_iterations).
 restitution = e lets the contact open where N falls to zero (without it the run stops there) and
 close again by Newton's impact law; a contact with a restitution whose surfaces start apart flies.
+With mu > 0 an impact's tangential impulse is Coulomb's: the one that stops the slip when it is
+within mu_static times the normal impulse, else mu times it against the slip.
 Channels: <contact>.normal (N), .nx .ny .nz (normal force on surface2's body), .friction,
 .fx .fy .fz (friction force on surface2's body), .slip, .sticking (1 or 0), .gap, the contact
 point .px .py .pz, and the surface parameters .u1 (.v1) / .x1 .y1 .z1 and .u2 ... of each surface.]],

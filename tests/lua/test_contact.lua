@@ -201,6 +201,30 @@ local cases = {
      end
      return {worst < 1e-7, checked, resting, want_resting}
    end, {}, true, {true, 78, 5, 5}},
+  -- impacts with friction: a uniform disk (r = 0.1 m, m = 2 kg, J = m r²/2) dropped 0.5 m onto
+  -- the floor with a sideways speed vx and no spin, restitution 0.5.  P_n = m (1 + e) v_y; the
+  -- impulse that stops the slip, P_t = −m vx / 3, is taken when |P_t| ≤ mu P_n (then
+  -- vx' = 2 vx / 3, ω' = −2 vx / (3 r)), else P_t = −mu P_n (vx' = vx − mu P_n / m,
+  -- ω' = 2 P_t / (m r)); mu = 0 leaves vx and ω alone.  Read 0.01 s after the impact, in flight
+  -- (vx, ω constant there).  Tolerance 1e-9: the jump is one linear solve (seen 6e-13)
+  {"impacts with friction: sticking, sliding and frictionless impulses", function()
+     local function drop(vx, mu)
+       local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+       local b = m:body { name = "disk", mass = 2, inertia = 0.01, pos = {0, 0.6}, vel = {vx, 0} }
+       local floor = m:surface { body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+       m:contact { name = "c", surface1 = floor, restitution = 0.5, mu = mu,
+                   surface2 = m:surface { body = b, shape = "circle", radius = 0.1 } }
+       local run = m:simulate { t_end = 0.5, formulation = "kane", rtol = 1e-10, atol = 1e-10 }
+       local t = run.events[1].t + 0.01
+       return run:value("disk.vx", t), run:value("disk.omega", t), run.events[1].kind
+     end
+     local pn = 2 * 1.5 * math.sqrt(2 * 9.81 * 0.5)
+     local vs, ws = drop(1, 0.3)      -- |P_t| = 2/3 <= 0.3 P_n: sticks
+     local vd, wd = drop(5, 0.1)      -- 10/3 > 0.1 P_n: slides
+     local v0, w0, kind = drop(1, 0)
+     return { vs - 2 / 3, ws + 2 / 0.3, vd - (5 - 0.1 * pn / 2), wd + 2 * 0.1 * pn / (2 * 0.1),
+              v0 - 1, w0, kind }
+   end, {}, true, { 0, 0, 0, 0, 0, 0, "impact" }, tol = 1e-9},
   -- joint friction: a block thrown down a 10° incline on a translational joint stops at
   -- t* = v0 / (g (mu cos a - sin a)) (tolerance: the event on the interpolant, 1e-9 s)
   {"joint friction: the slider stops", function()
