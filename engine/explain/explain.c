@@ -491,6 +491,10 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
     }
     mbd_body b = m->body[bl->owner];
     const mbd_body_kind_desc *kd = mbd_body_kind_get(b.kind);
+    if (b.flex) {
+      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_FLEX, b.name);
+      break;
+    }
     if (kd->nq != kd->ny) {
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_KIND, b.name);
       break;

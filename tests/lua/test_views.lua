@@ -314,6 +314,15 @@ local cases = {
       local ex = m:explain { run = r, t = 0.2 }  -- (a sample: no interpolation of the parabola)
       return { ex.contacts[1].mode, ex.active[1], ex.qdd[2], ex.contacts[1].gap, m:explain().contacts[1].mode }
     end, {}, true, { "open", false, -9.81, 0.9 - 0.5 * 9.81 * 0.04, "open" }, tol = 1e-9 },
+  { "explain: a run of a flexible body", function()
+      local fe = mbd.fem.beam { length = 1, elements = 2, E = 2.1e11, G = 8.1e10, rho = 7850, A = 4e-4,
+                                Iy = 1.3e-8, Iz = 1.3e-8, J = 2.2e-8 }
+      local m = mbd.model { name = "arm", dim = 3 }
+      local beam = m:flexible_body { name = "beam", fe = fe, modes = fe:modes { fixed = {1}, count = 2 } }
+      m:fixed { name = "clamp", body1 = m.ground, at1 = {0, 0, 0}, body2 = beam:node(1) }
+      local r = m:simulate { t_end = 0.01, integrator = "bdf" }
+      return m:explain { run = r, t = 0.005 }
+    end, {}, false, "explain: flexible body 'beam': its state is not read back from a run yet", line = 7 },
   { "explain: t outside the run", function() local m = pendulum(0); local r = m:simulate { t_end = 1 }; return m:explain { run = r, t = 2 } end,
     {}, false, "explain: t = 2 is outside the run (0 .. 1 s)" },
   { "explain: a run of another model", function() local r = pendulum(0):simulate { t_end = 1 }; return pendulum(0):explain { run = r, t = 0 } end,
