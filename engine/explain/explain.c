@@ -491,9 +491,8 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
     }
     mbd_body b = m->body[bl->owner];
     const mbd_body_kind_desc *kd = mbd_body_kind_get(b.kind);
-    if (b.flex) {
-      rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_FLEX, b.name);
-      break;
+    if (kd->nq == 0) {
+      continue;  // a flexible body's node: its pose comes from its body's block
     }
     if (kd->nq != kd->ny) {
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_KIND, b.name);
@@ -520,6 +519,16 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
     }
     if (rc == MBD_OK) {
       kd->velocity0(&b, q, d->v + bl->vadr);
+    }
+    // a flexible body's modal coordinates and rates after the frame's (channels a1, a1_dot ..)
+    for (int c = 0; c < b.nmode && rc == MBD_OK; c++) {
+      char field[16];
+      snprintf(field, sizeof field, "a%d", (c + 1) % 100000);  // (nmode is far below)
+      rc = run_value(r, b.name, field, t, &q[kd->nq + c], err);
+      snprintf(field, sizeof field, "a%d_dot", (c + 1) % 100000);
+      if (rc == MBD_OK) {
+        rc = run_value(r, b.name, field, t, &d->v[bl->vadr + kd->nv + c], err);
+      }
     }
   }
   // spatial joint angles continue from the run's channels (drives and springs turn many times)

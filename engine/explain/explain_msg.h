@@ -12,10 +12,6 @@
 #define MSG_EXPLAIN_CHANNEL "explain: the run has no channel '%s' (is it a run of this model?)"
 /* a body kind whose state cannot be read from channels: body */
 #define MSG_EXPLAIN_KIND "explain: the state of body '%s' cannot be read from a run"
-/* a flexible body in a run to explain: the body */
-#define MSG_EXPLAIN_FLEX                                                                   \
-  "explain: flexible body '%s': its state is not read back from a run yet (m:explain() "   \
-  "explains the initial state)"
 /* the analyses at the instant failed: the engine's message */
 #define MSG_EXPLAIN_STATE "explain: at t = %g: %s"
 

@@ -55,11 +55,17 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
     for (int c = 0; c < k->nw; c++) {
       bad |= add(m, &cap, nm, k->wname[c], CH_W, b, k->w0 + c, 0);
     }
-    // a flexible body's modal coordinates a1 ..; a node's small rotation (rz in a plane)
+    // a flexible body's modal coordinates a1 .. and their rates a1_dot ..; a node's small
+    // rotation (rz in a plane)
     for (int c = 0; c < m->body[b].nmode; c++) {
       char field[16];
       snprintf(field, sizeof field, "a%d", c + 1);
       bad |= add(m, &cap, nm, field, CH_MODAL, b, c, 0);
+    }
+    for (int c = 0; c < m->body[b].nmode; c++) {
+      char field[16];
+      snprintf(field, sizeof field, "a%d_dot", (c + 1) % 100000);  // (nmode is far below)
+      bad |= add(m, &cap, nm, field, CH_MODALRATE, b, c, 0);
     }
     static const char *const rot[] = {"rx", "ry", "rz"};
     for (int c = m->dim == 3 ? 0 : 2; m->body[b].node > 0 && c < 3; c++) {
@@ -205,6 +211,10 @@ double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok)
     case CH_MODAL: {
       const mbd_block *bl = &m->block[m->body[c->index].block];
       return d->q[bl->qadr + bl->nq - m->body[c->index].nmode + c->comp];
+    }
+    case CH_MODALRATE: {
+      const mbd_block *bl = &m->block[m->body[c->index].block];
+      return d->v[bl->vadr + bl->nv - m->body[c->index].nmode + c->comp];
     }
     case CH_NODEROT:
       return mbd_flex_node_rotation(m, d, c->index, c->comp);

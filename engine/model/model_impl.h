@@ -288,6 +288,7 @@ typedef enum {
   CH_CONTACT,  /* contact quantity: index = contact, comp = mbd_contact_channel (contact_impl.h) */
   CH_JFRIC,    /* joint friction: index = its record, comp 0 the friction, 1 sticking */
   CH_MODAL,    /* a flexible body's modal coordinate: index = body, comp = mode */
+  CH_MODALRATE, /* its rate */
   CH_NODEROT   /* a node's small rotation Θ = Ψ a (body axes): index = node body, comp 0..2 */
 } channel_kind;
 

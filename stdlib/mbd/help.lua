@@ -373,8 +373,9 @@ A modal coordinate a<k> is in metres: mode k scaled to a largest nodal translati
 torsion mode: its largest rotation, 1 rad). arm:node(k) is a body usable in joints, forces and
 springs (the joint or force acts at the deformed node); arm.nodes, arm.modes count them. In a
 planar model only in-plane modes (bending-y, axial) can be selected. Stiff modes: use bdf.
-Channels: <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions),
-.e0 .. .e3, .vx .. , .wx .., .rx .ry .rz (nodal small rotations, body axes; planar .rz).]],
+Channels: <flexbody>.a1 .. (modal coordinates), .a1_dot .. (their rates), <flexbody>.node<N>.x
+.y .z (nodal positions), .e0 .. .e3, .vx .. , .wx .., .rx .ry .rz (nodal small rotations, body
+axes; planar .rz).]],
   example = [[local arm = m:flexible_body { name = "arm", fe = fe, modes = modes, select = {1, 2, 3},
                               rotary_inertia = true, damping = 0.0, pos = {0, 0, 0} }
 m:fixed { body1 = hub, at1 = {0, 0, 0}, body2 = arm:node(1) }
@@ -601,8 +602,9 @@ The names of the recorded channels:
              a cylindrical joint has both .angle and .displacement
   contacts   <contact>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap, point
              <contact>.px .py .pz, surface parameters <contact>.u1 .v1 .x1 .. and .u2 ..
-  flexible   <flexbody>.a1 .. (modal coordinates), <flexbody>.node<N>.x .y .z (nodal positions;
-             a node has every channel of a body, and .rx .ry .rz, its small rotation)
+  flexible   <flexbody>.a1 .. (modal coordinates), .a1_dot .. (their rates),
+             <flexbody>.node<N>.x .y .z (nodal positions; a node has every channel of a body,
+             and .rx .ry .rz, its small rotation)
   model      energy (kinetic + gravitational + spring), violation
   systems    each coordinate by name, <name>_dot, constraint<i>, constraint<i>_dot
 Planar angles are absolute and continuous (never wrapped to +-pi).  A spatial joint's angle is
@@ -956,7 +958,7 @@ while closed, "c.roll" while it sticks, none while open; "j.lock" while a fricti
 sticks — and a sliding contact's friction -mu N along its slip enters Q at the normal force it
 gives (the same fixed point as a run).  ex.contacts lists them: {name, kind ("contact" or
 "joint"), mode ("slip", "stick", "open"), normal, friction, gap, slip}.  A flexible body's
-state is not read back from a run yet (an error names its node).
+modal coordinates and rates are read from its channels <flexbody>.a1 .., .a1_dot ...
 Fields of the result: t, dim, dof, residual, coordinates, rows, meaning, lambda_is, active, q, v,
 qdd, Q, M, Phi, Phiq, Phit, gamma, lambda, B, partition {dependent, independent}, reactions
 {joint, body, force, torque [, effort]}, contacts, text (tostring(ex) gives it).]],
