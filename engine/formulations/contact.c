@@ -364,19 +364,19 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
                  speed > 1e-12 * mbd_contact_speed_scale(m, d, c);
   int done = 0;
   if (friction) {
-    // sticking: the rolling rows too, their slip to zero; P_n = −λ_gap, P_t = −Σ λ_k t_k
-    rc = impulse_solve(m, d, c, MBD_CMODE_STICK, vn, err);
-    if (rc != MBD_OK) {
-      memcpy(d->Q, d->Q0, (size_t)m->nv * sizeof(double));
-      return rc;
-    }
-    double pn = -d->lambda[ct->row0], pt[3] = {0, 0, 0};
-    for (int k = 0; k < ct->nroll; k++) {
-      for (int i = 0; i < 3; i++) {
-        pt[i] -= d->lambda[ct->row0 + 1 + k] * cs->t[k][i];
+    // sticking: the rolling rows too, their slip to zero; P_n = −λ_gap, P_t = −Σ λ_k t_k (a
+    // sticking impulse the other constraints do not allow — a singular system — slides)
+    mbd_error stick_err;
+    mbd_error_clear(&stick_err);
+    if (impulse_solve(m, d, c, MBD_CMODE_STICK, vn, &stick_err) == MBD_OK) {
+      double pn = -d->lambda[ct->row0], pt[3] = {0, 0, 0};
+      for (int k = 0; k < ct->nroll; k++) {
+        for (int i = 0; i < 3; i++) {
+          pt[i] -= d->lambda[ct->row0 + 1 + k] * cs->t[k][i];
+        }
       }
+      done = sqrt(dot3(pt, pt)) <= ct->mu_s * pn;
     }
-    done = sqrt(dot3(pt, pt)) <= ct->mu_s * pn;
   }
   if (!done) {
     // the normal impulse alone (Δv0, λ0); with friction also the response (Δv1, λ1) to a unit
@@ -396,6 +396,9 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
       memset(d->gamma_a, 0, (size_t)d->ma * sizeof(double));
       mbd_dynamics_augmented_again(m, d, d->gamma_a);
       double l1 = d->lambda[ct->row0], p = -l0 / (1 + l1);
+      if (!(p >= 0) || !isfinite(p)) {
+        p = 0;  // no compressive normal impulse with this friction (a jam): the frictionless one
+      }
       for (int j = 0; j < m->nv; j++) {
         d->vdot[j] = dv0[j] + p * d->vdot[j];
       }
