@@ -15,6 +15,7 @@
 
 #include "l_callback.h"
 #include "l_manifest.h"
+#include "l_run.h"
 #include "l_simulate.h"
 #include "l_sym.h"
 #include "l_system.h"
@@ -364,7 +365,137 @@ static int l_system_tostring(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg system_methods[] = {{"holonomic", l_system_holonomic},
+/* the explanation's numbers into a table at the top: t, coordinates, constraints {text, kind},
+ * q, qd, M, F, a, A, b, resid, qdd, Qc, value, rate, acc */
+static void push_vec(lua_State *L, const double *v, int n, const char *key) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushnumber(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, key);
+}
+
+static void push_mat(lua_State *L, const double *a, int rows, int cols, const char *key) {
+  lua_createtable(L, rows, 0);
+  for (int i = 0; i < rows; i++) {
+    lua_createtable(L, cols, 0);
+    for (int j = 0; j < cols; j++) {
+      lua_pushnumber(L, a[(size_t)j * rows + i]);
+      lua_rawseti(L, -2, j + 1);
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, key);
+}
+
+static void push_system_explain(lua_State *L, const mbd_system_explain *e, const char *name) {
+  lua_createtable(L, 0, 20);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "system");
+  lua_pushnumber(L, e->t);
+  lua_setfield(L, -2, "t");
+  lua_createtable(L, e->n, 0);
+  for (int i = 0; i < e->n; i++) {
+    lua_pushstring(L, e->coord[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "coordinates");
+  lua_createtable(L, e->m, 0);
+  for (int k = 0; k < e->m; k++) {
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, e->con[k]);
+    lua_setfield(L, -2, "text");
+    lua_pushstring(L, e->holo[k] ? "holonomic" : "nonholonomic");
+    lua_setfield(L, -2, "kind");
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "constraints");
+  push_vec(L, e->q, e->n, "q");
+  push_vec(L, e->qd, e->n, "qd");
+  push_mat(L, e->M, e->n, e->n, "M");
+  push_vec(L, e->F, e->n, "F");
+  push_vec(L, e->a, e->n, "a");
+  push_mat(L, e->A, e->m, e->n, "A");
+  push_vec(L, e->b, e->m, "b");
+  push_vec(L, e->resid, e->m, "resid");
+  push_vec(L, e->qdd, e->n, "qdd");
+  push_vec(L, e->qc, e->n, "Qc");
+  push_vec(L, e->val, e->m, "value");
+  push_vec(L, e->rate, e->m, "rate");
+  push_vec(L, e->acc, e->m, "acc");
+}
+
+/* s:explain { run = r, t = ... } | s:explain(): paper 004's equation 5 at one state, every term */
+static int l_system_explain(lua_State *L) {
+  lsystem *ls = check_system(L, 1);
+  if (lua_isnoneornil(L, 2)) {
+    lua_settop(L, 1);
+    lua_newtable(L);
+  }
+  static const char *const fields[] = {"run", "t", NULL};
+  lx_check_fields(L, 2, "explain", fields);
+  lua_settop(L, 2);
+  double t = 0;
+  int has_t = lx_opt_number(L, 2, "explain", "t", &t);
+  int n = mbd_system_ncoord(ls->s);
+  double *q = NULL, *qd = NULL;
+  if (lua_getfield(L, 2, "run") != LUA_TNIL) {
+    mbd_run *run = l_run_check(L, -1);
+    if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
+      return luaL_error(L, "explain: field 'run' is a run of another system");
+    }
+    lua_pop(L, 1);
+    if (!has_t) {
+      return luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
+    }
+    int ns = mbd_run_nsample(run);
+    const double *ts = mbd_run_times(run);
+    if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
+      return luaL_error(L, "explain: t = %f is outside the run (%f .. %f s)", t,
+                        ns ? ts[0] : 0.0, ns ? ts[ns - 1] : 0.0);
+    }
+    // the state from the run's channels <name> and <name>_dot (userdata: freed with the stack)
+    q = lua_newuserdatauv(L, 2 * (size_t)n * sizeof(double) + 1, 0);
+    qd = q + n;
+    for (int i = 0; i < 2 * n; i++) {
+      char ch[160];
+      snprintf(ch, sizeof ch, i < n ? "%s" : "%s_dot", mbd_system_coord_name(ls->s, i % n));
+      int c = mbd_run_find(run, ch), ok = 0;
+      if (c < 0) {
+        return luaL_error(L, "explain: the run has no channel '%s' (is it a run of this system?)",
+                          ch);
+      }
+      q[i] = mbd_run_value(run, c, t, &ok);
+    }
+  } else if (has_t && t != 0) {
+    return luaL_error(L, "explain: field 't' needs field 'run' (without a run: the initial "
+                         "state, t = 0)");
+  }
+  // the force function runs through the callback bridge, as in simulate
+  lua_getiuservalue(L, 1, 1);
+  ls->udidx = lua_gettop(L);
+  ls->L = L;
+  mbd_error err;
+  mbd_error_clear(&err);
+  mbd_system_explain *e = NULL;
+  int rc = mbd_system_explain_state(ls->s, t, q, qd, &e, &err);
+  if (rc != MBD_OK) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  push_system_explain(L, e, mbd_system_name(ls->s));
+  mbd_system_explain_free(e);
+  // the printed form (stdlib/mbd/explain.lua)
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.explain");
+  lua_call(L, 1, 1);
+  lua_insert(L, -2);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+static const luaL_Reg system_methods[] = {{"explain", l_system_explain},
+                                          {"holonomic", l_system_holonomic},
                                           {"initial", l_system_initial},
                                           {"nonholonomic", l_system_nonholonomic},
                                           {"simulate", l_system_simulate},

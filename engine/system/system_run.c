@@ -531,3 +531,100 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
   s->running--;
   return rc;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* one state explained (s:explain)                                                             */
+
+void mbd_system_explain_free(mbd_system_explain *e) {
+  if (!e) {
+    return;
+  }
+  void *ps[] = {e->q,   e->qd,  e->M,   e->F,    e->a,    e->A,   e->b,
+                e->resid, e->qdd, e->qc, e->val, e->rate, e->acc, e->holo,
+                e->coord, e->con};
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    free(ps[i]);
+  }
+  free(e);
+}
+
+int mbd_system_explain_state(mbd_system *s, double t, const double *q, const double *qd,
+                             mbd_system_explain **out, mbd_error *err) {
+  *out = NULL;
+  if (!q || !qd) {
+    q = s->q0;
+    qd = s->qd0;
+  }
+  sysrun r;
+  int rc = sr_init(&r, s, NULL, err);
+  if (rc < 0) {
+    return rc;
+  }
+  rc = sr_eval(&r, t, q, qd);
+  if (rc < 0) {
+    sr_free(&r);
+    return rc;
+  }
+  int n = s->n, m = s->nc;
+  size_t nn = (size_t)n, mm = (size_t)(m ? m : 1);
+  mbd_system_explain *e = calloc(1, sizeof *e);
+  if (e) {
+    e->q = calloc(nn, sizeof(double));
+    e->qd = calloc(nn, sizeof(double));
+    e->M = calloc(nn * nn, sizeof(double));
+    e->F = calloc(nn, sizeof(double));
+    e->a = calloc(nn, sizeof(double));
+    e->A = calloc(mm * nn, sizeof(double));
+    e->b = calloc(mm, sizeof(double));
+    e->resid = calloc(mm, sizeof(double));
+    e->qdd = calloc(nn, sizeof(double));
+    e->qc = calloc(nn, sizeof(double));
+    e->val = calloc(mm, sizeof(double));
+    e->rate = calloc(mm, sizeof(double));
+    e->acc = calloc(mm, sizeof(double));
+    e->holo = calloc(mm, sizeof(int));
+    e->coord = calloc(nn, sizeof *e->coord);
+    e->con = calloc(mm, sizeof *e->con);
+  }
+  if (!e || !e->q || !e->qd || !e->M || !e->F || !e->a || !e->A || !e->b || !e->resid ||
+      !e->qdd || !e->qc || !e->val || !e->rate || !e->acc || !e->holo || !e->coord || !e->con) {
+    mbd_system_explain_free(e);
+    sr_free(&r);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYS_NOMEM, s->name);
+  }
+  e->t = t;
+  e->n = n;
+  e->m = m;
+  memcpy(e->q, q, nn * sizeof(double));
+  memcpy(e->qd, qd, nn * sizeof(double));
+  memcpy(e->M, s->M, nn * nn * sizeof(double));
+  memcpy(e->F, r.F, nn * sizeof(double));
+  memcpy(e->a, r.a, nn * sizeof(double));
+  memcpy(e->qdd, r.qdd, nn * sizeof(double));
+  for (int i = 0; i < n; i++) {
+    snprintf(e->coord[i], sizeof e->coord[i], "%s", s->names[i]);
+  }
+  // M (q̈ − a): the force the constraints apply
+  for (int j = 0; j < n; j++) {
+    r.tmp_n[j] = r.qdd[j] - r.a[j];
+  }
+  mbd_gemv(0, n, n, 1.0, s->M, n, r.tmp_n, 0.0, e->qc);
+  for (int k = 0; k < m; k++) {
+    const double *o = r.out + r.fofs + k * r.stride;
+    e->b[k] = o[2];
+    double ra = o[2];
+    for (int j = 0; j < n; j++) {
+      MBD_AT(e->A, m, k, j) = o[3 + j];
+      ra -= o[3 + j] * r.a[j];
+    }
+    e->resid[k] = ra;
+    e->val[k] = r.val[k];
+    e->rate[k] = r.rate[k];
+    e->acc[k] = r.acc[k];
+    e->holo[k] = s->con[k].holo;
+    mbd_system_expr_text(s->ctx, s->con[k].e, e->con[k], sizeof e->con[k]);
+  }
+  sr_free(&r);
+  *out = e;
+  return MBD_OK;
+}

@@ -9,6 +9,11 @@
 --                                            of its QR (near 0 close to a singular configuration)
 --   ex.partition.dependent / .independent     coordinate names;  ex.B[i][k] (n × dof)
 --   ex.reactions[k] = {joint, body, force, torque [, effort]}
+-- s:explain's result (interp/l_system.c, ex.system set: the system's name) is written as paper
+-- 004's equation 5 term by term:
+--   ex.coordinates[j], ex.q, ex.qd, ex.F, ex.a (= M⁻¹F), ex.qdd, ex.Qc (= M (qdd − a)), ex.M
+--   ex.constraints[k] = {text, kind}, ex.A[k][j], ex.b, ex.resid (= b − A a), ex.value, ex.rate,
+--   ex.acc (= A qdd − b)
 -- Matrices wider than MAXCOL columns are cut in the text (the tables hold them whole).
 
 local MAXCOL = 10
@@ -171,9 +176,58 @@ local function text(ex)
   return table.concat(L, "\n")
 end
 
+-- s:explain: the Udwadia–Kalaba equation at the state, term by term
+local function system_text(ex)
+  local L = {}
+  local n, m = #ex.coordinates, #ex.constraints
+  local nh = 0
+  for _, c in ipairs(ex.constraints) do if c.kind == "holonomic" then nh = nh + 1 end end
+  L[#L + 1] = string.format("explain at t = %s s: system '%s', %d coordinates, %d constraint%s " ..
+    "(%d holonomic, %d nonholonomic), Udwadia-Kalaba (paper 004 eq 5, no stabilization)",
+    num(ex.t), ex.system, n, m, m == 1 and "" or "s", nh, m - nh)
+  L[#L + 1] = ""
+  L[#L + 1] = "coordinates: q, qd, applied force F, free motion a = M^-1 F (eq 2), qdd (eq 5), " ..
+              "constraint force Qc = M (qdd - a)" .. (is_diagonal(ex.M) and ", mass M (diagonal)" or "")
+  local heads, vecs = { "q", "qd", "F", "a", "qdd", "Qc" }, { ex.q, ex.qd, ex.F, ex.a, ex.qdd, ex.Qc }
+  if is_diagonal(ex.M) then
+    local d = {}
+    for i = 1, n do d[i] = ex.M[i][i] end
+    heads[#heads + 1], vecs[#vecs + 1] = "M", d
+  end
+  columns(L, ex.coordinates, heads, vecs)
+  if not is_diagonal(ex.M) then
+    L[#L + 1] = ""
+    L[#L + 1] = "mass matrix M"
+    matrix(L, ex.coordinates, ex.coordinates, ex.M)
+  end
+  if m == 0 then
+    L[#L + 1] = ""
+    L[#L + 1] = "no constraints: qdd = a"
+    return table.concat(L, "\n")
+  end
+  local names = {}
+  for k = 1, m do names[k] = "c" .. k end
+  L[#L + 1] = ""
+  L[#L + 1] = "constraints: A qdd = b (holonomic h: the second derivative, eq 3; nonholonomic: the first, eq 4)"
+  for k, c in ipairs(ex.constraints) do
+    L[#L + 1] = string.format("  c%d %s: %s = 0", k, c.kind, c.text)
+  end
+  L[#L + 1] = ""
+  L[#L + 1] = "the matrix A (rows: constraints, columns: coordinates)"
+  matrix(L, names, ex.coordinates, ex.A)
+  L[#L + 1] = ""
+  L[#L + 1] = "per constraint: value (h or r), rate, b, b - A a (what the free motion misses), A qdd - b"
+  columns(L, names, { "value", "rate", "b", "b - A a", "A qdd - b" },
+          { ex.value, ex.rate, ex.b, ex.resid, ex.acc })
+  L[#L + 1] = ""
+  L[#L + 1] = "qdd = a + M^(-1/2) (A M^(-1/2))^+ (b - A a): the constraints add Qc = M (qdd - a), " ..
+              "the force of Gauss's least constraint"
+  return table.concat(L, "\n")
+end
+
 local mt = { __name = "mbd.Explain", __tostring = function(ex) return ex.text end }
 
 return function(ex)
-  ex.text = text(ex)
+  ex.text = ex.system and system_text(ex) or text(ex)
   return setmetatable(ex, mt)
 end

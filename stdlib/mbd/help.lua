@@ -938,7 +938,7 @@ run:animate { file = "slider.html", title = "slider-crank", trace = { "rod", { b
 }
 
 topics.explain = {
-  title = "m:explain { run = run, t = ... }  |  m:explain()  -> explanation",
+  title = "m:explain { run = run, t = ... }  |  m:explain()  |  s:explain { run, t }  -> explanation",
   text = [[
 The equations of motion at one instant, printed compactly and returned as Lua tables: the
 coordinates with their velocities v, accelerations qdd and applied forces Q; the mass matrix M;
@@ -961,7 +961,14 @@ gives (the same fixed point as a run).  ex.contacts lists them: {name, kind ("co
 modal coordinates and rates are read from its channels <flexbody>.a1 .., .a1_dot ...
 Fields of the result: t, dim, dof, residual, coordinates, rows, meaning, lambda_is, active, q, v,
 qdd, Q, M, Phi, Phiq, Phit, gamma, lambda, B, partition {dependent, independent}, reactions
-{joint, body, force, torque [, effort]}, contacts, text (tostring(ex) gives it).]],
+{joint, body, force, torque [, effort]}, contacts, text (tostring(ex) gives it).
+An mbd.system's s:explain { run = run, t = ... } (or s:explain(): the initial state) writes paper
+004's equation 5 term by term at that state (read from the run's channels <name>, <name>_dot):
+the applied force F, the free motion a = M^-1 F, each constraint with its row of A, b, b - A a
+(what the free motion misses) and A qdd - b, the acceleration qdd and the constraint force
+Qc = M (qdd - a) that Gauss's principle adds.  No stabilization enters (a run with S, T moves a
+little differently where its constraints have drifted).  Fields: system, t, coordinates,
+constraints {text, kind}, q, qd, M, F, a, A, b, resid, qdd, Qc, value, rate, acc, text.]],
   example = [[local ex = m:explain { run = run, t = 0.5 }
 print(ex)                                 -- the report
 print(ex.Phiq[1][3], ex.rows[1], ex.coordinates[3])

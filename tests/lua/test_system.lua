@@ -105,6 +105,44 @@ local function heatmap()
 end
 
 local cases = {
+  -- s:explain: a particle on the unit circle (the pendulum as a system, y up, g = 9.81) at
+  -- θ = 0.3 from the bottom moving at ω = 2: A = 2 qᵀ, b = −2 ω², a = (0, −g), b − A a =
+  -- −2(ω² + g cos θ), and eq 5 gives q̈ = −ω² q − g sin θ t̂ with the constraint force
+  -- Qc = −(ω² + g cos θ) q, the string's tension (tolerance 1e-12: one 1×2 pseudo-inverse)
+  {"s:explain: the pendulum's terms of eq 5 against the closed forms", function()
+     local g, th, w = 9.81, 0.3, 2
+     local s = mbd.system { name = "circle", q = { "x", "y" }, mass = { 1, 1 }, force = { 0, -g } }
+     s:holonomic { s.q.x ^ 2 + s.q.y ^ 2 - 1 }
+     local q = { math.sin(th), -math.cos(th) }
+     s:initial { q = q, qd = { w * math.cos(th), w * math.sin(th) } }
+     local ex = s:explain()
+     local T = w * w + g * math.cos(th)
+     return { ex.A[1][1] - 2 * q[1], ex.A[1][2] - 2 * q[2], ex.b[1] + 2 * w * w, ex.a[2] + g,
+              ex.resid[1] + 2 * T, ex.qdd[1] - (-w * w * q[1] - g * math.sin(th) * math.cos(th)),
+              ex.qdd[2] - (-w * w * q[2] - g * math.sin(th) * math.sin(th)),
+              ex.Qc[1] + T * q[1], ex.Qc[2] + T * q[2], ex.acc[1], ex.constraints[1].kind,
+              tostring(ex):find("x^2 + y^2 - 1 = 0", 1, true) ~= nil }
+   end, {}, true, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "holonomic", true }, tol = 1e-12},
+  -- from a run: the state read back from the channels x, y, x_dot, y_dot at t; the tension
+  -- follows from energy, T = v²/L + g cos θ with v² = v0² − 2 g (y − y0) (rk45 at 1e-10, a
+  -- sampled state: 1e-6 relative)
+  {"s:explain at a run's sample: the tension from energy conservation", function()
+     local g, th, w = 9.81, 0.3, 2
+     local s = mbd.system { name = "circle", q = { "x", "y" }, mass = { 1, 1 }, force = { 0, -g } }
+     s:holonomic { s.q.x ^ 2 + s.q.y ^ 2 - 1 }
+     s:initial { q = { math.sin(th), -math.cos(th) }, qd = { w * math.cos(th), w * math.sin(th) } }
+     local r = s:simulate { t_end = 1, output_every = 0.01 }
+     local ex = s:explain { run = r, t = 0.5 }
+     local y = ex.q[2]
+     local v2 = w * w - 2 * g * (y + math.cos(th))
+     local T = v2 + g * (-y)       -- cos θ = −y on the unit circle
+     local qc = math.sqrt(ex.Qc[1] ^ 2 + ex.Qc[2] ^ 2)
+     return math.abs(qc - T) / T < 1e-6, string.format("|Qc| %.9g, T %.9g", qc, T)
+   end, {}, true, check = function(ok, msg) return ok, msg end},
+  {"s:explain of another system's run", function()
+     local r = pendulum():simulate { t_end = 0.1 }
+     return pendulum():explain { run = r, t = 0 }
+   end, {}, false, "explain: field 'run' is a run of another system", line = 2},
   -- systems
   { "pendulum channels", function()
       local r = pendulum():simulate { t_end = 0.5 }

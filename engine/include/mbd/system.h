@@ -101,6 +101,34 @@ int mbd_system_simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd
 /* warnings raised by the last simulate; i from 0; NULL past the end */
 const char *mbd_system_warning(const mbd_system *s, int i);
 
+/* the Udwadia–Kalaba equation at one state, every term of it (s:explain): paper 004 eq 2, 5 */
+#define MBD_SYS_EXPLAIN_TEXT 256
+typedef struct mbd_system_explain {
+  double t;
+  int n, m;             /* coordinates, constraints */
+  double *q, *qd;       /* n: the state */
+  double *M;            /* n × n mass matrix (column-major) */
+  double *F;            /* n applied force */
+  double *a;            /* n free motion a = M⁻¹F (eq 2) */
+  double *A;            /* m × n (ld m): A q̈ = b */
+  double *b;            /* m: b (no stabilization) */
+  double *resid;        /* m: b − A a, what the free motion fails by */
+  double *qdd;          /* n: q̈ = a + M^(−1/2) (A M^(−1/2))⁺ (b − A a) (eq 5) */
+  double *qc;           /* n: the constraint force M (q̈ − a) */
+  double *val, *rate;   /* m: h and ḣ (holonomic) or r and its rate (nonholonomic) */
+  double *acc;          /* m: A q̈ − b (zero when the constraints are consistent) */
+  int *holo;            /* m: 1 holonomic, 0 nonholonomic */
+  char (*coord)[MBD_SYS_EXPLAIN_TEXT]; /* n coordinate names */
+  char (*con)[MBD_SYS_EXPLAIN_TEXT];   /* m constraint expressions as printed ("..." when long) */
+} mbd_system_explain;
+
+/* the terms of eq 5 at (t, q, q̇) — q and q̇ NULL: the initial state — without stabilization;
+ * *out freed by mbd_system_explain_free.  MBD_OK, or < 0 with err (the force function or the
+ * SVD failed, out of memory). */
+int mbd_system_explain_state(mbd_system *s, double t, const double *q, const double *qd,
+                             mbd_system_explain **out, mbd_error *err);
+void mbd_system_explain_free(mbd_system_explain *e);
+
 /* a hash of the system's description for run manifests (mbd/hash.h): coordinate names, M, the
  * applied force (its values, its printed expressions, or that it is a function), every
  * constraint's kind and printed expression (constants print so that they read back exactly),
