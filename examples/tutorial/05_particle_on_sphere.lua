@@ -23,6 +23,13 @@ s:holonomic { x ^ 2 + y ^ 2 + z ^ 2 - R ^ 2 }
 -- on the equator, moving along it: the velocity is tangent to the sphere
 s:initial { q = {R, 0, 0}, qd = {0, 2.5, 0} }
 
+-- eq 5 term by term at the start (s:explain): on the equator the constraint's normal is
+-- horizontal, so it takes the centripetal v²/R = 6.25 and leaves gravity alone
+local ex = s:explain()
+print(string.format("at the start: b - A a = %.2f, qdd = (%.2f, %.2f, %.2f), constraint force " ..
+                    "Qc = (%.2f, %.2f, %.2f)", ex.resid[1], ex.qdd[1], ex.qdd[2], ex.qdd[3],
+                    ex.Qc[1], ex.Qc[2], ex.Qc[3]))
+
 -- the conserved quantities of a run: the largest change of energy and of x y' - y x'
 local function drift(run)
   local _, xs = run:series("x")
