@@ -369,6 +369,9 @@ static int evaluate(const mbd_model *m, mbd_data *d, const int *hint, mbd_explai
   int rank = 0;
   double ratio = 1;
   if (rc == MBD_OK && d->ma > 0) {
+    rc = mbd_data_dense(m, d, &inner);
+  }
+  if (rc == MBD_OK && d->ma > 0) {
     int nd = d->ma < m->nv ? d->ma : m->nv;
     double *rdiag = calloc((size_t)nd, sizeof(double));
     int *perm = calloc((size_t)m->nv, sizeof(int));

@@ -24,6 +24,10 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd
     return mbd_kkt_factor(m, d, 0, ratio, kmin, err);
   }
   int n = m->nv, ma = d->ma, N = n + ma;
+  int rc = mbd_data_dense(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
   for (int j = 0; j < n; j++) {
@@ -71,7 +75,8 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   int kmin = 0;
   int piv = factor(m, d, &ratio, &kmin, err);
   if (piv < 0) {
-    return mbd_sparse_on(d)
+    // (the sparse form and a dense workspace too large for memory fill err themselves)
+    return mbd_sparse_on(d) || piv == MBD_E_NOMEM
                ? piv
                : MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK_LEADING, n + d->ma, n + d->ma, d->t);
   }

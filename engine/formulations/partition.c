@@ -327,6 +327,9 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
     }
     chosen = rc == 0;
   }
+  if (!chosen && (rc = mbd_data_dense(m, d, err)) < 0) {
+    return rc;
+  }
   if (sparse && !chosen) {
     mbd_sparse_densify(m, d);
   }
@@ -567,6 +570,9 @@ static int better(mbd_part *p, const mbd_model *m, mbd_data *d) {
   // as good as when it was chosen: no need to look (saves the QR on most steps)
   if (!p->degraded && p->rcond >= 0.5 * p->rcond0) {
     return 0;
+  }
+  if (mbd_data_dense(m, d, NULL) < 0) {
+    return 0;  // no room for the dense QR: keep the partition (a re-selection would say why)
   }
   if (mbd_sparse_on(d)) {
     // the sparse form: the QR and the candidate's LU are dense (only once the pivots have fallen)

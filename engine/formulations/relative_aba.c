@@ -546,6 +546,9 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
   forward(m, d, d->vdot);
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   double *lam = d->tmp_m;
+  if (mg > 0 && (rc = mbd_data_dense(m, d, err)) < 0) {
+    return rc;
+  }
   if (mg > 0) {
     // X = M̄⁻¹ Gᵀ column by column, then the m×m system (G X) λ = G q̈₀ − γ*
     double *X = d->aug, *A = d->aug + (size_t)n * mg;

@@ -37,6 +37,10 @@ int mbd_gauss_applies(const mbd_model *m) {
 int mbd_dynamics_gauss(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
                        mbd_error *err) {
   int n = m->nv, ma = d->ma;
+  int drc = mbd_data_dense(m, d, err);
+  if (drc < 0) {
+    return drc;
+  }
   // workspace: L (n×n, spatial) at the head of aug, then B (ma×n) and X (n×ma)
   double *L = d->aug, *B = d->aug + (size_t)n * n, *X = B + (size_t)ma * n;
   double *a = d->augrhs, *res = d->augrhs + n;

@@ -133,6 +133,9 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
       mbd_sparse_set(m, d, 0);
     }
     // a velocity-level row (rolling) carries no position equation: left out of the step
+    if ((rc = mbd_data_dense(m, d, err)) < 0) {
+      return rc;
+    }
     const double *J = d->phiq_a;
     if (has_velocity_rows(m, d)) {
       memcpy(d->aug, d->phiq_a, (size_t)d->ma * n * sizeof(double));
@@ -181,6 +184,10 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
       return MBD_OK;
     }
   }
+  int rc = mbd_data_dense(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
   for (int k = 0; k < d->ma; k++) {
     double s = d->phit_a[k];
     for (int c = 0; c < n; c++) {
@@ -188,7 +195,7 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
     }
     d->tmp_m[k] = -s;
   }
-  int rc = mbd_lsq_solve(&d->lsq, d->ma, n, d->phiq_a, d->ma, d->tmp_m, d->tmp_n, 1e-12, NULL);
+  rc = mbd_lsq_solve(&d->lsq, d->ma, n, d->phiq_a, d->ma, d->tmp_m, d->tmp_n, 1e-12, NULL);
   if (rc) {
     return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD, "velocity analysis",
                     d->t);
@@ -209,6 +216,10 @@ int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
     return 0;  // nothing was set aside
   }
   int n = m->nv, mrow = m->mrow, rank = 0;
+  int drc = mbd_data_dense(m, d, err);
+  if (drc < 0) {
+    return drc;
+  }
   // Φqᵀ (nv × mrow) into the augmented-matrix scratch
   for (int r = 0; r < mrow; r++) {
     for (int c = 0; c < n; c++) {
@@ -254,6 +265,9 @@ int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int m
   }
   rc = mbd_kin_update(m, d, 0, err);
   if (rc < 0) {
+    return rc;
+  }
+  if ((rc = mbd_data_dense(m, d, err)) < 0) {
     return rc;
   }
   for (int i = 0; i < ma; i++) {

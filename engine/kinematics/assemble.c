@@ -309,6 +309,10 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
     rmax = fmax(rmax, fabs(s));
   }
   if (nfree < n && ma > 0 && rmax > 0) {
+    int drc = mbd_data_dense(m, d, err);
+    if (drc < 0) {
+      return drc;
+    }
     // least squares on the free columns only: Φq_free Δv_free = r
     for (int j = 0; j < nfree; j++) {
       for (int k = 0; k < ma; k++) {

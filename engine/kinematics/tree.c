@@ -674,6 +674,10 @@ int mbd_tree_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model
   }
   const mbd_tree *t = mr->tree;
   int n = m->nv, mrow = m->mrow;
+  int rc = mbd_data_dense(m, d, err);  // (aug: the per-body least squares' scratch)
+  if (rc < 0) {
+    return rc;
+  }
   memset(d->lambda, 0, (size_t)mrow * sizeof(double));
   // cut joints and drives: the same equations in both models, so the same multipliers
   for (int k = 0; k < t->ncut; k++) {

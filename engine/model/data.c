@@ -28,13 +28,52 @@ void mbd_data_free(mbd_data *d) {
   free(d);
 }
 
+/* bytes of the dense arrays every data holds (Φq and its active copy, M) and of those a model
+ * with the sparse form gets on first use (aug, lsq: mbd_data_dense) */
+static double core_bytes(const mbd_model *m) {
+  double nv = m->nv, mr = m->mrow;
+  return 8.0 * (2 * mr * nv + nv * nv);
+}
+
+static double dense_ws_bytes(const mbd_model *m) {
+  double nv = m->nv, mr = m->mrow, bigger = nv > mr ? nv : mr;
+  return 8.0 * ((nv + mr) * (nv + mr) + 3 * bigger * bigger);
+}
+
+/* the workspaces that only the dense algebra uses: the augmented matrix and least squares */
+static int alloc_dense_ws(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  size_t nn = (size_t)(m->nv ? m->nv : 1), mm = (size_t)(m->mrow ? m->mrow : 1), N = nn + mm;
+  d->aug = calloc(N * N, sizeof(double));
+  int big = (int)(nn > mm ? nn : mm);
+  if (!d->aug || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
+    free(d->aug);
+    d->aug = NULL;
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
+  }
+  d->dense_ready = 1;
+  return MBD_OK;
+}
+
+int mbd_data_dense(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  if (d->dense_ready) {
+    return MBD_OK;
+  }
+  double bytes = core_bytes(m) + dense_ws_bytes(m), limit = mbd_memory_limit();
+  if (limit > 0 && bytes > limit) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_DENSE_TOO_LARGE, m->name, m->nv, m->mrow,
+                    bytes / 1e9, limit / 1e9);
+  }
+  return alloc_dense_ws(m, d, err);
+}
+
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   // the dense workspaces grow with the square of the model's size: a 10 000-body model would
   // ask for tens of GB, which Linux grants lazily and then ends with an out-of-memory kill.  A
   // run holds two data; refuse one above a quarter of the physical memory (or the environment's
-  // MBD_MAX_WORKSPACE_GB) with a message
-  double nv = m->nv, mr = m->mrow, bigger = nv > mr ? nv : mr;
-  double bytes = 8.0 * (2 * mr * nv + nv * nv + (nv + mr) * (nv + mr) + 3 * bigger * bigger);
+  // MBD_MAX_WORKSPACE_GB) with a message.  A model with the sparse form gets the augmented
+  // matrix and the least-squares workspace only when a step needs the dense algebra
+  int lazy = m->mrow > 0 && mbd_sparse_applies(m);
+  double bytes = core_bytes(m) + (lazy ? 0 : dense_ws_bytes(m));
   double limit = mbd_memory_limit();
   if (limit > 0 && bytes > limit) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_TOO_LARGE, m->name, m->nv, m->mrow, bytes / 1e9,
@@ -66,7 +105,6 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   d->phiq_a = calloc(mm * nn, sizeof(double));
   d->gamma_a = calloc(mm, sizeof(double));
   d->phit_a = calloc(mm, sizeof(double));
-  d->aug = calloc(N * N, sizeof(double));
   d->augrhs = calloc(N, sizeof(double));
   d->ipiv = calloc(N, sizeof(int));
   d->work = calloc(4 * N, sizeof(double));
@@ -112,13 +150,12 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   }
   int ok = d->q && d->v && d->vdot && d->pose && d->angle_memo && d->active && d->phi &&
            d->phiq && d->phit && d->gamma && d->lambda && d->rowJ && d->M && d->Q && d->phi_a &&
-           d->phiq_a && d->gamma_a && d->phit_a && d->aug && d->augrhs && d->ipiv && d->work &&
+           d->phiq_a && d->gamma_a && d->phit_a && d->augrhs && d->ipiv && d->work &&
            d->iwork && d->tmp_n && d->tmp_m;
   ok = ok && d->cstate && d->Q0 && d->evlog && d->jfstate && d->evwork && d->flexws && d->Qg &&
        d->drive_t && d->drive_f;
   // least squares serves Φq (mrow×nv) and its transpose (nv×mrow)
-  int big = (int)(nn > mm ? nn : mm);
-  if (!ok || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
+  if (!ok || (!lazy && alloc_dense_ws(m, d, err) != MBD_OK)) {
     mbd_data_free(d);
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
     return NULL;

@@ -437,7 +437,7 @@ struct mbd_data {
   double *Q;               /* nv generalized applied forces (gravity, quadratic terms included) */
   /* active-row copies used by the formulations */
   double *phi_a, *phiq_a, *gamma_a, *phit_a; /* ma, ma×nv (ld = ma), ma, ma */
-  double *aug;             /* (nv+mrow)² augmented matrix */
+  double *aug;             /* (nv+mrow)² augmented matrix (with lsq: see mbd_data_dense) */
   double *augrhs;          /* nv+mrow */
   int *ipiv;               /* nv+mrow */
   double *work;            /* 4(nv+mrow) scratch */
@@ -445,6 +445,7 @@ struct mbd_data {
   double *tmp_n;           /* nv scratch */
   double *tmp_m;           /* nv+mrow scratch */
   mbd_lsq_ws lsq;          /* least squares, max(nv, mrow) square */
+  int dense_ready;         /* aug and lsq allocated (mbd_data_dense) */
   int have_dynamics;       /* vdot and lambda valid for the current state */
   long newton_iterations;
   long lu_factorizations;
@@ -490,6 +491,12 @@ static inline int mbd_sparse_on(const mbd_data *d) { return d->sp && d->sp->on; 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
  * assembled initial state, copies for sampling */
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err);
+/* the dense workspaces aug ((nv+mrow)²) and lsq (3·max(nv, mrow)²): a model that has the sparse
+ * form (d->sp) gets them on the first use — a dense solve, a rank test or a least-squares analysis
+ * that only the dense algebra does — so that a large model's sparse run never holds them; other
+ * data have them from mbd_data_alloc.  MBD_OK, or MBD_E_NOMEM with a message naming the model and
+ * the size when they would not fit mbd_memory_limit() or the allocation fails. */
+int mbd_data_dense(const mbd_model *m, mbd_data *d, mbd_error *err);
 void mbd_data_free(mbd_data *d);
 /* the assembled initial state: t = 0, q, v, memos, the active rows of the rank test */
 void mbd_data_reset(const mbd_model *m, mbd_data *d);

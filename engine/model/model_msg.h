@@ -28,8 +28,15 @@
 #define MSG_MODEL_DATA_TOO_LARGE                                                                \
   "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
   "need %.3g GB for each copy of the run's workspaces, more than the %.3g GB allowed (a "       \
-  "quarter of the memory, or MBD_MAX_WORKSPACE_GB); every run reserves them, a sparse one "      \
-  "(linear_solver) too: sizing them for sparse runs is not done yet"
+  "quarter of the memory, or MBD_MAX_WORKSPACE_GB)"
+/* the dense workspaces a step asked for would not fit: model, coordinates, constraint rows, GB
+ * needed, GB allowed */
+#define MSG_MODEL_DATA_DENSE_TOO_LARGE                                                           \
+  "model '%s' is too large for mbd's dense linear algebra: %d coordinates and %d constraints "   \
+  "need %.3g GB for each copy of the run's workspaces, more than the %.3g GB allowed (a "       \
+  "quarter of the memory, or MBD_MAX_WORKSPACE_GB); its sparse form runs without them (linear_" \
+  "solver = \"sparse\" with augmented, baumgarte, gcp or kane), but this step needs them (a "     \
+  "dense solve, or a rank test or least-squares analysis of Φq)"
 
 /* ---- names ----------------------------------------------------------------------------------- */
 

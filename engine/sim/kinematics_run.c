@@ -21,6 +21,9 @@ static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
   memcpy(d->tmp_n, d->Q, (size_t)n * sizeof(double));
   mbd_gemv(0, n, n, -1.0, d->M, n, d->vdot, 1.0, d->tmp_n);
   // Φq_aᵀ (n × ma) into aug as scratch
+  if ((rc = mbd_data_dense(m, d, err)) < 0) {
+    return rc;
+  }
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < ma; k++) {
       MBD_AT(d->aug, n, i, k) = MBD_AT(d->phiq_a, ma, k, i);

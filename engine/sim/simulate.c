@@ -346,6 +346,12 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   if (rc == MBD_OK) {
     rc = ops->create(&s.self, m, s.d, o, err);
   }
+  // the dense workspaces, taken now where they fit, so that no evaluation allocates inside the
+  // integration loop; a model too large for them runs without (a sparse solve, the recursive
+  // one) until a step needs them, which then stops with the size (mbd_data_dense)
+  if (rc == MBD_OK && mbd_data_dense(m, s.d, NULL) == MBD_OK) {
+    mbd_data_dense(m, s.ds, NULL);
+  }
   if (rc == MBD_OK && ops->display) {
     snprintf(run->formulation, sizeof run->formulation, "%s", ops->display(s.self));
   }

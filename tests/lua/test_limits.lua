@@ -3,7 +3,7 @@
 -- 12, "Fuzzing and hostile input").  ctest runs this script with MBD_MAX_WORKSPACE_GB=1, so the
 -- limits do not depend on the machine's memory; `sym_cap` runs the symbolic context's own limit
 -- with MBD_MAX_WORKSPACE_GB=0.01 (the context takes its limit when the interpreter starts).
---   a 10 000-body model    refused by its dense workspaces' size (58 GB), m:info() still works
+--   a 10 000-body model    refused by its dense workspaces' size (16.8 GB), m:info() still works
 --   a recorder too large   refused by samples × channels (a tiny output_every)
 --   a sum of 1e5 terms     built, printed, differentiated and evaluated in a second or two and
 --                          about 100 MB (building it term by term took minutes and gigabytes:
@@ -55,11 +55,12 @@ local sum -- the sum of sin(i x), i = 1..N, built term by term
 local cpu, mem = {}, {}
 
 local cases = {
-  -- 30 000 coordinates and 20 000 constraints: 58.4 GB of dense workspaces, refused at once
+  -- 30 000 coordinates and 20 000 constraints: 16.8 GB of dense arrays every run holds (Φq, its
+  -- active copy, M; a dense solve would add 41.6 GB), refused at once
   {"a 10 000-body model is refused by size", function()
      big:simulate { t_end = 0.01, formulation = "kane" }
    end, {}, false, "model 'chain' is too large for mbd's dense linear algebra: 30000 coordinates "
-                   .. "and 20000 constraints need 58.4 GB for each copy of the run's workspaces, "
+                   .. "and 20000 constraints need 16.8 GB for each copy of the run's workspaces, "
                    .. "more than the 1 GB allowed", line = 1},
   {"so is its relative-coordinate run", function()
      big:simulate { t_end = 0.01, formulation = "relative" }
