@@ -154,33 +154,48 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   lua_setfield(L, -2, "contacts");
 }
 
-int l_model_explain(lua_State *L) {
-  mbd_model *m = l_model_get(L, 1);
+mbd_run *l_explain_args(lua_State *L, const char *owner, double *t) {
   if (lua_isnoneornil(L, 2)) {
     lua_settop(L, 1);
     lua_newtable(L);
   }
   static const char *const fields[] = {"run", "t", NULL};
   lx_check_fields(L, 2, "explain", fields);
-  double t = 0;
-  int has_t = lx_opt_number(L, 2, "explain", "t", &t);
+  lua_settop(L, 2);
+  *t = 0;
+  int has_t = lx_opt_number(L, 2, "explain", "t", t);
   mbd_run *run = NULL;
   if (lua_getfield(L, 2, "run") != LUA_TNIL) {
     run = l_run_check(L, -1);
-    // the run must be this model's
+    // the run must be this model's (this system's)
     if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
-      return luaL_error(L, "explain: field 'run' is a run of another model");
+      luaL_error(L, "explain: field 'run' is a run of another %s", owner);
     }
     lua_pop(L, 1);
     if (!has_t) {
-      return luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
+      luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
     }
-  } else if (has_t && t != 0) {
-    return luaL_error(L,
-                      "explain: field 't' needs field 'run' (without a run: the assembled "
-                      "initial state, t = 0)");
+  } else if (has_t && *t != 0) {
+    luaL_error(L, "explain: field 't' needs field 'run' (without a run: the %s initial state, "
+                  "t = 0)", strcmp(owner, "model") == 0 ? "assembled" : "given");
   }
   lua_pop(L, 1);
+  return run;
+}
+
+int l_explain_finish(lua_State *L) {
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.explain");
+  lua_call(L, 1, 1);
+  lua_insert(L, -2);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+int l_model_explain(lua_State *L) {
+  mbd_model *m = l_model_get(L, 1);
+  double t = 0;
+  mbd_run *run = l_explain_args(L, "model", &t);
   mbd_error err;
   mbd_error_clear(&err);
   // the initial state needs an assembled model: assemble as m:info() does
@@ -199,11 +214,5 @@ int l_model_explain(lua_State *L) {
   }
   push_explain(L, e, mbd_model_dim(m));
   mbd_explain_free(e);
-  // the printed form (stdlib/mbd/explain.lua)
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "mbd.explain");
-  lua_call(L, 1, 1);
-  lua_insert(L, -2);
-  lua_call(L, 1, 1);
-  return 1;
+  return l_explain_finish(L);
 }

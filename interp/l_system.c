@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "l_callback.h"
+#include "l_explain.h"
 #include "l_manifest.h"
 #include "l_run.h"
 #include "l_simulate.h"
@@ -429,26 +430,11 @@ static void push_system_explain(lua_State *L, const mbd_system_explain *e, const
 /* s:explain { run = r, t = ... } | s:explain(): paper 004's equation 5 at one state, every term */
 static int l_system_explain(lua_State *L) {
   lsystem *ls = check_system(L, 1);
-  if (lua_isnoneornil(L, 2)) {
-    lua_settop(L, 1);
-    lua_newtable(L);
-  }
-  static const char *const fields[] = {"run", "t", NULL};
-  lx_check_fields(L, 2, "explain", fields);
-  lua_settop(L, 2);
   double t = 0;
-  int has_t = lx_opt_number(L, 2, "explain", "t", &t);
+  mbd_run *run = l_explain_args(L, "system", &t);
   int n = mbd_system_ncoord(ls->s);
   double *q = NULL, *qd = NULL;
-  if (lua_getfield(L, 2, "run") != LUA_TNIL) {
-    mbd_run *run = l_run_check(L, -1);
-    if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
-      return luaL_error(L, "explain: field 'run' is a run of another system");
-    }
-    lua_pop(L, 1);
-    if (!has_t) {
-      return luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
-    }
+  if (run) {
     int ns = mbd_run_nsample(run);
     const double *ts = mbd_run_times(run);
     if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
@@ -468,9 +454,6 @@ static int l_system_explain(lua_State *L) {
       }
       q[i] = mbd_run_value(run, c, t, &ok);
     }
-  } else if (has_t && t != 0) {
-    return luaL_error(L, "explain: field 't' needs field 'run' (without a run: the initial "
-                         "state, t = 0)");
   }
   // the force function runs through the callback bridge, as in simulate
   lua_getiuservalue(L, 1, 1);
@@ -485,13 +468,7 @@ static int l_system_explain(lua_State *L) {
   }
   push_system_explain(L, e, mbd_system_name(ls->s));
   mbd_system_explain_free(e);
-  // the printed form (stdlib/mbd/explain.lua)
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "mbd.explain");
-  lua_call(L, 1, 1);
-  lua_insert(L, -2);
-  lua_call(L, 1, 1);
-  return 1;
+  return l_explain_finish(L);
 }
 
 static const luaL_Reg system_methods[] = {{"explain", l_system_explain},

@@ -80,6 +80,21 @@ local function is_diagonal(M)
   return true
 end
 
+-- per-coordinate columns, M's diagonal as one more when M is diagonal, else M printed after them
+local function coordinate_table(L, names, heads, vecs, M)
+  if is_diagonal(M) then
+    local d = {}
+    for i = 1, #names do d[i] = M[i][i] end
+    heads[#heads + 1], vecs[#vecs + 1] = "M", d
+  end
+  columns(L, names, heads, vecs)
+  if not is_diagonal(M) then
+    L[#L + 1] = ""
+    L[#L + 1] = "mass matrix M"
+    matrix(L, names, names, M)
+  end
+end
+
 local function vec(v, unit)
   local parts = {}
   for i, x in ipairs(v) do parts[i] = num(x) end
@@ -102,18 +117,7 @@ local function text(ex)
   L[#L + 1] = ""
   L[#L + 1] = "coordinates: velocity v, acceleration qdd (paper 000 eq 13), applied force Q" ..
               (is_diagonal(ex.M) and ", mass M (diagonal)" or "")
-  local heads, vecs = { "v", "qdd", "Q" }, { ex.v, ex.qdd, ex.Q }
-  if is_diagonal(ex.M) then
-    local d = {}
-    for i = 1, n do d[i] = ex.M[i][i] end
-    heads[#heads + 1], vecs[#vecs + 1] = "M", d
-  end
-  columns(L, ex.coordinates, heads, vecs)
-  if not is_diagonal(ex.M) then
-    L[#L + 1] = ""
-    L[#L + 1] = "mass matrix M"
-    matrix(L, ex.coordinates, ex.coordinates, ex.M)
-  end
+  coordinate_table(L, ex.coordinates, { "v", "qdd", "Q" }, { ex.v, ex.qdd, ex.Q }, ex.M)
 
   -- constraints: Phi_q with its rows named, then Phi, gamma, lambda per row
   L[#L + 1] = ""
@@ -188,18 +192,8 @@ local function system_text(ex)
   L[#L + 1] = ""
   L[#L + 1] = "coordinates: q, qd, applied force F, free motion a = M^-1 F (eq 2), qdd (eq 5), " ..
               "constraint force Qc = M (qdd - a)" .. (is_diagonal(ex.M) and ", mass M (diagonal)" or "")
-  local heads, vecs = { "q", "qd", "F", "a", "qdd", "Qc" }, { ex.q, ex.qd, ex.F, ex.a, ex.qdd, ex.Qc }
-  if is_diagonal(ex.M) then
-    local d = {}
-    for i = 1, n do d[i] = ex.M[i][i] end
-    heads[#heads + 1], vecs[#vecs + 1] = "M", d
-  end
-  columns(L, ex.coordinates, heads, vecs)
-  if not is_diagonal(ex.M) then
-    L[#L + 1] = ""
-    L[#L + 1] = "mass matrix M"
-    matrix(L, ex.coordinates, ex.coordinates, ex.M)
-  end
+  coordinate_table(L, ex.coordinates, { "q", "qd", "F", "a", "qdd", "Qc" },
+                   { ex.q, ex.qd, ex.F, ex.a, ex.qdd, ex.Qc }, ex.M)
   if m == 0 then
     L[#L + 1] = ""
     L[#L + 1] = "no constraints: qdd = a"

@@ -7,22 +7,11 @@
 --   mbd tests/lua/test_limits_sparse.lua          (cases: see harness.lua)
 local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
 
--- the benchmarks' planar chain (scripts/bench/chains.lua): links 1 m, released at 0.3 rad
-local function chain(N)
-  local m = mbd.model { name = N .. "-link chain", dim = 2, gravity = { 0, -9.81 } }
-  local a = -math.pi / 2 + 0.3
-  local prev, x, y, at_prev = m.ground, 0, 0, { 0, 0 }
-  for i = 1, N do
-    local b = m:body { name = "l" .. i, mass = 1, inertia = 1 / 12,
-                       pos = { x + 0.5 * math.cos(a), y + 0.5 * math.sin(a) }, angle = a }
-    m:revolute { name = "j" .. i, body1 = prev, at1 = at_prev, body2 = b, at2 = { -0.5, 0 } }
-    x, y = x + math.cos(a), y + math.sin(a)
-    prev, at_prev = b, { 0.5, 0 }
-  end
-  return m
-end
+-- the benchmarks' planar chain (links 1 m, released at 0.3 rad)
+local here = debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or "."
+local chains = dofile(here .. "/../../scripts/bench/chains.lua")
 
-local m = chain(450)
+local m = chains.planar(450)
 local function run(f)
   return m:simulate { t_end = 0.3, formulation = f, rtol = 1e-9, atol = 1e-9, output_every = 0.3,
                       quiet = true }
