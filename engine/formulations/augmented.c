@@ -67,6 +67,25 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd
 /* gcp leaves the LU for Gauss's principle (singular.c) below AUG_GAUSS_REL times that ratio */
 #define AUG_GAUSS_REL 1e-4
 
+double mbd_pivot_watch(mbd_data *d, int piv, double ratio) {
+  if (d->aug_ratio0 == 0 && piv == 0) {
+    d->aug_ratio0 = ratio;
+  }
+  // the scale of the singular-configuration tests: the run's first pivot ratio (a re-selection of
+  // rows, which takes a new baseline, must not hide a configuration growing singular)
+  if (d->aug_ratio_start == 0 && piv == 0) {
+    d->aug_ratio_start = ratio;
+  }
+  double start = d->aug_ratio_start > 0 ? d->aug_ratio_start : ratio;
+  // how near a singular configuration the run comes (the integration's evaluations: the driver
+  // warns after a run that came near one without stopping)
+  if (ratio < d->sing_ratio * start) {
+    d->sing_ratio = ratio / start;
+    d->sing_t = d->t;
+  }
+  return start;
+}
+
 /* the solve of eq 13, or for gcp (gauss = 1) Gauss's principle near a singular configuration */
 static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, int gauss,
                     int want_lambda, mbd_error *err) {
@@ -104,21 +123,7 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
       }
     }
   }
-  if (d->aug_ratio0 == 0 && piv == 0) {
-    d->aug_ratio0 = ratio;
-  }
-  // the scale of the singular-configuration tests: the run's first pivot ratio (a re-selection of
-  // rows, which takes a new baseline above, must not hide a configuration growing singular)
-  if (d->aug_ratio_start == 0 && piv == 0) {
-    d->aug_ratio_start = ratio;
-  }
-  double start = d->aug_ratio_start > 0 ? d->aug_ratio_start : ratio;
-  // how near a singular configuration the run comes (the integration's evaluations: the driver
-  // warns after an augmented or baumgarte run that came near one without stopping)
-  if (ratio < d->sing_ratio * start) {
-    d->sing_ratio = ratio / start;
-    d->sing_t = d->t;
-  }
+  double start = mbd_pivot_watch(d, piv, ratio);
   // gcp's state is consistent (its analyses): near a singular configuration its accelerations
   // come from the SVD, which sees σ where the LU sees σ²
   d->gauss_solved = 0;

@@ -182,6 +182,12 @@ void mbd_partitioned_destroy(void *self);
 int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
                      int flags, int *solve, mbd_error *err);
 
+/* augmented.c: the pivot ratio of a leading-matrix factorization (piv 0: regular) into the run's
+ * watch — the re-selection baseline d->aug_ratio0, the run's first ratio d->aug_ratio_start, the
+ * least ratio relative to it (d->sing_ratio at d->sing_t) — returning the scale of the
+ * singular-configuration tests (the first ratio, or this one before any) */
+double mbd_pivot_watch(mbd_data *d, int piv, double ratio);
+
 /* augmented.c: the solve of mbd_dynamics_augmented again with a new right-hand side (d->Q and
  * γ*), reusing its factorization of the leading matrix */
 void mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star);

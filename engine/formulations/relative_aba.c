@@ -599,17 +599,7 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
         return MBD_RESELECTED;  // γ* follows the new rows: the caller rebuilds it
       }
     }
-    if (d->aug_ratio0 == 0 && piv == 0) {
-      d->aug_ratio0 = ratio;
-    }
-    if (d->aug_ratio_start == 0 && piv == 0) {
-      d->aug_ratio_start = ratio;
-    }
-    double start = d->aug_ratio_start > 0 ? d->aug_ratio_start : ratio;
-    if (ratio < d->sing_ratio * start) {
-      d->sing_ratio = ratio / start;
-      d->sing_t = d->t;
-    }
+    double start = mbd_pivot_watch(d, piv, ratio);
     if (piv > 0 || ratio < 64 * DBL_EPSILON || ratio < ABA_SINGULAR_REL * start) {
       char what[160];
       row_name(m, d, gidx[piv > 0 ? piv - 1 : kmin], what, sizeof what);

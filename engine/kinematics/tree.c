@@ -576,14 +576,12 @@ static int small_lsq(int m, int k, const double *A, const double *b, double *x) 
 /* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
  * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
  * its tree joint and its norm (a consistent system: least squares solves it exactly) */
-/* the same pass for the recursive solve, O(nbody + mrow): each body's M_Y and Q_Y from its
- * record in x (the force stage of the sample's evaluation), the rows at the body found through
- * its joints (t->body_j), the Cartesian model's forces and dense Φq not needed */
-static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_model *m,
-                           mbd_data *d, mbd_error *err) {
+/* the multipliers both models share: cut joints and drives have the same equations in the
+ * tree model mr (its data x) and the Cartesian model m (data d, λ zeroed elsewhere) */
+static void known_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model *m,
+                              mbd_data *d) {
   const mbd_tree *t = mr->tree;
-  int mrow = m->mrow, ny = m->dim == 3 ? 7 : 3;
-  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
+  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   for (int k = 0; k < t->ncut; k++) {
     const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
     for (int i = 0; i < j->nrow; i++) {
@@ -593,6 +591,16 @@ static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_mod
   for (int k = 0; k < m->ndrive; k++) {
     d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
   }
+}
+
+/* the same pass for the recursive solve, O(nbody + mrow): each body's M_Y and Q_Y from its
+ * record in x (the force stage of the sample's evaluation), the rows at the body found through
+ * its joints (t->body_j), the Cartesian model's forces and dense Φq not needed */
+static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_model *m,
+                           mbd_data *d, mbd_error *err) {
+  const mbd_tree *t = mr->tree;
+  int mrow = m->mrow, ny = m->dim == 3 ? 7 : 3;
+  known_multipliers(mr, x, m, d);
   // each body's Euler-parameter norm row (spatial)
   int *norm_of = d->iwork;
   for (int b = 0; b < m->nbody; b++) {
@@ -678,17 +686,7 @@ int mbd_tree_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_model
   if (rc < 0) {
     return rc;
   }
-  memset(d->lambda, 0, (size_t)mrow * sizeof(double));
-  // cut joints and drives: the same equations in both models, so the same multipliers
-  for (int k = 0; k < t->ncut; k++) {
-    const mbd_joint *j = &m->joint[t->cut[k]], *jr = &mr->joint[t->cut[k]];
-    for (int i = 0; i < j->nrow; i++) {
-      d->lambda[j->row0 + i] = x->lambda[jr->row0 + i];
-    }
-  }
-  for (int k = 0; k < m->ndrive; k++) {
-    d->lambda[m->drive[k].row] = x->lambda[mr->drive[k].row];
-  }
+  known_multipliers(mr, x, m, d);
   for (int k = t->ntj - 1; k >= 0; k--) {
     const mbd_tree_joint *tj = &t->tj[k];
     int c = tj->child;
