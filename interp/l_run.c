@@ -147,6 +147,8 @@ static void push_stats(lua_State *L, mbd_run *r) {
   NUM(max_velocity_violation);
   INT(repartitions);
   INT(lu_factorizations);
+  INT(singular_evaluations);
+  INT(singular_passages);
   INT(contact_iterations);
   INT(stick_events);
   INT(slip_events);

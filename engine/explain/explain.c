@@ -308,8 +308,7 @@ static int solve_augmented(void *self, const mbd_model *m, mbd_data *d, int want
                            int reuse, mbd_error *err) {
   (void)self, (void)want_lambda;
   if (reuse) {
-    mbd_dynamics_augmented_again(m, d, d->gamma_a);
-    return MBD_OK;
+    return mbd_dynamics_augmented_again(m, d, d->gamma_a, err);
   }
   return mbd_dynamics_augmented(m, d, d->gamma_a, err);
 }

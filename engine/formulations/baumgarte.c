@@ -10,6 +10,7 @@
 #include "formulations_msg.h"
 
 typedef struct baumgarte {
+  mbd_aug_pass pass;      /* singular configurations (augmented.c; first: the shared ops read it) */
   double alpha, beta;
   double *gstar;        /* mrow: the corrected γ* of the active rows */
   mbd_form_solver solver; /* dense or sparse (formulations/sparse.c) */
@@ -45,6 +46,9 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   b->beta = o->beta;
   b->gstar = g;
   int rc = mbd_form_solver_init(&b->solver, m, d, o, MBD_FORM_BAUMGARTE, err);
+  if (rc == MBD_OK) {
+    rc = mbd_aug_pass_init(&b->pass, m, d, o, &b->solver, err);
+  }
   if (rc < 0) {
     free(g);
     free(b);
@@ -55,12 +59,15 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
 }
 
 static void stats(const void *self, mbd_run_stats *st) {
-  mbd_form_solver_stats(&((const baumgarte *)self)->solver, st);
+  const baumgarte *b = self;
+  mbd_form_solver_stats(&b->solver, st);
+  mbd_aug_stats(self, st);
 }
 
 static void destroy(void *self) {
   baumgarte *b = self;
   if (b) {
+    mbd_aug_pass_free(&b->pass);
     free(b->gstar);
     free(b);
   }
@@ -72,8 +79,7 @@ static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda
   (void)want_lambda;
   baumgarte *b = self;
   if (reuse) {
-    mbd_dynamics_augmented_again(m, d, b->gstar);
-    return MBD_OK;
+    return mbd_dynamics_augmented_again(m, d, b->gstar, err);
   }
   stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
   int rc = mbd_dynamics_augmented(m, d, b->gstar, err);
@@ -88,7 +94,7 @@ static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                 int flags, mbd_error *err) {
   int solve = 0;
-  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &solve, err);
+  int rc = mbd_aug_prepare(self, m, d, t, y, flags, &solve, err);
   if (!solve) {
     return rc;
   }
@@ -97,6 +103,10 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
                  const int *found, mbd_error *err) {
+  mbd_aug_pass *ps = self;
+  if (found && ps->p) {
+    return mbd_aug_pass_switch(ps, m, d, t, err);  // (no contacts beside a passage)
+  }
   // written densely, as augmented's (augmented.c)
   int on = mbd_sparse_on(d);
   mbd_sparse_set(m, d, 0);
@@ -107,13 +117,14 @@ static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *
 
 const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
                                          .create = create,
-                                         .ny = mbd_cart_ny,
-                                         .pack = mbd_cart_pack,
+                                         .ny = mbd_aug_ny,
+                                         .pack = mbd_aug_pack,
                                          .eval = eval,
-                                         .deriv = mbd_cart_deriv,
-                                         .ycoord = mbd_cart_ycoord,
-                                         .nroot = mbd_contact_nroot,
-                                         .roots = mbd_contact_roots,
+                                         .deriv = mbd_aug_deriv,
+                                         .ycoord = mbd_aug_ycoord,
+                                         .step = mbd_aug_step,
+                                         .nroot = mbd_aug_nroot,
+                                         .roots = mbd_aug_roots,
                                          .event = event,
                                          .stats = stats,
                                          .destroy = destroy};

@@ -394,7 +394,10 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
       mbd_forces_add_point(m, d, ct->b2, cs->s2, f2);
       mbd_forces_add_point(m, d, ct->b1, cs->s1, f1);
       memset(d->gamma_a, 0, (size_t)d->ma * sizeof(double));
-      mbd_dynamics_augmented_again(m, d, d->gamma_a);
+      rc = mbd_dynamics_augmented_again(m, d, d->gamma_a, err);
+      if (rc < 0) {
+        return rc;
+      }
       double l1 = d->lambda[ct->row0], p = -l0 / (1 + l1);
       if (!(p >= 0) || !isfinite(p)) {
         p = 0;  // no compressive normal impulse with this friction (a jam): the frictionless one

@@ -87,17 +87,17 @@ extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, 
 int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
                            mbd_error *err);
 
-/* gcp: the same solve, but near a singular configuration (the pivot ratio fallen by 1e4, or a
- * zero pivot) Gauss's principle by SVD (singular.c) instead of stopping */
+/* gcp: the same solve (the two differ only in the contacts' reuse of the factorization) */
 int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
                      mbd_error *err);
-/* singular.c: v̇ = a + M^(−1/2) (Φq M^(−1/2))⁺ (γ* − Φq a) on the active rows (any rank), and with
- * want_lambda the minimum-norm multipliers of Φqᵀλ = Q − M v̇ */
-/* singular.c: whether mbd_dynamics_gauss can take the model (rigid bodies only) */
-int mbd_gauss_applies(const mbd_model *m);
+/* singular.c: Gauss's principle near a singular configuration (augmented.c calls it where the
+ * leading matrix's pivot ratio has fallen by AUG_GAUSS_REL, for every Cartesian formulation):
+ *   v̇ = a + S (Φq S)⁺ (γ − Φq a) + S V filter(σ) Uᵀ (γ* − γ)
+ * on the active rows (any rank), and with want_lambda the minimum-norm multipliers of
+ * Φqᵀλ = Q − M v̇.  MBD_E_SINGULAR naming the row when the mechanism is locked (the acceleration
+ * equations inconsistent where Φq lost rank), or when the SVD fails. */
 int mbd_dynamics_gauss(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
                        mbd_error *err);
-
 /* cartesian.c: the state of the formulations that integrate every coordinate, y = [q; v]: the
  * ops ny, pack, deriv, ycoord they share, and the state from y (poses, rows evaluated) */
 int mbd_cart_ny(const void *self, const mbd_model *m);
@@ -152,6 +152,7 @@ typedef struct mbd_part {
   mbd_form_solver solver; /* dense or sparse, and the symbolic analyses of Φ_qd */
   long pid;             /* the partition's number (every choice a new one) */
   double sratio;        /* its pivot ratio (the dense form reads jd's) */
+  const double *colw;   /* n column weights for the choice's QR, or NULL (mbd_aug_pass) */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err);
@@ -182,6 +183,42 @@ void mbd_partitioned_destroy(void *self);
 int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
                      int flags, int *solve, mbd_error *err);
 
+/* augmented.c: the passage of singular configurations for augmented and baumgarte — when Φq's
+ * σ_min/σ_max falls below 1e-1 of its start (a root function), the state is projected onto the
+ * constraints and integrated in the independent coordinates of a partition (gcp's), until it is
+ * back above 2e-1.  Their run state starts with it, so the
+ * ops below (mbd_aug_*) serve both. */
+typedef struct mbd_aug_pass {
+  mbd_part *p;          /* the partition of a passage; NULL: the model has no passage (contacts,
+                           many coordinates) */
+  int on;               /* 1: passing, y = [q_i; v_i] of p */
+  long passages;        /* passages made */
+  double sv0;           /* σ_min / σ_max of Φq at the start (0: no passage) */
+  double sv_last;       /* and at the last root evaluation that computed it */
+  mbd_lsq_ws lsq;       /* its SVD's workspace */
+  double *J;            /* max(nv, mrow)²: Φq of the active rows, dense (the sparse form's) */
+  double *w;            /* nv: the partition's column weights at an entry */
+} mbd_aug_pass;
+int mbd_aug_pass_init(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                      const mbd_form_solver *solver, mbd_error *err);
+void mbd_aug_pass_free(mbd_aug_pass *ps);
+/* at its root: into the passage (projection and partition) or out of it; MBD_FORM_RESIZED */
+int mbd_aug_pass_switch(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, double t,
+                        mbd_error *err);
+int mbd_aug_ny(const void *self, const mbd_model *m);
+void mbd_aug_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y);
+void mbd_aug_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot);
+int mbd_aug_ycoord(const void *self, const mbd_model *m, int i, int *accel);
+int mbd_aug_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 mbd_error *err);
+int mbd_aug_nroot(const void *self, const mbd_model *m);
+int mbd_aug_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
+                  mbd_error *err);
+void mbd_aug_stats(const void *self, mbd_run_stats *st);
+/* mbd_form_prepare with the passage's partition while passing */
+int mbd_aug_prepare(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                    int flags, int *solve, mbd_error *err);
+
 /* augmented.c: the pivot ratio of a leading-matrix factorization (piv 0: regular) into the run's
  * watch — the re-selection baseline d->aug_ratio0, the run's first ratio d->aug_ratio_start, the
  * least ratio relative to it (d->sing_ratio at d->sing_t) — returning the scale of the
@@ -189,8 +226,10 @@ int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, con
 double mbd_pivot_watch(mbd_data *d, int piv, double ratio);
 
 /* augmented.c: the solve of mbd_dynamics_augmented again with a new right-hand side (d->Q and
- * γ*), reusing its factorization of the leading matrix */
-void mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star);
+ * γ*), reusing its factorization of the leading matrix (Gauss's principle again when the last
+ * solve was one: d->gauss_solved) */
+int mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star,
+                                 mbd_error *err);
 
 /* contact.c: contacts in every formulation (paper 001).  A formulation's solve: v̇ (and λ with
  * want_lambda) at a state whose constraints and forces are evaluated; reuse = 1 when only d->Q
@@ -227,6 +266,21 @@ typedef struct mbd_uk_root {
 int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a,
                  double *res, double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq,
                  double *vdot);
+
+/* singular.c, the pieces of Gauss's principle that udwadia_kalaba shares:
+ * the free motion a = M̃⁻¹Q̃ and a square root S of M̃⁻¹ — S->sdiag = diag (n) when M is diagonal
+ * (planar rigid bodies), else S->lchol = L (n×n) the Cholesky factor of M̃ = M + Σ s(2p)(2p)ᵀ over
+ * the Euler parameters p (Q̃ = Q + Σ s(2p)(−2ṗᵀṗ)); 0, or the Cholesky's failed pivot (> 0) */
+int mbd_gauss_free_motion(const mbd_model *m, const mbd_data *d, double *L, double *diag,
+                          double *a, mbd_uk_root *S);
+/* B = C S (mr×n, ld mr) */
+void mbd_gauss_scale(int mr, int n, const double *C, const mbd_uk_root *S, double *B);
+/* w_k (mn) from the SVD U diag(sv) Vᵀ of B: (U_kᵀ res)/σ_k for σ_k > rank_tol σ₁, plus
+ * (U_kᵀ rs) σ_k/(σ_k² + μ²), μ = mu_rel σ₁, when rs is given (the stabilization's filter) */
+void mbd_gauss_filter(int mr, int mn, const double *U, const double *sv, const double *res,
+                      const double *rs, double rank_tol, double mu_rel, double *w);
+/* v̇ = a + S x (x, n entries, is overwritten) */
+void mbd_gauss_apply(int n, const mbd_uk_root *S, const double *a, double *x, double *vdot);
 
 /* sparse.c: the linear solver of a run (linear_solver; "auto" by size and structure) for
  * formulation form on the data d of its integration: MBD_LINSOLVE_DENSE, or MBD_LINSOLVE_SPARSE

@@ -22,6 +22,8 @@
 /* relative: a solver it does not offer: its name */
 #define MSG_FORM_REL_SOLVER \
   "simulate: formulation 'relative' solves with augmented, baumgarte, gcp or kane, not '%s'"
+/* relative and generated code do not take contacts: the formulation's name, model */
+#define MSG_FORM_REL_CONTACTS "simulate: formulation '%s' does not handle contacts (model '%s')"
 /* relative: a cut joint the model does not have: name, model */
 #define MSG_FORM_REL_CUT "simulate: cut joint '%s' is not a joint of model '%s'"
 /* relative: a code number outside the list: the number */
@@ -56,10 +58,9 @@
 /* ---- singular matrices and failed analyses --------------------------------------------------- */
 
 /* augmented: the leading matrix is singular: time, how it was found, where (row or coordinate) */
-#define MSG_FORM_SINGULAR_LEADING                                                                 \
-  "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): the mechanism is in a " \
-  "singular configuration or a constraint is redundant; formulations kane, gcp and "           \
-  "udwadia_kalaba pass singular configurations"
+#define MSG_FORM_SINGULAR_LEADING                                                            \
+  "the leading matrix [M Φqᵀ; Φq 0] is singular at t = %g (%s at %s): a body without mass or " \
+  "inertia along a joint's coordinates, or a redundant constraint"
 /* kane: the reduced matrix is singular: time, pivot */
 #define MSG_FORM_SINGULAR_REDUCED "the reduced matrix [BᵀM; Φq] is singular at t = %g (pivot %d)"
 /* partitioning: the constraint Jacobian lost rank: time, rank, active rows */
@@ -87,8 +88,26 @@
   "iterations (residual %.3g, tolerance %.3g)"
 /* udwadia_kalaba: the SVD of the scaled constraint matrix did not converge: time */
 #define MSG_FORM_UK_SVD "udwadia_kalaba: the SVD of Φq M^(-1/2) did not converge at t = %g"
-/* gcp near a singular configuration: the SVD of Gauss's principle did not converge: time */
-#define MSG_FORM_GAUSS_SVD "gcp: the SVD of Φq M^(-1/2) did not converge at t = %g"
+/* near a singular configuration: the SVD of Gauss's principle did not converge: time */
+#define MSG_FORM_GAUSS_SVD \
+  "Gauss's principle near a singular configuration: the SVD of Φq M^(-1/2) did not converge at " \
+  "t = %g"
+/* Gauss's principle: the augmented mass matrix is not positive definite: time, where */
+#define MSG_FORM_GAUSS_MASS \
+  "the mass matrix (with the Euler parameters' augmentation) is not positive definite at t = %g " \
+  "(at %s)"
+/* the passage of a singular configuration could not start (no consistent state near): time */
+#define MSG_FORM_PASSAGE \
+  "a singular configuration at t = %g: no consistent state near the integrated one to pass it from"
+/* the recursive solve chose the rows again three times in one evaluation: time */
+#define MSG_FORM_ABA_RESELECT \
+  "the cut joints' rows were chosen again three times at t = %g without a regular set: a " \
+  "constraint is redundant along the motion"
+/* a locked mechanism (MBD_E_SINGULAR): time, the row that misses most, by how much of the scale */
+#define MSG_FORM_LOCKED                                                                          \
+  "the mechanism locks at t = %g: Φq has lost rank and no acceleration meets the constraints " \
+  "(%s misses by %.2g of the equations' scale): a drive or force pushes it through a dead "    \
+  "centre, or the given velocities leave the constraints"
 /* udwadia_kalaba: the SVD for the multipliers did not converge: time */
 #define MSG_FORM_UK_MULT_SVD "udwadia_kalaba: multipliers: SVD did not converge at t = %g"
 

@@ -13,9 +13,8 @@
 static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda, int reuse,
                     mbd_error *err) {
   (void)self;
-  if (reuse && !d->gauss_solved) {
-    mbd_dynamics_augmented_again(m, d, d->gamma_a);
-    return MBD_OK;
+  if (reuse) {
+    return mbd_dynamics_augmented_again(m, d, d->gamma_a, err);
   }
   return mbd_dynamics_gcp(m, d, d->gamma_a, want_lambda, err);
 }

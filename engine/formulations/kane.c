@@ -24,8 +24,7 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   // sparse leading matrix gives in O(n), with the multipliers
   if (mbd_sparse_on(d)) {
     if (reuse) {
-      mbd_dynamics_augmented_again(m, d, d->gamma_a);
-      return MBD_OK;
+      return mbd_dynamics_augmented_again(m, d, d->gamma_a, err);
     }
     return mbd_dynamics_augmented(m, d, d->gamma_a, err);
   }

@@ -340,9 +340,19 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   }
   p->sep = p->mp < p->ma;
   p->fp = p->n - p->mp;
-  // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones
+  // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones;
+  // with column weights (colw) of the columns scaled by them
+  const double *J = d->phiq_a;
+  if (!chosen && p->colw) {
+    for (int c = 0; c < p->n; c++) {
+      for (int r = 0; r < p->ma; r++) {
+        MBD_AT(d->aug, p->ma, r, c) = MBD_AT(d->phiq_a, p->ma, r, c) * p->colw[c];
+      }
+    }
+    J = d->aug;
+  }
   if (!chosen) {
-    rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, d->phiq_a, p->ma, 1e-10, p->perm, &rank, NULL);
+    rc = mbd_qrcp_rank(&d->lsq, p->ma, p->n, J, p->ma, 1e-10, p->perm, &rank, NULL);
     if (rc < 0) {
       return MBD_FAIL(err, rc, MSG_KIN_QR, "partitioning", d->t);
     }

@@ -61,6 +61,12 @@ typedef struct relative {
 static int cartesian_mode(const mbd_sim_opts *o) { return o->formulation != MBD_FORM_RELATIVE; }
 
 static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
+  // (its event op serves the inner formulation's passage of singular configurations, not
+  // contacts: the driver's own test of contacts does not see that)
+  if (m->ncontact > 0 || m->njfric > 0) {
+    const mbd_form_ops *f = mbd_form_lookup(o->formulation);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CONTACTS, f ? f->name : "?", m->name);
+  }
   int s = cartesian_mode(o) ? o->formulation : o->solver;
   if (s != MBD_FORM_AUGMENTED && s != MBD_FORM_BAUMGARTE && s != MBD_FORM_GCP &&
       s != MBD_FORM_KANE && !(cartesian_mode(o) && s == MBD_FORM_UK)) {
@@ -285,6 +291,29 @@ static int step(void *self, const mbd_model *m, mbd_data *d, double t, double *y
   return r->inner->step ? r->inner->step(r->inner_self, r->mr, r->dr, t, y, err) : 0;
 }
 
+/* the inner formulation's root functions and switches (the passage of singular configurations:
+ * augmented.c) on the joint coordinates; its roots read the data the driver's eval just filled */
+static int nroot(const void *self, const mbd_model *m) {
+  (void)m;
+  const relative *r = self;
+  return r->inner->nroot ? r->inner->nroot(r->inner_self, r->mr) : 0;
+}
+
+static int roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
+                 mbd_error *err) {
+  (void)m;
+  relative *r = self;
+  const mbd_data *x = d != r->d_int ? r->drs : r->dr;
+  return r->inner->roots(r->inner_self, r->mr, x, t, g, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                 const int *found, mbd_error *err) {
+  (void)m, (void)d;
+  relative *r = self;
+  return r->inner->event ? r->inner->event(r->inner_self, r->mr, r->dr, t, y, found, err) : MBD_OK;
+}
+
 static void stats(const void *self, mbd_run_stats *st) {
   const relative *r = self;
   st->newton_iterations += r->dr->newton_iterations;
@@ -313,6 +342,9 @@ const mbd_form_ops mbd_form_relative = {.name = "relative",
                                         .deriv = deriv,
                                         .ycoord = ycoord,
                                         .step = step,
+                                        .nroot = nroot,
+                                        .roots = roots,
+                                        .event = event,
                                         .stats = stats,
                                         .ymodel = ymodel,
                                         .display = display,

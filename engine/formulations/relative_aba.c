@@ -48,10 +48,15 @@
  * articulated inertia is singular along its coordinates (a chain end without mass, a degenerate
  * joint) */
 #define ABA_PIVOT_REL 1e-13
-/* the pivot ratios of the m×m system at which rows are chosen again and the run stops, relative
- * to its first (augmented.c: the same tests on the augmented matrix) */
+/* the pivot ratios of the m×m system at which rows are chosen again and Gauss's principle takes
+ * over from the LU, relative to its first (augmented.c: the same tests on the augmented matrix;
+ * the m×m matrix carries σ², the leading matrix's LU about σ) */
 #define ABA_RESELECT_REL 1e-3
-#define ABA_SINGULAR_REL 1e-8
+#define ABA_GAUSS_REL 1e-6
+/* Gauss's principle on it: eigenvalues below ABA_GAUSS_CUT of the largest dropped; the
+ * stabilization's filter μ = ABA_GAUSS_MU σ₁ (singular.c's) */
+#define ABA_GAUSS_CUT 1e-14
+#define ABA_GAUSS_MU 1e-3
 
 static int ny_of(const mbd_model *m) { return m->dim == 3 ? 7 : 3; }
 
@@ -529,9 +534,6 @@ static int split_rows(const mbd_model *m, mbd_data *d, const double *gamma_star,
 }
 
 /* name of the active row k for messages */
-static void row_name(const mbd_model *m, const mbd_data *d, int k, char *buf, size_t len) {
-  mbd_model_row_name(m, d->active[k], buf, len);
-}
 
 int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, int flags,
                      mbd_error *err) {
@@ -571,19 +573,18 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
         MBD_AT(A, mg, i, j) = a;
       }
     }
-    int piv = mbd_lu_factor(mg, A, mg, d->ipiv);
+    // (A kept beside its LU: near a singular configuration its SVD serves instead)
+    double *LU = A + (size_t)mg * mg;
+    memcpy(LU, A, (size_t)mg * mg * sizeof(double));
+    int piv = mbd_lu_factor(mg, LU, mg, d->ipiv);
     d->lu_factorizations++;
     if (piv < 0) {
       return MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK, "matrix Φq M̄⁻¹ Φqᵀ", d->t);
     }
     double lo = INFINITY, hi = 0;
-    int kmin = 0;
     for (int k = 0; k < mg; k++) {
-      double u = fabs(MBD_AT(A, mg, k, k));
-      if (u < lo) {
-        lo = u;
-        kmin = k;
-      }
+      double u = fabs(MBD_AT(LU, mg, k, k));
+      lo = fmin(lo, u);
       hi = fmax(hi, u);
     }
     double ratio = hi > 0 ? lo / hi : 0;
@@ -600,13 +601,41 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
       }
     }
     double start = mbd_pivot_watch(d, piv, ratio);
-    if (piv > 0 || ratio < 64 * DBL_EPSILON || ratio < ABA_SINGULAR_REL * start) {
-      char what[160];
-      row_name(m, d, gidx[piv > 0 ? piv - 1 : kmin], what, sizeof what);
-      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
-                      piv > 0 ? "zero pivot of Φq M̄⁻¹ Φqᵀ" : "pivot ratio of Φq M̄⁻¹ Φqᵀ", what);
+    if (piv > 0 || ratio < ABA_GAUSS_REL * start) {
+      // Gauss's principle near a singular configuration (singular.c): A = G M̄⁻¹ Gᵀ is symmetric
+      // positive semidefinite, A = U diag(s) Uᵀ with s = σ² of G M̄^(−1/2), and
+      //   λ = A⁺ (G q̈₀ − γ) − (A + μ²)⁻¹ (γ* − γ)
+      // gives q̈ = q̈₀ − X λ: the pseudo-inverse on the exact part, the Tikhonov filter on the
+      // stabilization (s below ABA_GAUSS_CUT s₁ dropped: A carries σ², so the cut on σ is
+      // √(ABA_GAUSS_CUT) = 1e-7, where A's rounding hides smaller ones)
+      const double *U = NULL, *Vt = NULL;
+      int rc2 = mbd_svd(&d->lsq, mg, mg, A, mg, &U, &Vt);
+      d->gauss_evaluations++;
+      if (rc2 != MBD_OK) {
+        return MBD_FAIL(err, rc2 == MBD_E_LAPACK ? rc2 : MBD_E_SINGULAR, MSG_FORM_GAUSS_SVD, d->t);
+      }
+      const double *sv = d->lsq.s;
+      double s1 = sv[0], mu2 = ABA_GAUSS_MU * ABA_GAUSS_MU * s1;
+      double *w = LU;  // (the LU is not needed any more)
+      for (int k = 0; k < mg; k++) {
+        double ce = 0, cs = 0;
+        for (int i = 0; i < mg; i++) {
+          double stab = gamma_star[gidx[i]] - d->gamma_a[gidx[i]];
+          ce += MBD_AT(U, mg, i, k) * (lam[i] + stab);  // lam holds G q̈₀ − γ*
+          cs += MBD_AT(U, mg, i, k) * stab;
+        }
+        w[k] = (sv[k] > ABA_GAUSS_CUT * s1 ? ce / sv[k] : 0) - cs / (sv[k] + mu2);
+      }
+      for (int i = 0; i < mg; i++) {
+        double l = 0;
+        for (int k = 0; k < mg; k++) {
+          l += MBD_AT(U, mg, i, k) * w[k];
+        }
+        lam[i] = l;
+      }
+    } else {
+      mbd_lu_solve(mg, LU, mg, d->ipiv, lam, 1);
     }
-    mbd_lu_solve(mg, A, mg, d->ipiv, lam, 1);
     if (flags & MBD_FORM_LAMBDA) {
       // the local rows' multipliers take the cut rows' forces too: the recursion once more
       // with τ = −Gᵀλ (its q̈ is the correction −Xλ)
@@ -652,15 +681,16 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
 /* ------------------------------------------------------------------------------------------ */
 /* the ops                                                                                     */
 
-/* augmented and baumgarte on a recursive tree model: y = [q; v] */
+/* augmented and baumgarte on a recursive tree model: y = [q; v], or in the passage of a singular
+ * configuration the independent coordinates of a partition (augmented.c) */
 typedef struct rec_cart {
+  mbd_aug_pass pass;  /* singular configurations (first: the shared ops read it) */
   double alpha, beta; /* baumgarte's gains, 0 for augmented */
   double *gstar;      /* mrow: γ* of the active rows */
 } rec_cart;
 
 static int cart_create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                        mbd_error *err) {
-  (void)d;
   rec_cart *b = calloc(1, sizeof *b);
   double *g = calloc((size_t)(m->mrow ? m->mrow : 1), sizeof(double));
   if (!b || !g) {
@@ -673,6 +703,13 @@ static int cart_create(void **self, const mbd_model *m, mbd_data *d, const mbd_s
     b->beta = o->beta;
   }
   b->gstar = g;
+  mbd_form_solver dense = {MBD_LINSOLVE_DENSE, d, 0};
+  int rc = mbd_aug_pass_init(&b->pass, m, d, o, &dense, err);
+  if (rc < 0) {
+    free(g);
+    free(b);
+    return rc;
+  }
   *self = b;
   return MBD_OK;
 }
@@ -680,6 +717,7 @@ static int cart_create(void **self, const mbd_model *m, mbd_data *d, const mbd_s
 static void cart_destroy(void *self) {
   rec_cart *b = self;
   if (b) {
+    mbd_aug_pass_free(&b->pass);
     free(b->gstar);
     free(b);
   }
@@ -698,20 +736,20 @@ static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha
   }
 }
 
-/* the solve with at most two re-selections of the rows (each rebuilds γ*) */
+/* the solve with at most two re-selections of the rows (each rebuilds γ*); the stabilization
+ * only with every coordinate integrated (in a passage the state is consistent) */
 static int solve(rec_cart *b, const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
   int rc = MBD_RESELECTED;
   for (int tries = 0; tries < 3 && rc == MBD_RESELECTED; tries++) {
     const double *gs = d->gamma_a;
-    if (b && (b->alpha != 0 || b->beta != 0)) {
+    if (b && !b->pass.on && (b->alpha != 0 || b->beta != 0)) {
       stabilized_gamma(m, d, b->alpha, b->beta, b->gstar);
       gs = b->gstar;
     }
     rc = mbd_relative_aba(m, d, gs, flags, err);
   }
   if (rc == MBD_RESELECTED) {
-    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
-                    "rows chosen again three times", "the cut joints");
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_ABA_RESELECT, d->t);
   }
   return rc;
 }
@@ -719,20 +757,32 @@ static int solve(rec_cart *b, const mbd_model *m, mbd_data *d, int flags, mbd_er
 static int cart_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                      int flags, mbd_error *err) {
   int go = 0;
-  int rc = mbd_form_prepare(m, d, NULL, t, y, flags, &go, err);
+  int rc = mbd_aug_prepare(self, m, d, t, y, flags, &go, err);
   if (!go) {
     return rc;
   }
   return solve(self, m, d, flags, err);
 }
 
+static int cart_event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
+                      const int *found, mbd_error *err) {
+  (void)y;
+  mbd_aug_pass *ps = self;
+  return found && ps->p ? mbd_aug_pass_switch(ps, m, d, t, err) : MBD_OK;
+}
+
 const mbd_form_ops mbd_form_relative_rec_cart = {.name = "recursive",
                                                  .create = cart_create,
-                                                 .ny = mbd_cart_ny,
-                                                 .pack = mbd_cart_pack,
+                                                 .ny = mbd_aug_ny,
+                                                 .pack = mbd_aug_pack,
                                                  .eval = cart_eval,
-                                                 .deriv = mbd_cart_deriv,
-                                                 .ycoord = mbd_cart_ycoord,
+                                                 .deriv = mbd_aug_deriv,
+                                                 .ycoord = mbd_aug_ycoord,
+                                                 .step = mbd_aug_step,
+                                                 .nroot = mbd_aug_nroot,
+                                                 .roots = mbd_aug_roots,
+                                                 .event = cart_event,
+                                                 .stats = mbd_aug_stats,
                                                  .destroy = cart_destroy};
 
 /* gcp and kane on a recursive tree model: the partition's consistent state, then the

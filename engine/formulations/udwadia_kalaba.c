@@ -88,7 +88,6 @@ typedef struct mbd_uk {
   double position_tol;  /* the projection's Newton tolerance on |Φ| */
   double q_round;       /* rounding level of the coordinates (Newton's floor near singularity) */
   int max_newton;       /* its iterations */
-  double *Qt;           /* spatial: n, Q̃ = Q + Σ s (2p) γ_norm */
   mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
   mbd_form_solver solver; /* always dense here (formulations/sparse.c refuses "sparse") */
 } mbd_uk;
@@ -98,7 +97,7 @@ static void destroy(void *self) {
   if (!u) {
     return;
   }
-  void *ps[] = {u->mih, u->a, u->B, u->X, u->r, u->res, u->S, u->T, u->L, u->Qt, u->rs, u->w,
+  void *ps[] = {u->mih, u->a, u->B, u->X, u->r, u->res, u->S, u->T, u->L, u->rs, u->w,
                 u->pw, u->pB, u->drift};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
@@ -150,8 +149,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   }
   if (spatial) {
     u->L = calloc(n * n, sizeof(double));
-    u->Qt = calloc(n, sizeof(double));
-    if (!u->L || !u->Qt) {
+    if (!u->L) {
       destroy(u);
       return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
     }
@@ -203,38 +201,6 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   return MBD_OK;
 }
 
-/* spatial: M̃ = L Lᵀ and a = M̃⁻¹ Q̃ (see the header) */
-static int spatial_free_motion(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
-  int n = u->n;
-  memcpy(u->L, d->M, (size_t)n * n * sizeof(double));
-  memcpy(u->Qt, d->Q, (size_t)n * sizeof(double));
-  for (int b = 1; b < m->nbody; b++) {
-    if (mbd_body_kind_get(m->body[b].kind)->nnorm == 0) {
-      continue;
-    }
-    int a = m->block[m->body[b].block].vadr + 3;
-    const double *p = d->q + m->block[m->body[b].block].qadr + 3, *pd = d->v + a,
-                 *J = m->body[b].inertia;
-    double s = (J[0] + J[4] + J[8]) / 3, gn = -2 * (pd[0] * pd[0] + pd[1] * pd[1] +
-                                                    pd[2] * pd[2] + pd[3] * pd[3]);
-    for (int i = 0; i < 4; i++) {
-      for (int j = 0; j < 4; j++) {
-        MBD_AT(u->L, n, a + i, a + j) += s * 4 * p[i] * p[j];
-      }
-      u->Qt[a + i] += s * 2 * p[i] * gn;
-    }
-  }
-  int piv = mbd_chol_factor(n, u->L, n);
-  if (piv != 0) {
-    char what[96];
-    mbd_model_coord_name(m, piv - 1, what, sizeof what);
-    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_UK_MASS, d->t, what);
-  }
-  memcpy(u->a, u->Qt, (size_t)n * sizeof(double));
-  mbd_chol_solve(n, u->L, n, u->a, 1);
-  return MBD_OK;
-}
-
 /* singular values of Φq M^(−1/2) below UK_RANK_TOL·σ₁ are taken as zero: the numerical rank (a
  * redundant constraint, or a mechanism at a singular configuration, where the Moore–Penrose
  * inverse drops the vanishing direction instead of dividing rounding errors by it) */
@@ -250,20 +216,11 @@ static int spatial_free_motion(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_e
 
 /* v̇ = a + S V y with the SVD U diag(σ) Vᵀ of B = Φq S (S = M^(−1/2), or L⁻ᵀ):
  *   y_k = (Uᵀ res)_k / σ_k  (σ_k > UK_RANK_TOL σ₁)  +  (Uᵀ rs)_k σ_k / (σ_k² + μ²)
- * (paper 004 eq 5 with the pseudo-inverse written out; res = γ − Φq a, rs the stabilization) */
-static int singular_solve(mbd_uk *u, mbd_data *d) {
+ * (paper 004 eq 5 with the pseudo-inverse written out; res = γ − Φq a, rs the stabilization;
+ * the filter is Gauss's principle's in singular.c) */
+static int singular_solve(mbd_uk *u, mbd_data *d, const mbd_uk_root *S) {
   int n = u->n, mr = u->m, mn = mr < n ? mr : n;
-  // B = Φq S
-  if (!u->L) {
-    for (int j = 0; j < n; j++) {
-      for (int i = 0; i < mr; i++) {
-        MBD_AT(u->B, mr, i, j) = MBD_AT(d->phiq, mr, i, j) * u->mih[j];
-      }
-    }
-  } else {
-    memcpy(u->B, d->phiq, (size_t)mr * n * sizeof(double));
-    mbd_tri_right_solve_lt(mr, n, u->L, n, u->B, mr);
-  }
+  mbd_gauss_scale(mr, n, d->phiq, S, u->B);
   const double *U = u->svdU, *Vt = u->svdVt;
   if (!U) {
     int rc = mbd_svd(&u->lsq, mr, n, u->B, mr, &U, &Vt);
@@ -271,59 +228,25 @@ static int singular_solve(mbd_uk *u, mbd_data *d) {
       return rc;
     }
   }
-  const double *sv = u->lsq.s;
-  double s1 = mn > 0 ? sv[0] : 0, cut = UK_RANK_TOL * s1, mu2 = UK_STAB_MU * s1;
-  mu2 *= mu2;
-  for (int k = 0; k < mn; k++) {
-    double y = 0;
-    if (sv[k] > cut && sv[k] > 0) {
-      double c = 0;
-      for (int i = 0; i < mr; i++) {
-        c += MBD_AT(U, mr, i, k) * u->res[i];
-      }
-      y = c / sv[k];
-    }
-    if (u->stabilized && sv[k] > 0) {  // (all rows zero: every contact open, σ₁ = μ = 0)
-      double c = 0;
-      for (int i = 0; i < mr; i++) {
-        c += MBD_AT(U, mr, i, k) * u->rs[i];
-      }
-      y += c * sv[k] / (sv[k] * sv[k] + mu2);
-    }
-    u->w[k] = y;
-  }
+  mbd_gauss_filter(mr, mn, U, u->lsq.s, u->res, u->stabilized ? u->rs : NULL, UK_RANK_TOL,
+                   UK_STAB_MU, u->w);
   // x = V y (n), then v̇ = a + S x
   double *x = d->tmp_n;
   mbd_gemv(1, mn, n, 1.0, Vt, mn, u->w, 0.0, x);
-  memcpy(d->vdot, u->a, (size_t)n * sizeof(double));
-  if (!u->L) {
-    for (int i = 0; i < n; i++) {
-      d->vdot[i] += u->mih[i] * x[i];
-    }
-  } else {
-    mbd_tri_solve_lt(n, u->L, n, x);
-    for (int i = 0; i < n; i++) {
-      d->vdot[i] += x[i];
-    }
-  }
+  mbd_gauss_apply(n, S, u->a, x, d->vdot);
   return MBD_OK;
 }
 
 /* v̇ (and λ with want_lambda) at a state whose constraints (all rows) and forces are evaluated */
 static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err) {
   int n = u->n, mr = u->m;
-  if (u->L) {
-    int rc = spatial_free_motion(u, m, d, err);
-    if (rc < 0) {
-      return rc;
-    }
-  } else {
-    // free motion a = M⁻¹Q and M^(−1/2) (M diagonal in planar models)
-    for (int i = 0; i < n; i++) {
-      double mi = MBD_AT(d->M, n, i, i);
-      u->a[i] = d->Q[i] / mi;
-      u->mih[i] = 1.0 / sqrt(mi);
-    }
+  // free motion a = M⁻¹Q and a square root S of M⁻¹ (spatial: M̃ = L Lᵀ, see the header)
+  mbd_uk_root S;
+  int piv = mbd_gauss_free_motion(m, d, u->L, u->mih, u->a, &S);
+  if (piv != 0) {
+    char what[96];
+    mbd_model_coord_name(m, piv > 0 ? piv - 1 : 0, what, sizeof what);
+    return MBD_FAIL(err, piv < 0 ? piv : MBD_E_SINGULAR, MSG_FORM_UK_MASS, d->t, what);
   }
   memcpy(d->vdot, u->a, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
@@ -344,7 +267,7 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
     mbd_gemv(0, mr, mr, -1.0, u->T, mr, d->phi, 1.0, u->rs);
   }
   // v̇ = a + M^(−1/2) (Φq M^(−1/2))⁺ (b* − Φq a) (spatial: L⁻ᵀ in place of M^(−1/2))
-  int rc = singular_solve(u, d);
+  int rc = singular_solve(u, d, &S);
   if (rc != MBD_OK) {
     return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
   }

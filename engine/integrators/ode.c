@@ -153,8 +153,9 @@ static int check_solve(int n, double t0, const double *y, const double *tout, in
  * the lifecycle object
  * ---------------------------------------------------------------------------------------------- */
 
-// rk4 workspace: stages k1..k4 and the stage state (5n), step start, middle and end (3n)
-#define RK4_WORK 8
+// rk4 workspace: stages k1..k4 and the stage state (5n), step start, middle and end (3n), and a
+// step's f at its start, its end state and f there while a root in it is bisected (3n)
+#define RK4_WORK 11
 
 int mbd_ode_new(mbd_ode **out, int n, double t0, const double *y0, const mbd_ode_opts *opts,
                 mbd_ode_rhs_fn rhs, void *ud, mbd_error *err) {
@@ -583,7 +584,39 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
   st->steps++;
   st->last_step = h;
   const double *f0 = s->w;
-  while (s->kout < s->ntout && s->tout[s->kout] <= t1) {
+  // a sign change of g over the step: bisected first (rk4_root, taking the step again from its
+  // start with shorter steps), then only the outputs before the root, from this step's
+  // interpolant (its ends kept apart from the bisection's workspace); no step callback there
+  double tend = t1;
+  int root = 0;
+  if (s->nroot > 0) {
+    int nroot = s->nroot;
+    double *ga = s->gw, *gb = s->gw + 2 * nroot;
+    rc = rk4_g(s, t1, y, gb, err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (any_crossed(ga, gb, nroot)) {
+      double *f0k = s->w + 8 * n, *y1k = s->w + 9 * n, *f1k = s->w + 10 * n;
+      memcpy(f0k, f0, (size_t)n * sizeof *f0k);
+      memcpy(y1k, y, (size_t)n * sizeof *y1k);
+      memcpy(f1k, f1, (size_t)n * sizeof *f1k);
+      rc = rk4_root(s, t0, y0, t1, err);
+      if (rc < 0) {
+        return rc;
+      }
+      s->f_ok = 0;
+      root = 1;
+      tend = s->t;
+      f0 = f0k;
+      y = y1k;
+      f1 = f1k;
+    } else {
+      memcpy(ga, gb, (size_t)nroot * sizeof *ga);
+    }
+  }
+  while (s->kout < s->ntout &&
+         (root ? s->tout[s->kout] < tend : s->tout[s->kout] <= t1)) {
     double to = s->tout[s->kout];
     const double *yo = y;
     if (to < t1) {
@@ -602,6 +635,9 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
       return rc;
     }
   }
+  if (root) {
+    return MBD_ROOT;
+  }
   if (s->step) {
     rc = s->step(s->t, y, s->ud);
     if (rc < 0) {
@@ -615,100 +651,23 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
   return MBD_OK;
 }
 
-/* the rk4 driver: from s->t to tstop in equal steps of at most h between targets (the outputs
- * up to tstop, then tstop), ceil(dt/h - 1e-9) of them, landing on each target exactly; after each
- * step the root functions are checked for a sign change */
+/* the rk4 driver: from s->t to tstop in steps of exactly h from the segment's start whatever the
+ * outputs (the outputs inside a step from the cubic Hermite interpolant of its ends), so that
+ * `step = h` is the step taken and the run is the same bit for bit whatever output_every is;
+ * after each step the root functions are checked for a sign change (rk4_dense_step) */
 static int rk4_advance(mbd_ode *s, double tstop, mbd_error *err) {
-  int n = s->n, nroot = s->nroot;
-  double *y = s->y, *ys = s->w + 5 * n;
-  double *ga = s->gw, *gb = nroot > 0 ? s->gw + 2 * nroot : NULL;
-  mbd_ode_stats *st = &s->st;
-
   // g at the start, unless known from the last step
-  if (nroot > 0 && !s->g_ok) {
-    int rc = rk4_g(s, s->t, y, ga, err);
+  if (s->nroot > 0 && !s->g_ok) {
+    int rc = rk4_g(s, s->t, s->y, s->gw, err);
     if (rc < 0) {
       return rc;
     }
     s->g_ok = 1;
   }
-
   while (s->t < tstop) {
-    // equal steps of size <= h over [t, target]
-    int is_out = s->kout < s->ntout && s->tout[s->kout] <= tstop;
-    double target = is_out ? s->tout[s->kout] : tstop;
-    // no root functions: steps of exactly h from the segment's start whatever the outputs (the
-    // outputs inside a step from the cubic Hermite interpolant of its ends), so that `step = h`
-    // is the step taken and the run is the same bit for bit whatever output_every is
-    if (nroot == 0) {
-      int rc = rk4_dense_step(s, tstop, err);
-      if (rc < 0) {
-        return rc;
-      }
-      continue;
-    }
-    s->f_ok = 0;
-    double ta = s->t, dt = target - ta;
-    double m = ceil(dt / s->opts.step - 1e-9);
-    if (m < 1.0) {
-      m = 1.0;
-    }
-    double hh = dt / m;
-    for (long i = 0; (double)i < m; i++) {
-      // the run-wide step limit
-      if (st->steps >= s->max_steps) {
-        return MBD_FAIL(err, MBD_E_INTEGRATOR, MSG_ODE_TOO_MANY, ODE_NAME_RK4, s->max_steps, s->t,
-                        st->last_step, "too many steps");
-      }
-      // one step; the start is kept when a root may have to be bisected
-      if (nroot > 0) {
-        memcpy(ys, y, (size_t)n * sizeof *ys);
-      }
-      int bad = 0;
-      double t0 = s->t;
-      if (rk4_step(n, t0, hh, y, s->w, s->rhs, s->ud, NULL, &bad) != 0) {
-        return rk4_fail(bad, t0, err);
-      }
-      // the last step of the interval lands exactly on the target
-      s->t = ((double)(i + 1) == m) ? target : ta + (double)(i + 1) * hh;
-      st->steps++;
-      st->nfev += 4;
-      st->last_step = hh;
-
-      // a sign change of g over the step: bisect, stop at the root (no step callback there)
-      if (nroot > 0) {
-        int rc = rk4_g(s, s->t, y, gb, err);
-        if (rc < 0) {
-          return rc;
-        }
-        if (any_crossed(ga, gb, nroot)) {
-          return rk4_root(s, t0, ys, s->t, err);
-        }
-        memcpy(ga, gb, (size_t)nroot * sizeof *ga);
-      }
-
-      // step callback: a one-step method has no history to discard, a restart is only counted
-      if (s->step) {
-        int rc = s->step(s->t, y, s->ud);
-        if (rc < 0) {
-          return rc;
-        }
-        if (rc == 1) {
-          st->restarts++;
-          // y changed: g again at the new state
-          if (nroot > 0 && (rc = rk4_g(s, s->t, y, ga, err)) < 0) {
-            return rc;
-          }
-        }
-      }
-    }
-    // the output at the target
-    if (is_out) {
-      int rc = s->output ? s->output(target, y, s->ud) : 0;
-      s->kout++;
-      if (rc < 0) {
-        return rc;
-      }
+    int rc = rk4_dense_step(s, tstop, err);
+    if (rc != MBD_OK) {
+      return rc;
     }
   }
   return MBD_OK;

@@ -1,5 +1,6 @@
 /* position and velocity analyses (paper 000 eq 10–12, in minimum-norm form over all
  * coordinates), and the re-selection of the active constraint rows along the motion */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static int has_velocity_rows(const mbd_model *m, const mbd_data *d) {
 }
 
 static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                             int sparse, mbd_error *err);
+                             int sparse, int refine, mbd_error *err);
 
 /* large models (assembly of hundreds of bodies): the minimum-norm solutions below through the
  * sparse [I Φqᵀ; Φq 0] (kinematics/kkt.c) instead of the dense SVD, whose O(m² n) took seconds at
@@ -86,15 +87,30 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
                           mbd_error *err) {
   int was = mbd_sparse_on(d), sparse = sparse_analysis(m, d);
   mbd_sparse_set(m, d, sparse || was);
-  int rc = position_analysis(m, d, tol, max_iter, sparse, err);
+  int rc = position_analysis(m, d, tol, max_iter, sparse, 0, err);
+  mbd_sparse_set(m, d, was);
+  return rc;
+}
+
+int mbd_position_project(const mbd_model *m, mbd_data *d, double tol, int max_iter,
+                         mbd_error *err) {
+  int was = mbd_sparse_on(d);
+  mbd_sparse_set(m, d, 0);
+  int rc = position_analysis(m, d, tol, max_iter, 0, 1, err);
   mbd_sparse_set(m, d, was);
   return rc;
 }
 
 static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                             int sparse, mbd_error *err) {
+                             int sparse, int refine, mbd_error *err) {
   int n = m->nv;
-  double res = 0;
+  double res = 0, step = INFINITY, step_prev = INFINITY, q_round = 0;
+  if (refine) {
+    for (int i = 0; i < m->nq; i++) {
+      q_round = fmax(q_round, fabs(d->q[i]));
+    }
+    q_round = 8 * DBL_EPSILON * fmax(q_round, 1.0);
+  }
   for (int it = 0; it <= max_iter; it++) {
     // a long assembly (thousands of coordinates) can be interrupted between iterations
     int rc = d->poll ? d->poll(d->poll_ud, d->t, err) : 0;
@@ -109,7 +125,11 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
     if (!isfinite(res)) {
       break;
     }
-    if (res <= tol) {
+    // refine: near a singular configuration a small residual leaves the coordinates off by about
+    // |Φ|/σ along the weak direction (and the velocities by |Φ|/σ²): Newton goes on to the
+    // rounding level, while its step still shrinks quadratically (at a singular root it only
+    // halves: no further gain)
+    if (res <= tol && (!refine || step <= q_round || step > 0.25 * step_prev || it == max_iter)) {
       return MBD_OK;
     }
     if (it == max_iter) {
@@ -153,6 +173,11 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
     }
     mbd_kin_move(m, d->q, d->tmp_n);
     d->newton_iterations++;
+    step_prev = step;
+    step = 0;
+    for (int c = 0; c < n; c++) {
+      step = fmax(step, fabs(d->tmp_n[c]));
+    }
   }
   char row[160];
   mbd_model_row_name(m, worst_row(d), row, sizeof row);

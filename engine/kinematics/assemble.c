@@ -20,7 +20,7 @@
  * exact zero: the dense sum adds only products with a zero factor) and the others run over the
  * ranges only — the same operations on the same nonzero entries in the same order as over whole
  * rows, so the same result, in O(m·n) for a chain declared link by link instead of O(m²·n). */
-static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
+static int rank_test(mbd_model *m, const mbd_data *d, int warn, mbd_error *err) {
   int n = m->nv, mrow = m->mrow;
   double *basis = calloc((size_t)(mrow ? mrow : 1) * (n ? n : 1), sizeof(double));
   int *lo = calloc((size_t)(mrow ? mrow : 1), sizeof(int));
@@ -107,9 +107,11 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
       r++;
     } else {
       dlo = vlo, dhi = vhi;
-      char row[160];
-      mbd_model_row_name(m, i, row, sizeof row);
-      mbd_model_warn(m, MSG_KIN_REDUNDANT, row);
+      if (warn) {
+        char row[160];
+        mbd_model_row_name(m, i, row, sizeof row);
+        mbd_model_warn(m, MSG_KIN_REDUNDANT, row);
+      }
     }
   }
   free(basis);
@@ -117,6 +119,79 @@ static int rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
   free(hi);
   m->rank = r;
   return MBD_OK;
+}
+
+/* the rows that are constraints at the assembled pose (a contact row its mode disables is zero) */
+static int mrow_nonzero(const mbd_model *m, const mbd_data *d) {
+  int k = 0;
+  for (int i = 0; i < m->mrow; i++) {
+    int zero = 1;
+    for (int c = 0; c < m->nv && zero; c++) {
+      zero = MBD_AT(d->phiq, m->mrow, i, c) == 0;
+    }
+    k += !zero || (m->row[i].owner != MBD_ROW_CONTACT && m->row[i].owner != MBD_ROW_JFRIC);
+  }
+  return k;
+}
+
+/* rows found dependent at the assembled pose: redundant, or a singular configuration the
+ * mechanism starts in?  A redundant row stays dependent all along the constraint manifold; at a
+ * singular configuration the rank comes back on leaving it.  The rank is tested again a step
+ * ε = 1e-6 (relative to the coordinates' size) along the given motion — the given velocities
+ * made consistent with every row, a first-order move off the manifold: there a redundant row's
+ * residue in the Gram–Schmidt test is O(ε²) = 1e-12 of its norm and a singular configuration's
+ * O(ε) = 1e-6, both three orders from the test's 1e-9.  1 when it is a singular configuration
+ * (every row kept), 0 when redundant or when it cannot be told (at rest, drives, contacts). */
+static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
+  int n = m->nv, mrow = m->mrow, rank = m->ma0;
+  if (m->ndrive > 0 || m->ncontact > 0 || m->njfric > 0 || mrow == 0) {
+    return 0;
+  }
+  int rc = mbd_data_dense(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  // the given velocities made consistent: v − Φq⁺(Φq v) (every row; scleronomic)
+  for (int i = 0; i < mrow; i++) {
+    double s = 0;
+    for (int c = 0; c < n; c++) {
+      s += MBD_AT(d->phiq, mrow, i, c) * d->v[c];
+    }
+    d->tmp_m[i] = s;
+  }
+  rc = mbd_lsq_solve(&d->lsq, mrow, n, d->phiq, mrow, d->tmp_m, d->tmp_n, 1e-12, NULL);
+  if (rc != MBD_OK) {
+    return 0;
+  }
+  double vmax = 0, qmax = 1;
+  for (int c = 0; c < n; c++) {
+    d->tmp_n[c] = d->v[c] - d->tmp_n[c];
+    vmax = fmax(vmax, fabs(d->tmp_n[c]));
+  }
+  for (int i = 0; i < m->nq; i++) {
+    qmax = fmax(qmax, fabs(d->q[i]));
+  }
+  if (!(vmax > 0)) {
+    return 0;  // at rest: no motion to leave the configuration along
+  }
+  double *q0 = d->vdot;  // (free at assembly)
+  memcpy(q0, d->q, (size_t)m->nq * sizeof(double));
+  for (int c = 0; c < n; c++) {
+    d->tmp_n[c] *= 1e-6 * qmax / vmax;
+  }
+  mbd_kin_move(m, d->q, d->tmp_n);
+  rc = mbd_kin_update(m, d, 0, err);
+  if (rc == MBD_OK) {
+    rc = rank_test(m, d, 0, err);
+  }
+  int moved_rank = m->ma0;
+  memcpy(d->q, q0, (size_t)m->nq * sizeof(double));
+  int rc2 = mbd_kin_update(m, d, 0, err);
+  if (rc < 0 || rc2 < 0) {
+    return rc < 0 ? rc : rc2;
+  }
+  m->ma0 = rank;
+  return moved_rank > rank;
 }
 
 /* the initial velocity analysis, keeping the velocities the user gave (below) */
@@ -251,10 +326,29 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
       return rc;
     }
   }
-  // the rank test on Φq at the assembled pose (the last Newton evaluation)
-  rc = rank_test(m, d, err);
+  // the rank test on Φq at the assembled pose (the last Newton evaluation); rows dependent only
+  // there (a singular configuration to start from) are all kept
+  rc = mbd_kin_update(m, d, 0, err);
+  if (rc == MBD_OK) {
+    rc = rank_test(m, d, 0, err);
+  }
+  int singular = 0;
+  if (rc == MBD_OK && m->rank < mrow_nonzero(m, d)) {
+    singular = starts_singular(m, d, err);
+    rc = singular < 0 ? singular : MBD_OK;
+  }
+  if (rc == MBD_OK) {
+    rc = rank_test(m, d, !singular, err);
+  }
   if (rc < 0) {
     return rc;
+  }
+  if (singular) {
+    m->ma0 = m->mrow;
+    for (int i = 0; i < m->mrow; i++) {
+      m->active0[i] = i;
+    }
+    mbd_model_warn(m, MSG_KIN_SINGULAR_START, m->rank, m->mrow);
   }
   d->ma = m->ma0;
   memcpy(d->active, m->active0, (size_t)m->ma0 * sizeof(int));
@@ -411,5 +505,5 @@ int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
 }
 
 int mbd_kin_rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {
-  return rank_test(m, d, err);
+  return rank_test(m, d, 1, err);
 }

@@ -44,6 +44,10 @@ double mbd_active_residual(const mbd_model *m, const mbd_data *d);
  * (kinematics/analysis.c).  MBD_OK or MBD_E_NEWTON naming the row of the largest residual. */
 int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
                           mbd_error *err);
+/* the same, refined near singular configurations: Newton goes on below tol to the rounding
+ * level of the coordinates while its step still shrinks quadratically (dense) */
+int mbd_position_project(const mbd_model *m, mbd_data *d, double tol, int max_iter,
+                         mbd_error *err);
 /* velocity analysis: minimum-norm correction of d->v so that Φq v + Φt = 0 on the active rows
  * (constraints evaluated and gathered) */
 int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err);

@@ -20,6 +20,10 @@
   "(tolerance %.3g)"
 /* warning: a constraint row removed by the rank test: the row */
 #define MSG_KIN_REDUNDANT "%s is redundant (rank test of the constraint Jacobian): removed"
+/* warning: the mechanism starts at a singular configuration: rank there, rows */
+#define MSG_KIN_SINGULAR_START                                                                   \
+  "the mechanism starts at a singular configuration: the constraint Jacobian has rank %d of %d " \
+  "rows here but not along the given motion; every row is kept"
 /* assembly failed (MBD_E_ASSEMBLY): model, the analysis's message */
 #define MSG_KIN_ASSEMBLY "model '%s' cannot be assembled: %s"
 /* a model without bodies: model */

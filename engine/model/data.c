@@ -19,7 +19,7 @@ void mbd_data_free(mbd_data *d) {
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
                 d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws, d->evwork,
-                d->poseJ,  d->trec,   d->Qg,     d->drive_t, d->drive_f};
+                d->poseJ,  d->trec,   d->Qg,     d->drive_t, d->drive_f, d->grs};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -44,8 +44,9 @@ static double dense_ws_bytes(const mbd_model *m) {
 static int alloc_dense_ws(const mbd_model *m, mbd_data *d, mbd_error *err) {
   size_t nn = (size_t)(m->nv ? m->nv : 1), mm = (size_t)(m->mrow ? m->mrow : 1), N = nn + mm;
   d->aug = calloc(N * N, sizeof(double));
+  d->grs = calloc(mm, sizeof(double));
   int big = (int)(nn > mm ? nn : mm);
-  if (!d->aug || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
+  if (!d->aug || !d->grs || mbd_lsq_alloc(&d->lsq, big, big, err) != MBD_OK) {
     free(d->aug);
     d->aug = NULL;
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
@@ -183,6 +184,7 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   d->have_dynamics = 0;
   d->newton_iterations = 0;
   d->lu_factorizations = 0;
+  d->gauss_evaluations = 0;
   d->row_reselections = 0;
   d->aug_ratio0 = 0;
   // contacts: the assembled modes, no forces known yet

@@ -468,7 +468,10 @@ struct mbd_data {
   double sing_ratio;       /* least pivot ratio of the augmented LU relative to aug_ratio_start (1 at
                               the start): how near a singular configuration the run came */
   double sing_t;           /* where it was */
-  int gauss_solved;        /* gcp: the last solve was Gauss's principle (no LU to reuse) */
+  int gauss_solved;        /* the last solve was Gauss's principle (no LU to reuse) */
+  long gauss_evaluations;  /* solves by Gauss's principle near singular configurations */
+  double aug_ratio;        /* the pivot ratio of the last factorization of the leading matrix */
+  double *grs;             /* mrow: the stabilization γ* − γ (with aug: mbd_data_dense) */
   mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */
   struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
                                 in place of poseJ, else NULL */

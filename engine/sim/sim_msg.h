@@ -67,8 +67,9 @@
  * relative pivot ratio */
 #define MSG_SIM_NEAR_SINGULAR                                                                    \
   "%s passed near a singular configuration at t = %.6g (the leading matrix's pivot ratio fell "  \
-  "to %.1e of its start): there it may leave the motion's branch unseen; kane, gcp and "          \
-  "udwadia_kalaba pass singular configurations"
+  "to %.1e of its start) without its passage in partitioned coordinates (a model with contacts " \
+  "or more than 300 coordinates): there it may leave the motion's branch unseen; kane and gcp "  \
+  "pass singular configurations on their branch"
 
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 -- Lesson 3 (docs/tutorial/03-fourbar-singular.md): a four-bar through its singular configuration —
--- where the constraint Jacobian loses rank, why Kane's method re-partitions, and what the
--- augmented system with Baumgarte stabilization does there.
+-- where the constraint Jacobian loses rank, why Kane's method re-partitions, and how the
+-- augmented system with Baumgarte stabilization passes it.
 --
 --   mbd examples/tutorial/03_fourbar_singular.lua [OUTDIR]      (default out/tutorial)
 --   mbd -i examples/tutorial/03_fourbar_singular.lua            then: m, kane, cs, ex0, exs
@@ -60,14 +60,21 @@ print("  independent coordinate at t = 0: " .. table.concat(ex0.partition.indepe
 print(string.format("  Phi_q's smallest/largest QR pivot: %.3f at t = 0; below 1e-4 at the passage: %s",
                     ex0.pivot_ratio, tostring(exs.pivot_ratio < 1e-4)))
 
--- the augmented system with Baumgarte stabilization (CS in the paper) on the same start
+-- the augmented system with Baumgarte stabilization (CS in the paper) on the same start: near each
+-- singular configuration it goes over to the independent coordinates of a partition (a passage)
 cs = m:simulate { t_end = 10, formulation = "baumgarte", stabilization = { alpha = 5, beta = 5 },
-                  rtol = 1e-8, atol = 1e-8, output_every = 0.01 }
+                  rtol = 1e-8, atol = 1e-8, position_tol = 1e-10, output_every = 0.01 }
 local _, yc = cs:series("link2.y")
 local apart = 0
 for i = 1, #yc do apart = math.max(apart, math.abs(yc[i] - y2[i])) end
-print(string.format("baumgarte keeps the constraints (max |Phi| below 1e-5: %s) but leaves kane's path " ..
-                    "by more than 1 m: %s", tostring(cs.stats.max_position_violation < 1e-5), tostring(apart > 1)))
+local _, thc = cs:series("link2.theta")
+local turned = 0
+for i = 1, #thc do turned = math.max(turned, math.abs(thc[i] - thc[1])) end
+print(string.format("baumgarte: %d passages in partitioned coordinates; it keeps the constraints " ..
+                    "(max |Phi| below 1e-6: %s) and kane's path (within 1 mm: %s); the coupler " ..
+                    "still translates (turned less than 1e-9 rad: %s)", cs.stats.singular_passages,
+                    tostring(cs.stats.max_position_violation < 1e-6), tostring(apart < 1e-3),
+                    tostring(turned < 1e-9)))
 
 mbd.plot { runs = { kane, cs }, labels = { "kane", "baumgarte" }, y = "link2.y",
            file = out .. "/03_fourbar_y2.png", title = "Four-bar case I*: the coupler's height" }

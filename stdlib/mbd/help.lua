@@ -457,8 +457,11 @@ Assembles the model (initial position and velocity analysis) and integrates it f
                    changes the motion: samples are taken on a copy of the integrator's state)
 Defaults that lose accuracy say so: augmented and baumgarte warn when the constraints drift
 beyond position_tol, and default samples far coarser than the integrator's steps warn of
-aliasing.  kane, gcp and udwadia_kalaba pass singular configurations (augmented and baumgarte
-stop there, or warn after passing near one).  Baumgarte's alpha = beta = 5 by default.
+aliasing.  Every formulation passes singular configurations (a parallelogram flat on its
+ground line) on the motion's branch: kane and gcp in their partition, udwadia_kalaba by its
+projection, augmented and baumgarte by a passage in the independent coordinates of a partition
+(run.stats.singular_passages; not for models with contacts or more than 300 coordinates, which
+warn after passing near one).  Baumgarte's alpha = beta = 5 by default.
   stop_when        function(t, state) -> number: the run ends exactly where it crosses zero
                    (the integrator's root finding); the last sample is taken there and
                    run.stop_time tells when (models)
@@ -618,7 +621,10 @@ topics.stats = {
   text = [[
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
-repartitions, lu_factorizations; contacts: contact_iterations (fixed-point iterations on the normal
+repartitions, lu_factorizations; singular configurations: singular_evaluations (accelerations
+by Gauss's principle, a minimum-norm solve, where the leading matrix was nearly singular),
+singular_passages (augmented, baumgarte: passages in partitioned coordinates); contacts:
+contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
 code, derive_time, compile_time (s), cache_hit; linear_solver ("dense", "sparse" or
 "recursive": which ran, help("linear_solver")) and symbolic_analyses (the sparse solve's analyses

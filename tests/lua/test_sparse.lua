@@ -105,18 +105,22 @@ local cases = {
      return { diff < 1e-9, s.stats.linear_solver }
    end, {}, true, { true, "sparse" }},
   -- singular configurations (the parallelogram chain of test_singular.lua, its flat configuration
-  -- at t = 0.28 s and 0.85 s): with the sparse solve augmented stops there as with the dense one,
-  -- and gcp passes all 13 configurations on its branch (its Gauss's principle dense)
-  {"sparse augmented stops at the singular configuration", function()
-     C.build(4):simulate { t_end = 10, formulation = "augmented", rtol = 1e-9, atol = 1e-9,
-                           position_tol = 1e-10, output_every = 0.05, linear_solver = "sparse" }
-   end, {}, false, "formulations kane, gcp and udwadia_kalaba pass singular configurations", line = false},
+  -- at t = 0.28 s and 0.85 s): with the sparse solve augmented passes them in partitioned
+  -- coordinates as with the dense one, and gcp passes all 13 configurations on its branch (its
+  -- Gauss's principle dense).  Bounds of test_singular.lua (measured here, rtol 1e-9: augmented
+  -- 1.6e-7, 3e-11, 1e-6; gcp 1.8e-6, 2e-10, 4e-6)
+  {"sparse augmented passes every flat configuration", function()
+     local r = C.build(4):simulate { t_end = 10, formulation = "augmented", rtol = 1e-9, atol = 1e-9,
+                                     position_tol = 1e-10, output_every = 0.05, linear_solver = "sparse" }
+     local err, spread, drift, n = C.measure(r, 4)
+     return { err < 7e-4, spread < 3e-8, drift < 2e-3, n, r.stats.singular_passages, r.stats.linear_solver }
+   end, {}, true, { true, true, true, 13, 13, "sparse" }},
   {"sparse gcp passes every flat configuration", function()
      local r = C.build(4):simulate { t_end = 10, formulation = "gcp", rtol = 1e-9, atol = 1e-9,
                                      position_tol = 1e-10, output_every = 0.05, linear_solver = "sparse" }
      local err, spread, drift, n = C.measure(r, 4)
-     -- bounds of test_singular.lua (measured here 1.4e-6, 4e-10, 4e-6)
-     return { err < 3e-5, spread < 1e-8, drift < 1e-4, n, r.stats.linear_solver }
+     -- bounds of test_singular.lua (measured here 1.8e-6, 2e-10, 4e-6)
+     return { err < 7e-4, spread < 3e-8, drift < 2e-3, n, r.stats.linear_solver }
    end, {}, true, { true, true, true, 13, "sparse" }},
 }
 

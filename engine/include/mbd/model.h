@@ -391,6 +391,10 @@ typedef struct mbd_run_stats {
   double max_velocity_violation; /* max |Φq q̇ + Φt| over the samples */
   long repartitions;
   long lu_factorizations;
+  long singular_passages; /* augmented, baumgarte: singular configurations passed in the
+                             independent coordinates of a partition (gcp's) */
+  long singular_evaluations; /* evaluations near a singular configuration whose accelerations came
+                               from Gauss's principle (a minimum-norm solve) instead of the LU */
   long contact_iterations; /* fixed-point iterations on contacts' normal forces (paper 001) */
   long stick_events;    /* contacts that stopped slipping (rolling without slip from then) */
   long slip_events;     /* contacts whose static friction gave way (or that turned back) */
