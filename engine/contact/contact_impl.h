@@ -64,9 +64,11 @@ void mbd_contact_guess(const mbd_model *m, mbd_data *d);
  * with a restitution whose surfaces are apart by more than MBD_CONTACT_OPEN_GAP starts open */
 #define MBD_CONTACT_OPEN_GAP 1e-6
 /* an open contact's root function is its gap less gap_off = min(gap at the opening, 0) −
- * MBD_CONTACT_GAP_EPS: it starts above zero (a root function that starts at zero is not
- * watched until it leaves zero, which a flight shorter than the integrator's first step may never
- * show) and the impact is found 1e-12 m into the surface */
+ * MBD_CONTACT_GAP_EPS·(1 + the bodies' distance from the origin in metres, the gap's rounding):
+ * it starts above zero (a root function that starts at zero is not watched until it leaves zero,
+ * which a flight shorter than the integrator's first step may never show) and the impact is found
+ * 1e-12 m into the surface near the origin.  A zero of it where the surfaces neither approach nor
+ * accelerate towards each other is no impact: the flight goes on (formulations/contact.c) */
 #define MBD_CONTACT_GAP_EPS 1e-12
 void mbd_contact_open0(mbd_model *m, mbd_data *d);
 /* every contact's parameters within their ranges: MBD_OK or MBD_E_STATE naming the contact */
