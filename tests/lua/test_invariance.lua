@@ -401,6 +401,41 @@ SC[#SC + 1] = { name = "p_line_curve_rock", dim = 2, t_end = 1.5, build = functi
   return m, { bodies = { "egg" }, contacts = { "c" } }
 end }
 
+-- the ellipse rocking in the parabolic trough (a curve on a curve: the trough's concave curvature
+-- 0.8 /m less than the ellipse's least, 2.5 /m)
+SC[#SC + 1] = { name = "p_curve_curve_rock", dim = 2, t_end = 1, build = function(T)
+  local m = mbd.model { name = "p", dim = 2, gravity = T:vec({ 0, -G }, "acc") }
+  local u = sym.var("u")
+  local P = T:point { u, 0.4 * u ^ 2 }
+  local a, b = T:scale(0.2, "len"), T:scale(0.1, "len")
+  -- upright (its minor axis vertical) at the bottom of the trough, spun so that it rolls
+  local body = m:body { name = "egg", mass = T:scale(1, "mass"), inertia = T:scale(0.0125, "inertia"),
+                        pos = T:point { 0, 0.1 }, angle = T:angle(0), omega = 2,
+                        vel = T:vec({ 0.2, 0 }, "vel") }
+  local track = m:surface { body = m.ground, shape = "curve", x = P[1], y = P[2], range = { -2, 2 } }
+  local shell = m:surface { body = body, shape = "curve", x = a * sym.cos(u), y = -b * sym.sin(u), u0 = 1.5 }
+  m:contact { name = "c", surface1 = track, surface2 = shell, mu = 0.8, mu_static = 0.8 }
+  return m, { bodies = { "egg" }, contacts = { "c" } }
+end }
+
+-- a wavy plank (a sine on the body, turned over by inner: its material above) rocking on a fixed
+-- drum (the drum's curvature 2 /m more than the sine's largest concave one, 0.79 /m)
+SC[#SC + 1] = { name = "p_circle_sine_rock", dim = 2, t_end = 1, build = function(T)
+  local m = mbd.model { name = "p", dim = 2, gravity = T:vec({ 0, -G }, "acc") }
+  local drum = m:surface { body = m.ground, shape = "circle", at = T:point { 0, 0 },
+                           radius = T:scale(0.5, "len") }
+  -- the sine's crest (u = λ/4, height A) on the drum's top, the plank's centre 0.02 above it
+  local A, lam = 0.005, 0.5
+  local plank = m:body { name = "plank", mass = T:scale(1, "mass"), inertia = T:scale(0.02, "inertia"),
+                         pos = T:point { 0, 0.5 + 0.02 }, angle = T:angle(0), omega = 0.5,
+                         vel = T:vec({ -0.5 * 0.02, 0 }, "vel") }
+  local wave = m:surface { body = plank, shape = "sine", amplitude = T:scale(A, "len"),
+                           wavelength = T:scale(lam, "len"), at = T:scale({ -lam / 4, -0.02 - A }, "len"),
+                           inner = true }
+  m:contact { name = "c", surface1 = drum, surface2 = wave, mu = 0.8, mu_static = 0.8 }
+  return m, { bodies = { "plank" }, contacts = { "c" } }
+end }
+
 -- spatial ----------------------------------------------------------------------------------
 
 -- a ball thrown spinning on a plane: slips, then rolls
@@ -551,6 +586,41 @@ SC[#SC + 1] = { name = "s_plane_revolution_roll", dim = 3, t_end = 1, build = fu
   local shell = m:surface { body = body, shape = "revolution", profile = shell_p }
   m:contact { name = "c", surface1 = floor, surface2 = shell, mu = 0.9, mu_static = 0.9 }
   return m, { bodies = { "egg" }, contacts = { "c" } }
+end }
+
+-- a body with a parametric cap z = −0.1 + 2 (u² + v²) (its bottom; the parameters swapped so that
+-- the normal points down, out of the body) rocking and rolling on a plane
+SC[#SC + 1] = { name = "s_plane_parametric_rock", dim = 3, t_end = 1, build = function(T)
+  local m = mbd.model { name = "s", dim = 3, gravity = T:vec({ 0, 0, -G }, "acc") }
+  local u, v = sym.var("u"), sym.var("v")
+  local L = T:scale(1, "len")
+  local body = m:body { name = "weeble", mass = T:scale(1, "mass"),
+                        inertia = T:scale({ 0.004, 0.005, 0.006 }, "inertia"),
+                        pos = T:point { 0, 0, 0.1 }, rot = T:rot(),
+                        omega = T:vec({ 1, 0.5, 0.3 }, "angvel"), vel = T:vec({ 0.05, -0.1, 0 }, "vel") }
+  local cap = m:surface { body = body, shape = "parametric", x = L * v, y = L * u,
+                          z = L * (-0.1 + 2 * (u ^ 2 + v ^ 2)), params = { u, v },
+                          range = { { -0.3, 0.3 }, { -0.3, 0.3 } } }
+  local floor = m:surface { body = m.ground, shape = "plane", at = T:point { 0, 0, 0 },
+                            normal = T:vec({ 0, 0, 1 }, "dir") }
+  m:contact { name = "c", surface1 = floor, surface2 = cap, mu = 0.9, mu_static = 0.9 }
+  return m, { bodies = { "weeble" }, contacts = { "c" } }
+end }
+
+-- a plate (a plane on the body, its normal down) rocking on a fixed dome
+SC[#SC + 1] = { name = "s_sphere_plane_rock", dim = 3, t_end = 1, build = function(T)
+  local m = mbd.model { name = "s", dim = 3, gravity = T:vec({ 0, 0, -G }, "acc") }
+  local dome = m:surface { body = m.ground, shape = "sphere", at = T:point { 0, 0, 0 },
+                           radius = T:scale(0.5, "len") }
+  -- rolling without slip at the start: v = −ω × (P − r) with P − r = (0, 0, −0.05)
+  local plate = m:body { name = "plate", mass = T:scale(1, "mass"),
+                         inertia = T:scale({ 0.02, 0.03, 0.05 }, "inertia"),
+                         pos = T:point { 0, 0, 0.55 }, rot = T:rot(),
+                         omega = T:vec({ 1, -0.5, 0.2 }, "angvel"), vel = T:vec({ 0.025, 0.05, 0 }, "vel") }
+  local base = m:surface { body = plate, shape = "plane", at = T:scale({ 0, 0, -0.05 }, "len"),
+                           normal = { 0, 0, -1 } }
+  m:contact { name = "c", surface1 = dome, surface2 = base, mu = 0.9, mu_static = 0.9 }
+  return m, { bodies = { "plate" }, contacts = { "c" } }
 end }
 
 -- ---------------------------------------------------------------------------------------------
@@ -893,7 +963,7 @@ for _, sc in ipairs(SC) do
 end
 
 -- joints and flexible bodies moved: planar mechanisms and the flexible beams differed by at most
--- 7.6e-8 (tolerance 1e-6); the spatial loops by 2.2e-6 (the RSSR four-bar, whose global error at
+-- 8.3e-8 (tolerance 1e-6); the spatial loops by 2.3e-6 (the RSSR four-bar, whose global error at
 -- rtol 1e-10 is 1e-7–5e-7 against a run at 1e-13 in every formulation and orientation; tolerance
 -- 3e-5)
 for _, sc in ipairs(SJ) do
@@ -903,21 +973,33 @@ for _, sc in ipairs(SJ) do
 end
 
 -- units: lengths in millimetres and masses in grams (L = M = 1000, forces × 1e6): the motion
--- scales (differences seen up to 3.4e-7, a slider-crank with kane; tolerance 4e-6).  Kane and
--- Udwadia–Kalaba only: augmented, baumgarte and gcp judge their leading matrix [M Φqᵀ; Φq 0]
--- singular by pivot ratios that depend on the units (a ball on a plane in mm and g stops at
+-- scales.  With Udwadia–Kalaba the differences seen were at most 4.6e-8 (tolerance 1e-6).  The
+-- other formulations depend on the units beyond the integration's error — reported, in files
+-- outside this change: augmented, baumgarte and gcp judge their leading matrix [M Φqᵀ; Φq 0]
+-- singular by pivot ratios that change with the units (a ball on a plane in mm and g stops at
 -- t = 0, "no significant digits in the pivot"; a bouncing disk of 2000 kg stops at its second
 -- impact, its LU overwritten by the rows' re-selection scratch; gcp's switch to Gauss's principle
--- stalls the spherical–universal pendulum in mm and g) — and spatial scenes without kane, whose
--- partition (QR with column pivoting of Φq, its conditioning thresholds) weighs Euler parameters
--- against positions in metres: in mm it takes them as dependent, never re-partitions and loses
--- 1e-6 on a rolling ball, stalls the spherical–universal pendulum (reported likewise)
-local UNITS = { SC[1], SC[3], SC[9], SC[13], SJ[3], SJ[4], SJ[7] }
-for _, sc in ipairs(UNITS) do
+-- stalls the spherical–universal pendulum); kane's partition (QR with column pivoting of Φq and
+-- its conditioning thresholds) weighs millimetres against radians and Euler parameters: in a
+-- spatial scene it takes the Euler parameters as dependent and never re-partitions (the
+-- spherical–universal pendulum stalls), in a planar one it chooses other coordinates and loses
+-- accuracy, not physics (seen 1.1e-6, the ellipse in the trough; tolerance 2e-5, planar scenes)
+local by_name = {}
+for _, sc in ipairs(SC) do by_name[sc.name] = sc end
+for _, sc in ipairs(SJ) do by_name[sc.name] = sc end
+local function mm_g(dim) return identity(dim, 1000, 1000) end
+for _, name in ipairs { "p_line_circle_slip_stick", "p_line_circle_bounce", "p_curve_curve_rock",
+                        "s_plane_sphere_slip_roll", "s_parametric_sphere_slide", "j_slider_crank",
+                        "j3_spherical_universal", "f_planar_pendulum" } do
+  local sc = by_name[name]
   case { "units mm and g: " .. sc.name, function()
-      return compare_moved(sc, sc.dim == 2 and { "kane", "udwadia_kalaba" } or { "udwadia_kalaba" },
-                           function(dim) return identity(dim, 1000, 1000) end, "units")
-    end, {}, true, check = within(4e-6, 1e-7) }
+      return compare_moved(sc, { "udwadia_kalaba" }, mm_g, "units")
+    end, {}, true, check = within(1e-6, 1e-7) }
+  if sc.dim == 2 then
+    case { "units mm and g, kane: " .. sc.name, function()
+        return compare_moved(sc, { "kane" }, mm_g, "units")
+      end, {}, true, check = within(2e-5, 1e-7) }
+  end
 end
 
 H.run(cases, "invariance")
