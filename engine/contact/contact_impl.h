@@ -85,8 +85,9 @@ void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int 
  * sticking when the rate is nil within 1e-9 of the bodies' speeds when stick < 0 */
 void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick);
 
-/* the rows of contact c at the current poses: solves its parameters (Newton from d->q, with a
- * Taylor predictor from the last evaluation), their rates, and fills rows[0] (gap, position
+/* the rows of contact c at the current poses: solves its parameters (Gauss–Newton from d->q with
+ * a Taylor predictor from the last evaluation, again from the geometric first guess where that
+ * fails or moved far; a circle's parameter as ψ − θ), their rates, and fills rows[0] (gap, position
  * level) and rows[1..nroll] (rolling, velocity level: val = 0) over (Y1 | Y2), and the contact's
  * state in d->cstate.  MBD_OK, or < 0 with err naming the contact, the time and the reason. */
 int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err);

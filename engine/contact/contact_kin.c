@@ -7,7 +7,11 @@
  *     n + n2 = 0                   (the normals are opposite: ñ1 n2 = 0, eq 5)
  * with P_k = r_k + A_k s_k(u_k), n = A1 n1(u1), n2 = A2 n2(u2).  A closed contact keeps g = 0.
  * The parameters are a coordinate block without velocities: solved again at every evaluation
- * from the bodies' poses, starting from their last values moved by their rates.
+ * from the bodies' poses, starting from their last values moved by their rates — or, where that
+ * start fails or has turned a normal far (the last evaluation may be a whole integrator step
+ * away, forwards or backwards), from the geometric first guess at the current poses.  A circle's
+ * parameter is then put in its turn as a function of the state, so that what a run records does
+ * not depend on the order of its evaluations.
  *
  * Gap row (eq 16).  g(Y) = nᵀ(P2 − P1) with the parameters solved is a holonomic row on the
  * bodies' pose coordinates.  Since the parameters make (P2 − P1) ∥ n and n ⟂ both tangent
@@ -131,8 +135,7 @@ static void to_body(const mbd_pose *ps, const double *X, double *s) {
 /* the geometric first guess of contact c's parameters u at the current poses, a function of the
  * poses alone: body 2's origin onto surface 1, that point onto surface 2, back onto 1 (three
  * rounds of this alternating projection) */
-static void guess_contact(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
-                          double *u) {
+static void guess_contact(const mbd_model *m, const mbd_data *d, const mbd_contact *ct, double *u) {
   const mbd_surface *sf1 = &m->surface[ct->s1], *sf2 = &m->surface[ct->s2];
   const mbd_pose *p1 = &d->pose[ct->b1], *p2 = &d->pose[ct->b2];
   double *u1 = u, *u2 = u + sf1->np;
