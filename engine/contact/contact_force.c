@@ -3,7 +3,8 @@
  * friction forces of sliding contacts, which depend on N (eq 30):
  *   coulomb      F = −μ N d, d the slip direction (planar: ±t for the whole slip segment, whose
  *                end is the event where the slip speed crosses zero; spatial: v_t/|v_t|, the
- *                segment's direction while v_t = 0)
+ *                segment's direction while v_t is nil — within 1e-9 of the speeds at the contact,
+ *                as for sticking — rather than the direction of its round-off)
  *   regularized  F = −min(β |v_t|, μ N) v_t/|v_t| (paper 001 Fig. 11)
  * applied at the contact point: F on body 2, −F on body 1. */
 #include <math.h>
@@ -115,9 +116,10 @@ void mbd_contact_add_friction(const mbd_model *m, mbd_data *d) {
         dir[i] = sg * cs->t[0][i];
       }
       speed = fabs(v);
-    } else if (speed > 0) {
+    } else if (speed > 1e-9 * mbd_contact_speed_scale(m, d, c) ||
+               ct->friction != MBD_FRICTION_COULOMB) {
       for (int i = 0; i < 3; i++) {
-        dir[i] = vt[i] / speed;
+        dir[i] = speed > 0 ? vt[i] / speed : 0;
       }
     } else {
       memcpy(dir, ct->friction == MBD_FRICTION_COULOMB ? cs->dir : (double[3]){0, 0, 0},

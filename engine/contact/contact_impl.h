@@ -64,9 +64,11 @@ void mbd_contact_guess(const mbd_model *m, mbd_data *d);
  * with a restitution whose surfaces are apart by more than MBD_CONTACT_OPEN_GAP starts open */
 #define MBD_CONTACT_OPEN_GAP 1e-6
 /* an open contact's root function is its gap less gap_off = min(gap at the opening, 0) −
- * MBD_CONTACT_GAP_EPS: it starts above zero (a root function that starts at zero is not
- * watched until it leaves zero, which a flight shorter than the integrator's first step may never
- * show) and the impact is found 1e-12 m into the surface */
+ * MBD_CONTACT_GAP_EPS·(1 + the bodies' distance from the origin in metres, the gap's rounding):
+ * it starts above zero (a root function that starts at zero is not watched until it leaves zero,
+ * which a flight shorter than the integrator's first step may never show) and the impact is found
+ * 1e-12 m into the surface near the origin.  A zero of it where the surfaces neither approach nor
+ * accelerate towards each other is no impact: the flight goes on (formulations/contact.c) */
 #define MBD_CONTACT_GAP_EPS 1e-12
 void mbd_contact_open0(mbd_model *m, mbd_data *d);
 /* every contact's parameters within their ranges: MBD_OK or MBD_E_STATE naming the contact */
@@ -83,8 +85,9 @@ void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int 
  * sticking when the rate is nil within 1e-9 of the bodies' speeds when stick < 0 */
 void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick);
 
-/* the rows of contact c at the current poses: solves its parameters (Newton from d->q, with a
- * Taylor predictor from the last evaluation), their rates, and fills rows[0] (gap, position
+/* the rows of contact c at the current poses: solves its parameters (Gauss–Newton from d->q with
+ * a Taylor predictor from the last evaluation, again from the geometric first guess where that
+ * fails or moved far; a circle's parameter as ψ − θ), their rates, and fills rows[0] (gap, position
  * level) and rows[1..nroll] (rolling, velocity level: val = 0) over (Y1 | Y2), and the contact's
  * state in d->cstate.  MBD_OK, or < 0 with err naming the contact, the time and the reason. */
 int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err);

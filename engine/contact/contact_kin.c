@@ -7,7 +7,11 @@
  *     n + n2 = 0                   (the normals are opposite: ñ1 n2 = 0, eq 5)
  * with P_k = r_k + A_k s_k(u_k), n = A1 n1(u1), n2 = A2 n2(u2).  A closed contact keeps g = 0.
  * The parameters are a coordinate block without velocities: solved again at every evaluation
- * from the bodies' poses, starting from their last values moved by their rates.
+ * from the bodies' poses, starting from their last values moved by their rates — or, where that
+ * start fails or has turned a normal far (the last evaluation may be a whole integrator step
+ * away, forwards or backwards), from the geometric first guess at the current poses.  A circle's
+ * parameter is then put in its turn as a function of the state, so that what a run records does
+ * not depend on the order of its evaluations.
  *
  * Gap row (eq 16).  g(Y) = nᵀ(P2 − P1) with the parameters solved is a holonomic row on the
  * bodies' pose coordinates.  Since the parameters make (P2 − P1) ∥ n and n ⟂ both tangent
@@ -26,6 +30,10 @@
 
 #include "contact_impl.h"
 #include "contact_msg.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 static double dot3(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -124,30 +132,36 @@ static void to_body(const mbd_pose *ps, const double *X, double *s) {
   mat_tvec(ps->A, w, s);
 }
 
+/* the geometric first guess of contact c's parameters u at the current poses, a function of the
+ * poses alone: body 2's origin onto surface 1, that point onto surface 2, back onto 1 (three
+ * rounds of this alternating projection) */
+static void guess_contact(const mbd_model *m, const mbd_data *d, const mbd_contact *ct, double *u) {
+  const mbd_surface *sf1 = &m->surface[ct->s1], *sf2 = &m->surface[ct->s2];
+  const mbd_pose *p1 = &d->pose[ct->b1], *p2 = &d->pose[ct->b2];
+  double *u1 = u, *u2 = u + sf1->np;
+  double X[3], s[3];
+  mbd_surf_geo g;
+  memcpy(X, p2->r, sizeof X);
+  for (int it = 0; it < 3; it++) {
+    to_body(p1, X, s);
+    mbd_surface_guess(sf1, s, u1);
+    if (mbd_surface_eval(sf1, u1, &g) != MBD_OK) {
+      break;
+    }
+    to_global(p1, g.s, X);
+    to_body(p2, X, s);
+    mbd_surface_guess(sf2, s, u2);
+    if (mbd_surface_eval(sf2, u2, &g) != MBD_OK) {
+      break;
+    }
+    to_global(p2, g.s, X);
+  }
+}
+
 void mbd_contact_guess(const mbd_model *m, mbd_data *d) {
   for (int c = 0; c < m->ncontact; c++) {
     const mbd_contact *ct = &m->contact[c];
-    const mbd_surface *sf1 = &m->surface[ct->s1], *sf2 = &m->surface[ct->s2];
-    const mbd_pose *p1 = &d->pose[ct->b1], *p2 = &d->pose[ct->b2];
-    double *u1 = d->q + ct->qadr, *u2 = u1 + sf1->np;
-    // alternate: body 2's origin onto surface 1, that point onto surface 2, back onto 1
-    double X[3], s[3];
-    mbd_surf_geo g;
-    memcpy(X, p2->r, sizeof X);
-    for (int it = 0; it < 3; it++) {
-      to_body(p1, X, s);
-      mbd_surface_guess(sf1, s, u1);
-      if (mbd_surface_eval(sf1, u1, &g) != MBD_OK) {
-        break;
-      }
-      to_global(p1, g.s, X);
-      to_body(p2, X, s);
-      mbd_surface_guess(sf2, s, u2);
-      if (mbd_surface_eval(sf2, u2, &g) != MBD_OK) {
-        break;
-      }
-      to_global(p2, g.s, X);
-    }
+    guess_contact(m, d, ct, d->q + ct->qadr);
     d->cstate[c].t_eval = NAN;
   }
 }
@@ -386,6 +400,47 @@ static int cn_solve(const mbd_model *m, const mbd_data *d, const mbd_contact *ct
   return *res <= tol ? MBD_OK : 1;
 }
 
+/* the largest angle (rad) the prediction may turn a surface's normal in its body before the
+ * search starts from the geometric first guess instead: Gauss–Newton from a start on the far half
+ * of a circle converges to its far side (parallel normals, residual 2) or not at all */
+#define CN_TURN_MAX 0.5
+
+/* the search from one start: the prediction u (with the last gap), or the geometric first guess
+ * at the current poses; x, s, res and iters as cn_solve gives them */
+static int cn_start(const mbd_model *m, const mbd_data *d, const mbd_contact *ct, const double *u,
+                    double gap, int from_guess, double *x, cn_sys *s, double *res, int *iters) {
+  int np = m->surface[ct->s1].np + m->surface[ct->s2].np;
+  if (from_guess) {
+    guess_contact(m, d, ct, x);
+  } else {
+    memcpy(x, u, (size_t)np * sizeof(double));
+  }
+  x[np] = gap;
+  *res = 0;
+  *iters = 0;
+  return cn_solve(m, d, ct, x, s, res, iters);
+}
+
+/* a circle's parameter, an angle known up to turns, as a function of the state: the contact
+ * point's angle in the body's frame, u = ψ − θ with ψ ∈ [−π, π] the angle of its direction from
+ * the centre in the global frame and θ the body's (continuous) angle.  It follows the body over
+ * any number of turns and jumps by 2π only where ψ crosses ±π (a disk rolling on a floor keeps
+ * ψ = −π/2); the start of the search leaves no trace in it. */
+static void canonical_turns(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
+                            double *x) {
+  for (int side = 0, k = 0; side < 2; side++) {
+    const mbd_surface *sf = &m->surface[side ? ct->s2 : ct->s1];
+    if (sf->shape == MBD_SHAPE_CIRCLE) {
+      double th = d->pose[side ? ct->b2 : ct->b1].p[0];
+      double turns = nearbyint((x[k] + th) / (2 * M_PI));
+      if (turns != 0) {
+        x[k] -= 2 * M_PI * turns;
+      }
+    }
+    k += sf->np;
+  }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* the rows                                                                                    */
 
@@ -486,82 +541,123 @@ static void params_text(const mbd_surface *sf, const double *u, char *buf, size_
   }
 }
 
+/* the tangents (global) at the unit normal n: planar t = n × ẑ; spatial t1 = n × e / |n × e| (e
+ * the global axis least along n, returned in ax, |n × e| in wl), t2 = n × t1 */
+static void tangents(int dim, const double *n, double t[2][3], double *ax, double *wl) {
+  memset(ax, 0, 3 * sizeof(double));
+  *wl = 1;
+  if (dim == 2) {
+    t[0][0] = n[1];
+    t[0][1] = -n[0];
+    t[0][2] = 0;
+    return;
+  }
+  int k = 0;
+  for (int i = 1; i < 3; i++) {
+    if (fabs(n[i]) < fabs(n[k])) {
+      k = i;
+    }
+  }
+  ax[k] = 1;
+  double w[3];
+  cross3(n, ax, w);
+  *wl = sqrt(dot3(w, w));
+  for (int i = 0; i < 3; i++) {
+    t[0][i] = w[i] / *wl;
+  }
+  cross3(n, t[0], t[1]);
+}
+
+/* why the search of contact c stalled at x (cn_solve's status rc ≠ MBD_OK, its system s): < 0
+ * with err naming the contact where the geometry there is singular — a normal that vanished, or
+ * is about to (tangents losing their rank), surfaces too curved to touch at one point — the
+ * continuation of the contact ends there; MBD_OK when nothing singular explains it (a start on
+ * the far side of a surface: another start may succeed) */
+static int stall_reason(const mbd_model *m, mbd_data *d, int c, int rc, const double *x,
+                        const cn_sys *s, int iters, mbd_error *err) {
+  const mbd_contact *ct = &m->contact[c];
+  const mbd_surface *sf1 = &m->surface[ct->s1], *sf2 = &m->surface[ct->s2];
+  char pt[96];
+  if (rc < 0) {
+    const mbd_surface *bad = rc == -1 ? sf1 : sf2;
+    params_text(bad, rc == -1 ? x : x + sf1->np, pt, sizeof pt);
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, bad->name, pt);
+  }
+  for (int side = 0; side < 2; side++) {
+    const mbd_surface *sf = side ? sf2 : sf1;
+    if (degenerate(sf, side ? &s->g2 : &s->g1)) {
+      params_text(sf, side ? x + sf1->np : x, pt, sizeof pt);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, sf->name, pt);
+    }
+  }
+  if (m->dim == 2 || iters >= CN_MAXIT) {
+    double ax[3], wl;
+    tangents(m->dim, s->n, d->cstate[c].t, ax, &wl);
+    return check_curvature(m, d, c, s, err);
+  }
+  return MBD_OK;
+}
+
 int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err) {
   const mbd_contact *ct = &m->contact[c];
   const mbd_surface *sf1 = &m->surface[ct->s1], *sf2 = &m->surface[ct->s2];
   mbd_contact_state *cs = &d->cstate[c];
   double *u = d->q + ct->qadr;
   int np1 = sf1->np, np2 = sf2->np, np = np1 + np2;
-  // the predictor: the parameters moved by their rates since the last evaluation
+  // the predictor: the parameters moved by their rates since the last evaluation, and the angle
+  // this turns the surfaces' normals by in their bodies
+  double turn = 0;
   if (isfinite(cs->t_eval) && d->t != cs->t_eval) {
     double dt = d->t - cs->t_eval;
     for (int k = 0; k < np; k++) {
       u[k] += cs->udot[k] * dt;
     }
+    turn = cs->nturn * fabs(dt);
   }
+  // the search from the prediction, and from the geometric first guess at the current poses
+  // where the prediction failed without a singular geometry to explain it, or turned a normal so
+  // far (a sample evaluated a whole integrator step before the integration's state, a step across
+  // fast rolling) that it may have reached another solution: of two solutions the one nearer to
+  // touching, the guess's when they are as near (the same point)
   double x[CN_NX];
-  memcpy(x, u, (size_t)np * sizeof(double));
-  x[np] = cs->gap;
   cn_sys s;
   double res = 0;
   int iters = 0;
-  int rc = cn_solve(m, d, ct, x, &s, &res, &iters);
-  if (rc < 0) {
-    const mbd_surface *bad = rc == -1 ? sf1 : sf2;
-    char pt[96];
-    params_text(bad, rc == -1 ? x : x + np1, pt, sizeof pt);
-    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, bad->name, pt);
+  int rc = cn_start(m, d, ct, u, cs->gap, 0, x, &s, &res, &iters);
+  if (rc != MBD_OK) {
+    int why = stall_reason(m, d, c, rc, x, &s, iters, err);
+    if (why < 0) {
+      return why;
+    }
   }
+  if (rc != MBD_OK || turn > CN_TURN_MAX) {
+    double xg[CN_NX];
+    cn_sys sg;
+    double resg = 0;
+    int itersg = 0;
+    int rcg = cn_start(m, d, ct, u, cs->gap, 1, xg, &sg, &resg, &itersg);
+    double tie = 1e-10 * (1 + fabs(x[np]));
+    if (rcg == MBD_OK && (rc != MBD_OK || fabs(xg[np]) <= fabs(x[np]) + tie)) {
+      memcpy(x, xg, sizeof x);
+      s = sg;
+      res = resg;
+      iters = itersg;
+      rc = rcg;
+    }
+  }
+  if (rc != MBD_OK) {
+    return MBD_FAIL(err, MBD_E_NEWTON, MSG_CONTACT_NEWTON, ct->name, d->t, iters, res);
+  }
+  canonical_turns(m, d, ct, x);
   memcpy(u, x, (size_t)np * sizeof(double));
   cs->gap = x[np];
   cs->t_eval = d->t;
-  // tangents (global): planar t = n × ẑ; spatial t1 = n × e / |n × e| (e the global axis least
-  // along n), t2 = n × t1
   memcpy(cs->n, s.n, sizeof cs->n);
   memcpy(cs->P, s.P1, sizeof cs->P);
   memcpy(cs->s1, s.g1.s, sizeof cs->s1);
   memcpy(cs->s2, s.g2.s, sizeof cs->s2);
-  double ax[3] = {0, 0, 0}, wl = 1;
-  if (m->dim == 2) {
-    cs->t[0][0] = s.n[1];
-    cs->t[0][1] = -s.n[0];
-    cs->t[0][2] = 0;
-  } else {
-    int k = 0;
-    for (int i = 1; i < 3; i++) {
-      if (fabs(s.n[i]) < fabs(s.n[k])) {
-        k = i;
-      }
-    }
-    ax[k] = 1;
-    double w[3];
-    cross3(s.n, ax, w);
-    wl = sqrt(dot3(w, w));
-    for (int i = 0; i < 3; i++) {
-      cs->t[0][i] = w[i] / wl;
-    }
-    cross3(s.n, cs->t[0], cs->t[1]);
-  }
-  // a failed search, a parameter out of its range, surfaces too curved: stop, naming them
-  if (rc == 1) {
-    // the search stalls where a surface's tangents degenerate (a normal about to vanish)
-    for (int side = 0; side < 2; side++) {
-      const mbd_surface *sf = side ? sf2 : sf1;
-      const mbd_surf_geo *g = side ? &s.g2 : &s.g1;
-      if (degenerate(sf, g)) {
-        char pt[96];
-        params_text(sf, side ? x + np1 : x, pt, sizeof pt);
-        return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_ZERO_NORMAL, ct->name, d->t, sf->name, pt);
-      }
-    }
-    if (m->dim == 2 || iters >= CN_MAXIT) {
-      int cc = check_curvature(m, d, c, &s, err);
-      if (cc < 0) {
-        return cc;
-      }
-    }
-    return MBD_FAIL(err, MBD_E_NEWTON, MSG_CONTACT_NEWTON, ct->name, d->t, iters, res);
-  }
+  double ax[3], wl;
+  tangents(m->dim, s.n, cs->t, ax, &wl);
   // (a parameter leaving its range is a root function of the formulations: the run stops
   // exactly there; here the shape goes on beyond, so the integrator may step past it)
   rc = check_curvature(m, d, c, &s, err);
@@ -587,6 +683,19 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
     memset(xd, 0, sizeof xd);  // converged yet singular: reported above by the curvature check
   }
   memcpy(cs->udot, xd, (size_t)np * sizeof(double));
+  // how fast the normals turn in their bodies as the contact point moves: |∂n_k/∂u_k u̇_k|
+  cs->nturn = 0;
+  for (int side = 0; side < 2; side++) {
+    const mbd_surf_geo *g = side ? &s.g2 : &s.g1;
+    const double *ud = side ? xd + np1 : xd;
+    double w[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+      for (int k = 0; k < (side ? np2 : np1); k++) {
+        w[i] += g->N[i][k] * ud[k];
+      }
+    }
+    cs->nturn = fmax(cs->nturn, sqrt(dot3(w, w)));
+  }
   // the moving-point terms Ȧk Sk u̇k and ṅ = Ȧ1 n1 + A1 (∂n1/∂u1) u̇1
   double a1[3] = {0, 0, 0}, a2[3] = {0, 0, 0}, dn1[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++) {

@@ -69,6 +69,8 @@ typedef struct mbd_contact_state {
   double s1[3], s2[3]; /* the contact point in each body's frame */
   double udot[MBD_CONTACT_NP_MAX]; /* parameter rates */
   double t_eval;                   /* time of the kinematics above (the predictor's base) */
+  double nturn;    /* how fast the surfaces' normals turn in their bodies as the contact point
+                      moves, rad/s (the larger of the two): the predictor's reach */
   double kappa[2]; /* planar: signed curvatures of the two surfaces at the contact */
 } mbd_contact_state;
 

@@ -320,7 +320,9 @@ static double dist2(const mbd_surface *sf, const double *u, const double *X) {
 }
 
 /* parametric shapes without a closed form: the best of a grid over the range (or around u0 when
- * unbounded), then Newton steps on (s − X)·s_u = 0 (Gauss–Newton for the distance) */
+ * unbounded), then Newton steps on (s − X)·s_u = 0 (Gauss–Newton for the distance); works on a
+ * local pair and writes only the np parameters of sf into u (a curve's one parameter may be the
+ * last of the state) */
 static void guess_search(const mbd_surface *sf, const double *X, double *u) {
   int np = sf->np, nk = np == 1 ? 201 : 41;
   double lo[2], hi[2], best = INFINITY, ub[2] = {sf->u0[0], sf->u0[1]};
@@ -342,10 +344,12 @@ static void guess_search(const mbd_surface *sf, const double *X, double *u) {
     }
   }
   u[0] = ub[0];
-  u[1] = ub[1];
+  if (np == 2) {
+    u[1] = ub[1];
+  }
   for (int it = 0; it < 30; it++) {
     mbd_surf_geo g;
-    if (mbd_surface_eval(sf, u, &g) != MBD_OK) {
+    if (mbd_surface_eval(sf, ub, &g) != MBD_OK) {
       return;
     }
     double r[3] = {g.s[0] - X[0], g.s[1] - X[1], g.s[2] - X[2]};
@@ -369,12 +373,15 @@ static void guess_search(const mbd_surface *sf, const double *X, double *u) {
       du[0] = (a22 * b1 - a12 * b2) / det;
       du[1] = (a11 * b2 - a12 * b1) / det;
     }
-    double d0 = dot3(r, r), w[2] = {u[0] + du[0], u[1] + du[1]};
+    double d0 = dot3(r, r), w[2] = {ub[0] + du[0], ub[1] + du[1]};
     if (!(dist2(sf, w, X) <= d0)) {
       return;  // no longer improving: close enough for a start
     }
-    u[0] = w[0];
-    u[1] = w[1];
+    ub[0] = u[0] = w[0];
+    ub[1] = w[1];
+    if (np == 2) {
+      u[1] = w[1];
+    }
   }
 }
 

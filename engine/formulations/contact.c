@@ -113,6 +113,14 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
       }
       size = fmax(size, fabs(d->jfstate[k].R));
     }
+    // against the largest force of the solve too: where a normal force falls to zero (the
+    // separation its root locates) it carries the round-off of the forces it comes from
+    for (int k = 0; k < d->ma; k++) {
+      size = fmax(size, fabs(d->lambda[d->active[k]]));
+    }
+    for (int i = 0; i < m->nv; i++) {
+      size = fmax(size, fabs(d->Q0[i]));
+    }
     if (change <= FP_RTOL * size || change == 0) {
       // the friction forces of the converged N (the last solve used the previous iterate)
       if (change > 0) {
@@ -237,6 +245,17 @@ static void close_contact(const mbd_model *m, mbd_data *d, int c) {
   cs->sgn = dot3(vt, cs->t[0]) < 0 ? -1 : 1;
 }
 
+/* the offset of an open contact's gap root below the gap at its opening: MBD_CONTACT_GAP_EPS
+ * for bodies within a metre of the origin, growing with their distance from it as the gap's
+ * rounding does (its search converges to 1e-13 of the positions' size), so that a scene moved far
+ * from the origin (or written in millimetres) does not find impacts in the gap's round-off */
+static double gap_eps(const mbd_model *m, const mbd_data *d, int c) {
+  const double *r1 = d->pose[m->contact[c].b1].r, *r2 = d->pose[m->contact[c].b2].r;
+  double scale =
+      1 + fmax(fabs(r1[0]) + fabs(r1[1]) + fabs(r1[2]), fabs(r2[0]) + fabs(r2[1]) + fabs(r2[2]));
+  return MBD_CONTACT_GAP_EPS * scale;
+}
+
 /* open contact c (N fell to zero): with a restitution it flies, else the run stops */
 static int separate(const mbd_model *m, mbd_data *d, int c, mbd_error *err) {
   const mbd_contact *ct = &m->contact[c];
@@ -245,7 +264,7 @@ static int separate(const mbd_model *m, mbd_data *d, int c, mbd_error *err) {
     return MBD_FAIL(err, MBD_E_STATE, MSG_FORM_CONTACT_SEPARATE, ct->name, d->t, cs->N);
   }
   cs->mode = MBD_CMODE_OPEN;
-  cs->gap_off = fmin(cs->gap, 0) - MBD_CONTACT_GAP_EPS;
+  cs->gap_off = fmin(cs->gap, 0) - gap_eps(m, d, c);
   cs->N = 0;
   memset(cs->Ft, 0, sizeof cs->Ft);
   log_event(d, c, EV_SEPARATE);
@@ -490,6 +509,24 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
       start_slip(m, d, c);
       changed = 1;
     } else if (cs->mode == MBD_CMODE_OPEN) {
+      // the gap fell below its offset while the surfaces neither approach nor accelerate
+      // towards each other: no impact, the flight goes on from here.  After a separation where
+      // N fell smoothly to zero the gap starts flat (ġ = g̈ = 0), and the integration's error on
+      // the positions dips it below any fixed offset; an impact there would reverse a velocity
+      // of round-off size, close the contact, find N < 0 and separate again without end
+      double vn = dot3(cs->vrel, cs->n);
+      if (vn >= -1e-9 * mbd_contact_speed_scale(m, d, c)) {
+        double an = 0;
+        rc = gap_acceleration(m, d, c, &an, err);
+        if (rc < 0) {
+          return rc;
+        }
+        if (an >= 0) {
+          cs->gap_off = fmin(cs->gap, 0) - gap_eps(m, d, c);
+          changed = 1;
+          continue;
+        }
+      }
       double rebound = 0;
       rc = impact(m, d, c, &rebound, err);
       if (rc < 0) {
@@ -500,7 +537,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
       } else {
         // a new flight (closed again below if it would not rise clear)
         cs->mode = MBD_CMODE_OPEN;
-        cs->gap_off = fmin(cs->gap, 0) - MBD_CONTACT_GAP_EPS;
+        cs->gap_off = fmin(cs->gap, 0) - gap_eps(m, d, c);
         flying[c] = 1;
       }
       changed = 1;
