@@ -69,7 +69,8 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd
  * the SVD filters along vanishing directions (singular.c states the bound) */
 #define AUG_GAUSS_REL 1e-4
 /* and below this pivot ratio whatever the start (a run that starts at a singular configuration
- * has no regular baseline); a regular but badly scaled leading matrix gets the same v̇ from the SVD */
+ * has no regular baseline); a regular but badly scaled leading matrix gets the same v̇ from the SVD
+ */
 #define AUG_GAUSS_ABS 1e-12
 
 double mbd_pivot_watch(mbd_data *d, int piv, double ratio) {
@@ -119,14 +120,14 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
     // the new baseline is taken at the next factorization (so a genuinely singular stretch does
     // not re-run the QR at every evaluation)
     d->aug_ratio0 = 0;
-    if (rs > 0) {
-      if (gamma_star != d->gamma_a) {
-        return MBD_RESELECTED;  // γ* was built from the old rows (baumgarte): the caller rebuilds
-      }
-      piv = factor(m, d, &ratio, &kmin, err);
-      if (piv < 0) {
-        return piv;
-      }
+    if (rs > 0 && gamma_star != d->gamma_a) {
+      return MBD_RESELECTED;  // γ* was built from the old rows (baumgarte): the caller rebuilds
+    }
+    // the new rows' matrix — or the same rows' again: the re-selection's QR took the dense
+    // workspace that held the factorization
+    piv = factor(m, d, &ratio, &kmin, err);
+    if (piv < 0) {
+      return piv;
     }
   }
   double start = mbd_pivot_watch(d, piv, ratio);
@@ -223,8 +224,8 @@ int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, 
  * singular configurations the formulations keep their own character (augmented's drift,
  * baumgarte's damping).  Models with contacts or many coordinates keep every coordinate (the rows
  * change with the contact modes; assumption: contact runs and models of more than AUG_PASS_MAX_NV
- * coordinates do not pass singular configurations of their joints); their accelerations near a singular configuration
- * still come from Gauss's principle. */
+ * coordinates do not pass singular configurations of their joints); their accelerations near a
+ * singular configuration still come from Gauss's principle. */
 #define AUG_ENTER_REL 1e-1
 #define AUG_LEAVE_REL 2e-1
 #define AUG_PREFILTER_REL 0.3
@@ -366,8 +367,7 @@ int mbd_aug_ycoord(const void *self, const mbd_model *m, int i, int *accel) {
 /* re-partitioned as gcp does, but not within AUG_KEEP_REL of the start's σ ratio: near the
  * configuration every partition degrades alike, and a restart of the integrator there, at order
  * one, crept (the last root evaluation, at this step's end, holds the ratio) */
-int mbd_aug_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 mbd_error *err) {
+int mbd_aug_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err) {
   mbd_aug_pass *ps = self;
   if (!ps->on || ps->sv_last < AUG_KEEP_REL * ps->sv0) {
     return 0;
@@ -465,8 +465,8 @@ static void stats(const void *self, mbd_run_stats *st) {
   mbd_aug_stats(self, st);
 }
 
-static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
-                int flags, mbd_error *err) {
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
   int solve = 0;
   int rc = mbd_aug_prepare(self, m, d, t, y, flags, &solve, err);
   if (!solve) {
@@ -475,8 +475,8 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
 }
 
-static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 const int *found, mbd_error *err) {
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
+                 mbd_error *err) {
   mbd_aug_pass *ps = self;
   if (found && ps->p) {
     return mbd_aug_pass_switch(ps, m, d, t, err);  // (no contacts beside a passage)

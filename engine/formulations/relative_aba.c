@@ -172,8 +172,8 @@ static void mtv(int r, int c, const double *A, const double *x, double *y) {
  * orientation to the child's), Ia = [A B; Bᵀ C] symmetric:
  *   Fᵀ Ia F = [A, P1; P1ᵀ, Xᵀ P1 + Rᵀ P2],  P1 = A X + B R,  P2 = Bᵀ X + C R
  * (spatial 3 + 4, planar 2 + 1: a third of the products of the full 7×7 triple product) */
-ABA_INLINE void carry(const int ny, const double *F, const double *Ia, const double *pa,
-                      double *IA, double *pA) {
+ABA_INLINE void carry(const int ny, const double *F, const double *Ia, const double *pa, double *IA,
+                      double *pA) {
   int np = ny == 7 ? 3 : 2, nr = ny - np;
   double P1[12], P2[16];
   for (int j = 0; j < nr; j++) {
@@ -370,8 +370,7 @@ static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
 }
 
 /* ground to leaves: q̈ into vdot, each body's Ÿ and each local row's multiplier */
-ABA_INLINE void forward_joint(mbd_data *d, const mbd_tree_joint *tj, const int ny,
-                              double *vdot) {
+ABA_INLINE void forward_joint(mbd_data *d, const mbd_tree_joint *tj, const int ny, double *vdot) {
   mbd_tree_rec *R = &d->trec[tj->child];
   double a[7];
   if (tj->parent > 0) {
@@ -552,53 +551,58 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
     return rc;
   }
   if (mg > 0) {
-    // X = M̄⁻¹ Gᵀ column by column, then the m×m system (G X) λ = G q̈₀ − γ*
-    double *X = d->aug, *A = d->aug + (size_t)n * mg;
-    for (int i = 0; i < mg; i++) {
-      inverse_pass(m, d, d->phiq_a + gidx[i], ma, X + (size_t)i * n, 0);
-    }
-    for (int i = 0; i < mg; i++) {
-      const double *g = d->phiq_a + gidx[i];
-      double s = -gamma_star[gidx[i]];
-      for (int c = 0; c < n; c++) {
-        s += g[(size_t)c * ma] * d->vdot[c];
+    // X = M̄⁻¹ Gᵀ column by column, then the m×m system (G X) λ = G q̈₀ − γ*; made again once
+    // after a re-selection that kept the rows (its QR took the dense workspace that held them)
+    double *X = d->aug, *A = d->aug + (size_t)n * mg, *LU = A + (size_t)mg * mg, ratio = 0;
+    int piv = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < mg; i++) {
+        inverse_pass(m, d, d->phiq_a + gidx[i], ma, X + (size_t)i * n, 0);
       }
-      lam[i] = s;
-      for (int j = 0; j < mg; j++) {
-        const double *x = X + (size_t)j * n;
-        double a = 0;
+      for (int i = 0; i < mg; i++) {
+        const double *g = d->phiq_a + gidx[i];
+        double s = -gamma_star[gidx[i]];
         for (int c = 0; c < n; c++) {
-          a += g[(size_t)c * ma] * x[c];
+          s += g[(size_t)c * ma] * d->vdot[c];
         }
-        MBD_AT(A, mg, i, j) = a;
+        lam[i] = s;
+        for (int j = 0; j < mg; j++) {
+          const double *x = X + (size_t)j * n;
+          double a = 0;
+          for (int c = 0; c < n; c++) {
+            a += g[(size_t)c * ma] * x[c];
+          }
+          MBD_AT(A, mg, i, j) = a;
+        }
       }
-    }
-    // (A kept beside its LU: near a singular configuration its SVD serves instead)
-    double *LU = A + (size_t)mg * mg;
-    memcpy(LU, A, (size_t)mg * mg * sizeof(double));
-    int piv = mbd_lu_factor(mg, LU, mg, d->ipiv);
-    d->lu_factorizations++;
-    if (piv < 0) {
-      return MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK, "matrix Φq M̄⁻¹ Φqᵀ", d->t);
-    }
-    double lo = INFINITY, hi = 0;
-    for (int k = 0; k < mg; k++) {
-      double u = fabs(MBD_AT(LU, mg, k, k));
-      lo = fmin(lo, u);
-      hi = fmax(hi, u);
-    }
-    double ratio = hi > 0 ? lo / hi : 0;
-    // rows set aside at assembly may be needed on this part of the motion (augmented.c)
-    if (d->ma < m->mrow &&
-        (piv > 0 || (d->aug_ratio0 > 0 && ratio < ABA_RESELECT_REL * d->aug_ratio0))) {
-      int rs = mbd_reselect_rows(m, d, err);
-      if (rs < 0) {
-        return rs;
+      // (A kept beside its LU: near a singular configuration its SVD serves instead)
+      memcpy(LU, A, (size_t)mg * mg * sizeof(double));
+      piv = mbd_lu_factor(mg, LU, mg, d->ipiv);
+      d->lu_factorizations++;
+      if (piv < 0) {
+        return MBD_FAIL(err, MBD_E_LAPACK, MSG_FORM_LAPACK, "matrix Φq M̄⁻¹ Φqᵀ", d->t);
       }
-      d->aug_ratio0 = 0;
-      if (rs > 0) {
-        return MBD_RESELECTED;  // γ* follows the new rows: the caller rebuilds it
+      double lo = INFINITY, hi = 0;
+      for (int k = 0; k < mg; k++) {
+        double u = fabs(MBD_AT(LU, mg, k, k));
+        lo = fmin(lo, u);
+        hi = fmax(hi, u);
       }
+      ratio = hi > 0 ? lo / hi : 0;
+      // rows set aside at assembly may be needed on this part of the motion (augmented.c)
+      if (pass == 0 && d->ma < m->mrow &&
+          (piv > 0 || (d->aug_ratio0 > 0 && ratio < ABA_RESELECT_REL * d->aug_ratio0))) {
+        int rs = mbd_reselect_rows(m, d, err);
+        if (rs < 0) {
+          return rs;
+        }
+        d->aug_ratio0 = 0;
+        if (rs > 0) {
+          return MBD_RESELECTED;  // γ* follows the new rows: the caller rebuilds it
+        }
+        continue;
+      }
+      break;
     }
     double start = mbd_pivot_watch(d, piv, ratio);
     if (piv > 0 || ratio < ABA_GAUSS_REL * start) {

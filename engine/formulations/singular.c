@@ -48,8 +48,8 @@
  * a locked mechanism */
 #define GAUSS_LOCK_REL 1e-3
 
-int mbd_gauss_free_motion(const mbd_model *m, const mbd_data *d, double *L, double *diag,
-                          double *a, mbd_uk_root *S) {
+int mbd_gauss_free_motion(const mbd_model *m, const mbd_data *d, double *L, double *diag, double *a,
+                          mbd_uk_root *S) {
   int n = m->nv;
   int dense = 0;
   for (int b = 1; b < m->nbody; b++) {

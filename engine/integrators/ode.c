@@ -615,8 +615,7 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
       memcpy(ga, gb, (size_t)nroot * sizeof *ga);
     }
   }
-  while (s->kout < s->ntout &&
-         (root ? s->tout[s->kout] < tend : s->tout[s->kout] <= t1)) {
+  while (s->kout < s->ntout && (root ? s->tout[s->kout] < tend : s->tout[s->kout] <= t1)) {
     double to = s->tout[s->kout];
     const double *yo = y;
     if (to < t1) {

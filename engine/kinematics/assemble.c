@@ -413,9 +413,9 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
         MBD_AT(d->aug, ma, k, j) = MBD_AT(d->phiq_a, ma, k, col[j]);
       }
     }
-    int rc = nfree > 0 ? mbd_lsq_solve(&d->lsq, ma, nfree, d->aug, ma, d->tmp_m, d->tmp_n, 1e-12,
-                                       NULL)
-                       : MBD_OK;
+    int rc = nfree > 0
+                 ? mbd_lsq_solve(&d->lsq, ma, nfree, d->aug, ma, d->tmp_m, d->tmp_n, 1e-12, NULL)
+                 : MBD_OK;
     if (rc) {
       return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD,
                       "velocity analysis", d->t);
