@@ -32,9 +32,8 @@ void mbd_part_free(mbd_part *p) {
   if (!p) {
     return;
   }
-  void *ps[] = {p->perm,  p->perm_old, p->jd,        p->jd_cand, p->jpiv,   p->x,    p->B,
-                p->K,     p->r,        p->kpiv,      p->pperm,   p->pperm_old, p->prow, p->phiq_p,
-                p->jp,    p->jppiv};
+  void *ps[] = {p->perm, p->perm_old, p->jd,    p->jd_cand,   p->jpiv, p->x,      p->B,  p->K,
+                p->r,    p->kpiv,     p->pperm, p->pperm_old, p->prow, p->phiq_p, p->jp, p->jppiv};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -425,7 +424,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   for (int k = 0; k < f; k++) {
     d->v[p->perm[ma + k]] = y[fp + k];
   }
-  double res = 0, step = INFINITY, step_prev = INFINITY;
+  double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY;
   for (int it = 0;; it++) {
     int rc = mbd_kin_update(m, d, 0, err);
     if (rc < 0) {
@@ -454,14 +453,20 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       // step not below a quarter of the last: at a singular root Newton only halves it).  It
       // converges quadratically, so this costs one or two iterations, only near such
       // configurations.
-      double ratio = p->sep                ? pivot_ratio(p->jp, mp, d, p->n)
-                     : mbd_sparse_on(d)      ? p->sratio
-                                             : pivot_ratio(p->jd, ma, d, p->n);
+      double ratio = p->sep             ? pivot_ratio(p->jp, mp, d, p->n)
+                     : mbd_sparse_on(d) ? p->sratio
+                                        : pivot_ratio(p->jd, ma, d, p->n);
       if (ratio >= PART_ILL_RATIO || step <= fmax(ratio * p->position_tol, p->q_round) ||
           step > 0.25 * step_prev || it >= p->max_newton) {
         break;
       }
     }
+    // (at the rounding floor of the rows above position_tol: accepted, the run warns)
+    if (res > p->position_tol &&
+        mbd_newton_floor(d, it, res, res_prev, p->q_round / (8 * DBL_EPSILON))) {
+      break;
+    }
+    res_prev = res;
     if (it >= p->max_newton) {
       MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_PART_NEWTON, t, p->max_newton, res, p->position_tol);
       return 1;
@@ -709,8 +714,7 @@ void mbd_partitioned_pack(const void *self, const mbd_model *m, const mbd_data *
 }
 
 /* only the independent coordinates are integrated */
-void mbd_partitioned_deriv(const void *self, const mbd_model *m, const mbd_data *d,
-                           double *ydot) {
+void mbd_partitioned_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
   (void)m;
   const mbd_part *p = self;
   for (int k = 0; k < p->fp; k++) {

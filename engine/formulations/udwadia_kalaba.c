@@ -26,9 +26,8 @@
 /* ------------------------------------------------------------------------------------------ */
 /* the core, shared with coordinate-level systems (engine/system)                              */
 
-int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a,
-                 double *res, double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq,
-                 double *vdot) {
+int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a, double *res,
+                 double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq, double *vdot) {
   // B = C S (the constraint matrix in the metric of M: paper 004 eq 5)
   if (S->sdiag) {
     for (int j = 0; j < n; j++) {
@@ -69,26 +68,26 @@ int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const dou
 /* the formulation for models                                                                  */
 
 typedef struct mbd_uk {
-  int n, m;             /* coordinates, constraint rows (all) */
-  double *mih;          /* n: diagonal of M^(−1/2) (planar) */
-  double *a;            /* n: free acceleration M⁻¹Q */
-  double *B, *X;        /* m×n Φq M^(−1/2) (ld m) and n×m its Moore–Penrose inverse (ld n) */
-  double *r;            /* max(m, n) scratch */
-  double *res;          /* m: b* − Φq a */
-  double *S, *T;        /* m×m stabilization (ld m) */
-  double *L;            /* spatial: n×n Cholesky factor of M̃ = M + Σ s (2p)(2p)ᵀ, else NULL */
-  double *rs;           /* m: the stabilization part −S Φ̇ − T Φ of b* − Φq a */
-  double *w;            /* max(m, n): coefficients along the singular vectors */
-  int stabilized;       /* S or T not zero */
-  double *pw;           /* n: metric of the projection, M^(−1/2) planar, 1 spatial */
-  double *pB;           /* m×n: Φq diag(pw) for the projection */
-  double *drift;        /* nq + nv: the projected state minus y (the last evaluation's) */
-  const double *svdU;   /* planar: the SVD of Φq M^(−1/2) at the projected state (in lsq), */
-  const double *svdVt;  /*   shared by the projection and the accelerations; NULL when stale */
-  double position_tol;  /* the projection's Newton tolerance on |Φ| */
-  double q_round;       /* rounding level of the coordinates (Newton's floor near singularity) */
-  int max_newton;       /* its iterations */
-  mbd_lsq_ws lsq;       /* SVD workspace, max(m, n) square */
+  int n, m;            /* coordinates, constraint rows (all) */
+  double *mih;         /* n: diagonal of M^(−1/2) (planar) */
+  double *a;           /* n: free acceleration M⁻¹Q */
+  double *B, *X;       /* m×n Φq M^(−1/2) (ld m) and n×m its Moore–Penrose inverse (ld n) */
+  double *r;           /* max(m, n) scratch */
+  double *res;         /* m: b* − Φq a */
+  double *S, *T;       /* m×m stabilization (ld m) */
+  double *L;           /* spatial: n×n Cholesky factor of M̃ = M + Σ s (2p)(2p)ᵀ, else NULL */
+  double *rs;          /* m: the stabilization part −S Φ̇ − T Φ of b* − Φq a */
+  double *w;           /* max(m, n): coefficients along the singular vectors */
+  int stabilized;      /* S or T not zero */
+  double *pw;          /* n: metric of the projection, M^(−1/2) planar, 1 spatial */
+  double *pB;          /* m×n: Φq diag(pw) for the projection */
+  double *drift;       /* nq + nv: the projected state minus y (the last evaluation's) */
+  const double *svdU;  /* planar: the SVD of Φq M^(−1/2) at the projected state (in lsq), */
+  const double *svdVt; /*   shared by the projection and the accelerations; NULL when stale */
+  double position_tol; /* the projection's Newton tolerance on |Φ| */
+  double q_round;      /* rounding level of the coordinates (Newton's floor near singularity) */
+  int max_newton;      /* its iterations */
+  mbd_lsq_ws lsq;      /* SVD workspace, max(m, n) square */
   mbd_form_solver solver; /* always dense here (formulations/sparse.c refuses "sparse") */
 } mbd_uk;
 
@@ -97,8 +96,8 @@ static void destroy(void *self) {
   if (!u) {
     return;
   }
-  void *ps[] = {u->mih, u->a, u->B, u->X, u->r, u->res, u->S, u->T, u->L, u->rs, u->w,
-                u->pw, u->pB, u->drift};
+  void *ps[] = {u->mih, u->a, u->B,  u->X, u->r,  u->res, u->S,
+                u->T,   u->L, u->rs, u->w, u->pw, u->pB,  u->drift};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -156,8 +155,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   }
   int big = (int)(mr > n ? mr : n);
   if (!u->mih || !u->a || !u->B || !u->X || !u->r || !u->res || !u->S || !u->T || !u->rs || !u->w ||
-      !u->pw || !u->pB || !u->drift ||
-      mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
+      !u->pw || !u->pB || !u->drift || mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
     destroy(u);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
   }
@@ -350,7 +348,7 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
     return 0;
   }
   const double *U = NULL, *Vt = NULL;
-  double res = 0, step = INFINITY, step_prev = INFINITY, ratio = 1;
+  double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY, ratio = 1;
   for (int it = 0;; it++) {
     int rc = mbd_kin_update(m, d, 0, err);
     if (rc < 0) {
@@ -374,9 +372,13 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
          step > 0.25 * step_prev || it >= u->max_newton)) {
       break;
     }
+    if (res > u->position_tol &&
+        mbd_newton_floor(d, it, res, res_prev, u->q_round / (8 * DBL_EPSILON))) {
+      break;
+    }
+    res_prev = res;
     if (it >= u->max_newton) {
-      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_UK_PROJECT, d->t, u->max_newton, res,
-               u->position_tol);
+      MBD_FAIL(err, MBD_E_NEWTON, MSG_FORM_UK_PROJECT, d->t, u->max_newton, res, u->position_tol);
       return 1;
     }
     // Φ of the velocity-level rows is 0: only position rows move the coordinates
@@ -414,8 +416,8 @@ static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda
   return accel(self, m, d, want_lambda, err);
 }
 
-static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
-                int flags, mbd_error *err) {
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
   mbd_uk *u = self;
   u->svdU = u->svdVt = NULL;
   memset(u->drift, 0, (size_t)(m->nqi + m->nv) * sizeof(double));
@@ -448,8 +450,8 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
 }
 
-static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 const int *found, mbd_error *err) {
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
+                 mbd_error *err) {
   ((mbd_uk *)self)->svdU = ((mbd_uk *)self)->svdVt = NULL;
   return mbd_contact_event(&mbd_form_udwadia_kalaba, self, solve_fn, NULL, m, d, t, y, found, err);
 }

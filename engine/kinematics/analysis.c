@@ -29,8 +29,19 @@ static int has_velocity_rows(const mbd_model *m, const mbd_data *d) {
   return 0;
 }
 
-static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                             int sparse, int refine, mbd_error *err);
+static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter, int sparse,
+                             int refine, mbd_error *err);
+
+int mbd_newton_floor(mbd_data *d, int it, double res, double res_prev, double qmax) {
+  if (it < 2 || !(res > 0.9 * res_prev) || !(res <= MBD_NEWTON_FLOOR_REL * fmax(1.0, qmax))) {
+    return 0;
+  }
+  if (d->floor_n++ == 0) {
+    d->floor_t = d->t;
+  }
+  d->floor_res = fmax(d->floor_res, res);
+  return 1;
+}
 
 /* large models (assembly of hundreds of bodies): the minimum-norm solutions below through the
  * sparse [I Φqᵀ; Φq 0] (kinematics/kkt.c) instead of the dense SVD, whose O(m² n) took seconds at
@@ -101,16 +112,14 @@ int mbd_position_project(const mbd_model *m, mbd_data *d, double tol, int max_it
   return rc;
 }
 
-static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter,
-                             int sparse, int refine, mbd_error *err) {
+static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_iter, int sparse,
+                             int refine, mbd_error *err) {
   int n = m->nv;
-  double res = 0, step = INFINITY, step_prev = INFINITY, q_round = 0;
-  if (refine) {
-    for (int i = 0; i < m->nq; i++) {
-      q_round = fmax(q_round, fabs(d->q[i]));
-    }
-    q_round = 8 * DBL_EPSILON * fmax(q_round, 1.0);
+  double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY, qmax = 1;
+  for (int i = 0; i < m->nq; i++) {
+    qmax = fmax(qmax, fabs(d->q[i]));
   }
+  double q_round = refine ? 8 * DBL_EPSILON * qmax : 0;
   for (int it = 0; it <= max_iter; it++) {
     // a long assembly (thousands of coordinates) can be interrupted between iterations
     int rc = d->poll ? d->poll(d->poll_ud, d->t, err) : 0;
@@ -132,6 +141,11 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
     if (res <= tol && (!refine || step <= q_round || step > 0.25 * step_prev || it == max_iter)) {
       return MBD_OK;
     }
+    // (at the rounding floor of the rows above tol: accepted, the run warns)
+    if (res > tol && mbd_newton_floor(d, it, res, res_prev, qmax)) {
+      return MBD_OK;
+    }
+    res_prev = res;
     if (it == max_iter) {
       break;
     }
@@ -280,7 +294,7 @@ int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
 /* a fully driven mechanism at time t: position (Newton from d->q), velocity Φq v = −Φt and
  * acceleration Φq v̇ = γ analyses (square and regular when fully driven; least squares) */
 int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int maxit,
-                   mbd_error *err) {
+                    mbd_error *err) {
   int n = m->nv, ma = d->ma;
   d->t = t;
   d->have_dynamics = 0;

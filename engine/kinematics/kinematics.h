@@ -48,6 +48,13 @@ int mbd_position_analysis(const mbd_model *m, mbd_data *d, double tol, int max_i
  * level of the coordinates while its step still shrinks quadratically (dense) */
 int mbd_position_project(const mbd_model *m, mbd_data *d, double tol, int max_iter,
                          mbd_error *err);
+/* Newton at the rounding floor of its rows (analysis.c): the residual res has stopped falling
+ * (above 0.9 of the last, from the third iteration on) while below MBD_NEWTON_FLOOR_REL of the
+ * coordinates' size qmax — the constraints cannot be met more closely there (a contact's gap is
+ * solved to 1e-13 of the bodies' distance from the origin, a far scene's rows round at ε·|q|).
+ * 1: accept it, counted on d (the run warns once); 0: go on (or fail as before). */
+#define MBD_NEWTON_FLOOR_REL 1e-9
+int mbd_newton_floor(mbd_data *d, int it, double res, double res_prev, double qmax);
 /* velocity analysis: minimum-norm correction of d->v so that Φq v + Φt = 0 on the active rows
  * (constraints evaluated and gathered) */
 int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err);

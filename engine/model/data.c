@@ -185,6 +185,9 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   d->newton_iterations = 0;
   d->lu_factorizations = 0;
   d->gauss_evaluations = 0;
+  d->floor_n = 0;
+  d->floor_res = 0;
+  d->floor_t = 0;
   d->row_reselections = 0;
   d->aug_ratio0 = 0;
   // contacts: the assembled modes, no forces known yet

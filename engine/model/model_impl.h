@@ -470,6 +470,8 @@ struct mbd_data {
   double sing_t;           /* where it was */
   int gauss_solved;        /* the last solve was Gauss's principle (no LU to reuse) */
   long gauss_evaluations;  /* solves by Gauss's principle near singular configurations */
+  long floor_n;            /* position analyses stopped at the rounding floor of their rows */
+  double floor_res, floor_t; /* the largest such residual, and where it was first */
   double aug_ratio;        /* the pivot ratio of the last factorization of the leading matrix */
   double *grs;             /* mrow: the stabilization γ* − γ (with aug: mbd_data_dense) */
   mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */

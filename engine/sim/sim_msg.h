@@ -63,6 +63,12 @@
 #define MSG_SIM_ALIAS                                                                          \
   "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \
   "%.3g s: the recorded motion may be aliased; set output_every"
+/* warning: position analyses stopped at their rounding floor: the largest residual, position_tol,
+ * how many, the first time */
+#define MSG_SIM_NEWTON_FLOOR                                                                      \
+  "position analyses stopped at the rounding floor of the constraints, up to %.3g above "       \
+  "position_tol = %g (%ld times, the first at t = %g): the constraints cannot be met more "     \
+  "closely at the size of these coordinates; a larger position_tol, or the scene nearer the origin"
 /* warning: augmented or baumgarte came near a singular configuration: formulation, time, the
  * relative pivot ratio */
 #define MSG_SIM_NEAR_SINGULAR                                                                    \

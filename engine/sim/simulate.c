@@ -82,17 +82,17 @@ typedef struct sim {
   const mbd_model *m;
   const mbd_sim_opts *o;
   const mbd_form_ops *ops;
-  void *self;          /* the formulation's run state */
-  mbd_data *d;         /* the integration's state */
-  mbd_data *ds;        /* samples and root functions: a copy of d's state, d never touched */
+  void *self;   /* the formulation's run state */
+  mbd_data *d;  /* the integration's state */
+  mbd_data *ds; /* samples and root functions: a copy of d's state, d never touched */
   mbd_run *run;
   mbd_error *err;
-  int ny;              /* integrated state size */
-  int nroot_form;      /* the formulation's root functions (first in g), then stop_when */
-  int *found;          /* nroot_form + 1: which root functions crossed zero at a root return */
+  int ny;         /* integrated state size */
+  int nroot_form; /* the formulation's root functions (first in g), then stop_when */
+  int *found;     /* nroot_form + 1: which root functions crossed zero at a root return */
   double max_pos, max_vel;
-  double stall_t;      /* the time where the current window of accepted steps began */
-  long stall_n;        /* accepted steps in that window */
+  double stall_t; /* the time where the current window of accepted steps began */
+  long stall_n;   /* accepted steps in that window */
 } sim;
 
 /* a stalled integration: SIM_STALL_STEPS accepted steps that together advance t by less than
@@ -361,6 +361,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   if (rc == MBD_OK) {
     s.d->newton_iterations = 0;
     s.d->lu_factorizations = 0;
+    s.d->gauss_evaluations = 0;
+    s.d->floor_n = 0;
+    s.d->floor_res = 0;
     s.ny = ops->ny(s.self, m);
     s.nroot_form = ops->nroot ? ops->nroot(s.self, m) : 0;
     y = calloc((size_t)(s.ny ? s.ny : 1), sizeof(double));
@@ -424,6 +427,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   run->stats.max_position_violation = s.max_pos;
   run->stats.max_velocity_violation = s.max_vel;
   run->stats.lu_factorizations = s.d->lu_factorizations;
+  run->stats.singular_evaluations = s.d->gauss_evaluations;
   run->stats.repartitions = s.d->row_reselections;
   run->stats.contact_iterations = s.d->contact_iterations;
   run->stats.stick_events = s.d->events[0];
@@ -446,6 +450,11 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   if (rc == MBD_OK && o->output_every == 0 && st.avg_step > 0 &&
       h > SIM_ALIAS_STEPS * st.avg_step) {
     mbd_run_warn(run, MSG_SIM_ALIAS, h, st.avg_step);
+  }
+  // position analyses stopped at the rounding floor of the rows above position_tol
+  if (rc == MBD_OK && s.d->floor_n > 0) {
+    mbd_run_warn(run, MSG_SIM_NEWTON_FLOOR, s.d->floor_res, o->position_tol, s.d->floor_n,
+                 s.d->floor_t);
   }
   // augmented and baumgarte near a singular configuration that they did not pass in partitioned
   // coordinates (formulations/augmented.c: models with contacts or many coordinates): closer than

@@ -281,8 +281,12 @@ static double energy_drift(const mbd_run *r) {
 
 /* the energy of an undamped flexible body is an exact invariant of its equations (the lumped
  * masses' and the rotary inertias' kinetic energy, gravity, ½ aᵀKa), so it drifts only by the
- * integrator's error: rtol 1e-11 keeps it within 1e-8 relative over 1 s (measured 1.2e-9 and
- * 1.1e-9; with rotary inertias it falls with the tolerance: 3.8e-6 at 1e-8, 2e-11 at 1e-12).  A
+ * integrator's error, which falls with the tolerance.  Measured over 1 s under the Prescott,
+ * Nehalem, Sandybridge and Haswell OpenBLAS kernels (round-off changes the adaptive steps): with
+ * rotary inertias 3.2e-10 .. 1.7e-9 relative at rtol 1e-11 and 7.5e-8 .. 1.1e-7 at 1e-9; without
+ * them 3.4e-9 .. 1.45e-8 and 2.0e-7 .. 1.5e-6.  Bounds: 1.5e-7 at 1e-11 (ten times the largest),
+ * and a drift at 1e-9 more than three times that at 1e-11 (measured 19 .. 450 times): the drift is
+ * the integrator's, not the equations' (an energy error of the model would not fall with rtol).  A
  * body tumbling freely in space with rotary inertias, and one without them (paper 003's lumped-mass
  * model; a straight beam then has no inertia about its axis, so that rotation is held by the
  * revolute of a pendulum swinging under gravity). */
@@ -319,8 +323,13 @@ static void test_energy_conservation(void **state) {
       assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
     }
     assert_true(fb > 0);
+    mbd_run *r9 = run(m, MBD_FORM_AUGMENTED, MBD_INT_ADAMS, 1.0, 1e-9);
     mbd_run *r = run(m, MBD_FORM_AUGMENTED, MBD_INT_ADAMS, 1.0, 1e-11);
-    assert_true(energy_drift(r) < 1e-8);
+    double d11 = energy_drift(r), d9 = energy_drift(r9);
+    print_message("energy drift (rotary %d): %.3g at rtol 1e-11, %.3g at 1e-9\n", rotary, d11, d9);
+    assert_true(d11 < 1.5e-7);
+    assert_true(d9 > 3 * d11);
+    mbd_run_free(r9);
     mbd_run_free(r);
     mbd_model_free(m);
     beam_free(&b);
@@ -446,10 +455,10 @@ static void test_formulations(void **state) {
 }
 
 /* a planar flexible pendulum and the same pendulum in a spatial model (revolute about z, in-plane
- * modes): two formulations of the body (planar selection vs Euler parameters) give the same tip
- * within 1e-9 m over 0.5 s (integration error at rtol 1e-10; measured 6e-11); the planar model
- * under the other formulations within 1e-8 (their integration and stabilization errors; measured
- * 1.4e-10) */
+ * modes): two formulations of the body (planar selection vs Euler parameters), and the planar
+ * model under every formulation, give the same tip over 0.5 s to the integration error at rtol
+ * 1e-10: measured up to 2.1e-9 m under four OpenBLAS kernels (Sandybridge; 1e-10 .. 1e-9 under the
+ * others); bound 2e-8 m, ten times that */
 static void test_planar_spatial(void **state) {
   (void)state;
   mbd_beam_spec s = alu(4, 1);
@@ -487,8 +496,8 @@ static void test_planar_spatial(void **state) {
       memcpy(ref, tip, sizeof ref);
       assert_true(tip[1] < -0.3);  // it swung down
     }
-    MBD_ASSERT_NEAR(tip[0], ref[0], f == 1 ? 1e-9 : 1e-8);
-    MBD_ASSERT_NEAR(tip[1], ref[1], f == 1 ? 1e-9 : 1e-8);
+    MBD_ASSERT_NEAR(tip[0], ref[0], 2e-8);
+    MBD_ASSERT_NEAR(tip[1], ref[1], 2e-8);
     mbd_run_free(r);
     mbd_model_free(m);
   }

@@ -298,4 +298,31 @@ cases[#cases + 1] = {"generated code refuses a contact",
   function() local m = disk() return m:simulate { t_end = 0.1, formulation = "kane", code = "tape" } end,
   {}, false, "does not handle contacts (model 'disk')"}
 
+-- Newton at the rounding floor of its rows: a disk sliding down a line turned by 30°, the scene
+-- S from the origin, position_tol below what rows of that size can meet (a contact's gap is
+-- solved to 1e-13 of the bodies' distance from the origin, 2e-9 m at 10 km).  The position
+-- analyses stop at the floor and the run warns once, instead of stopping for 1.01e-12 against
+-- 1e-12; the disk slides at the closed-form g (sin α − μ cos α) from 2 m/s: s(1) = 2 + a/2
+-- (bound 1e-5 m: the default rtol 1e-6 over 1 s, ten times the measured 1e-7)
+for _, c in ipairs { {1e2, 1e-14}, {1e4, 1e-12} } do
+  for _, f in ipairs { "kane", "gcp" } do
+    cases[#cases + 1] = {("%s: the position analysis at its rounding floor %g m away"):format(f, c[1]),
+      function()
+        local S, a, mu = c[1], math.rad(30), 0.1
+        local m = mbd.model { name = "far", dim = 2, gravity = {0, -9.81} }
+        local d = m:body { name = "disk", mass = 1, inertia = 0.005, angle = 0,
+                           pos = {S + 0.1 * math.sin(a), S + 0.1 * math.cos(a)},
+                           vel = {2 * math.cos(a), -2 * math.sin(a)} }
+        local l = m:surface { body = m.ground, shape = "line", at = {S, S}, direction = {math.cos(a), -math.sin(a)} }
+        local r = m:surface { body = d, shape = "circle", radius = 0.1 }
+        m:contact { name = "c", surface1 = l, surface2 = r, mu = mu, mu_static = mu }
+        local run = m:simulate { t_end = 1, formulation = f, position_tol = c[2], quiet = true }
+        local acc = 9.81 * (math.sin(a) - mu * math.cos(a))
+        local s = (run:value("disk.x", 1) - S - 0.1 * math.sin(a)) / math.cos(a)
+        local warned = table.concat(run.warnings, "\n"):match("rounding floor of the constraints") ~= nil
+        return { math.abs(s - (2 + acc / 2)) < 1e-5, warned }
+      end, {}, true, {true, true}}
+  end
+end
+
 H.run(cases, "contact")
