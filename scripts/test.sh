@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run the whole test suite: a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer
 # (build-asan/) and a Release build (build/), both with warnings as errors, each through ctest;
-# then the fuzzer (build-fuzz/, clang): its regressions and a 50 s run.
+# the Release ctest again under two other OpenBLAS kernels (another CPU's round-off: Debian's
+# OpenBLAS picks its kernel by CPU at run time, OPENBLAS_CORETYPE forces one that every x86-64
+# CPU can run); then the fuzzer (build-fuzz/, clang): its regressions and a 50 s run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -12,6 +14,13 @@ for cfg in "build-asan Debug ON" "build Release OFF"; do
   cmake --build "$1" -j"$jobs"
   ctest --test-dir "$1" --output-on-failure -j"$jobs"
 done
+# the same Release tests with another CPU's round-off (x86-64 only: the kernels are x86's)
+if [ "$(uname -m)" = x86_64 ]; then
+  for kernel in Prescott Sandybridge; do
+    echo "== Release build under the OpenBLAS kernel $kernel =="
+    OPENBLAS_CORETYPE=$kernel ctest --test-dir build --output-on-failure -j"$jobs"
+  done
+fi
 # the fuzzer (tests/fuzz/README.md): its regressions, then a 50 s run from the seeds
 echo "== fuzzing build in build-fuzz (clang, libFuzzer, sanitizers) =="
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DMBD_FUZZ=ON -DMBD_WERROR=ON \

@@ -70,6 +70,29 @@ cases[#cases + 1] = { "udwadia_kalaba with stabilization", function()
   return { err < 7e-4, spread < 3e-8, drift < 2e-3 }   -- bounds as above
 end, {}, true, { true, true, true } }
 
+-- paper 000's four-bar, case I* (scripts/paper000/example2_fourbar.lua): a parallelogram swung
+-- through its flat configuration six times in 10 s.  Every formulation on its branch: the
+-- coupler translates (its angle moves by round-off only: measured below 1e-9 rad, where the other
+-- branch turns it by radians), the lowest y2 is the independent one-coordinate model's -0.8831 m
+-- (1e-3 m: the sampling's reach at the bottom), and y2 crosses 0 six times
+local P000 = dofile(dir .. "/../../scripts/paper000/models.lua")
+for _, f in ipairs { "kane", "gcp", "udwadia_kalaba", "augmented", "baumgarte", "relative" } do
+  cases[#cases + 1] = { f .. " passes the four-bar's singular configurations (paper 000, case I*)",
+    function()
+      local r = P000.fourbar(2.0, 1.047, -2):simulate { t_end = 10, formulation = f, rtol = 1e-8,
+        atol = 1e-8, position_tol = 1e-10, stabilization = { alpha = 5, beta = 5 }, output_every = 0.01 }
+      local t, y = r:series("link2.y")
+      local _, th = r:series("link2.theta")
+      local low, turn, crossings = math.huge, 0, 0
+      for i = 1, #t do
+        low = math.min(low, y[i])
+        turn = math.max(turn, math.abs(th[i] - th[1]))
+        if i > 1 and (y[i - 1] > 0) ~= (y[i] > 0) then crossings = crossings + 1 end
+      end
+      return { math.abs(low + 0.8831) < 1e-3, turn < 1e-8, crossings }
+    end, {}, true, { true, true, 6 } }
+end
+
 -- A single window flat on its ground line (θ = 0), constructed at the singular pose: the two
 -- branches cross there, the parallelogram's (cranks turning together, the coupler translating)
 -- and the other one (the first crank at rest, the second crank and the coupler turning about
