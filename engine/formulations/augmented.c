@@ -381,6 +381,13 @@ int mbd_aug_prepare(void *self, const mbd_model *m, mbd_data *d, double t, const
   return mbd_form_prepare(m, d, ps->on ? ps->p : NULL, t, y, flags, solve, err);
 }
 
+int mbd_aug_eval(void *self, mbd_part_base_fn base, const mbd_model *m, mbd_data *d, double t,
+                 const double *y, int flags, mbd_error *err) {
+  mbd_aug_pass *ps = self;
+  return ps->on ? mbd_part_windowed(ps->p, self, base, m, d, t, y, flags, err)
+                : base(self, m, d, t, y, flags, err);
+}
+
 int mbd_aug_nroot(const void *self, const mbd_model *m) {
   const mbd_aug_pass *ps = self;
   return mbd_contact_nroot(NULL, m) + (ps->p ? 1 : 0);
@@ -465,14 +472,19 @@ static void stats(const void *self, mbd_run_stats *st) {
   mbd_aug_stats(self, st);
 }
 
-static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
-                mbd_error *err) {
+static int eval_base(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
   int solve = 0;
   int rc = mbd_aug_prepare(self, m, d, t, y, flags, &solve, err);
   if (!solve) {
     return rc;
   }
   return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
+  return mbd_aug_eval(self, eval_base, m, d, t, y, flags, err);
 }
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,

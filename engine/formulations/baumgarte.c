@@ -10,9 +10,9 @@
 #include "formulations_msg.h"
 
 typedef struct baumgarte {
-  mbd_aug_pass pass;      /* singular configurations (augmented.c; first: the shared ops read it) */
+  mbd_aug_pass pass; /* singular configurations (augmented.c; first: the shared ops read it) */
   double alpha, beta;
-  double *gstar;        /* mrow: the corrected γ* of the active rows */
+  double *gstar;          /* mrow: the corrected γ* of the active rows */
   mbd_form_solver solver; /* dense or sparse (formulations/sparse.c) */
 } baumgarte;
 
@@ -91,8 +91,8 @@ static int solve_fn(void *self, const mbd_model *m, mbd_data *d, int want_lambda
   return rc;
 }
 
-static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
-                int flags, mbd_error *err) {
+static int eval_base(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
   int solve = 0;
   int rc = mbd_aug_prepare(self, m, d, t, y, flags, &solve, err);
   if (!solve) {
@@ -101,8 +101,13 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
 }
 
-static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 const int *found, mbd_error *err) {
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
+  return mbd_aug_eval(self, eval_base, m, d, t, y, flags, err);
+}
+
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
+                 mbd_error *err) {
   mbd_aug_pass *ps = self;
   if (found && ps->p) {
     return mbd_aug_pass_switch(ps, m, d, t, err);  // (no contacts beside a passage)

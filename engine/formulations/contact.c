@@ -350,9 +350,10 @@ static int impulse_solve(const mbd_model *m, mbd_data *d, int c, int mode, doubl
   }
   memset(d->Q, 0, (size_t)m->nv * sizeof(double));
   rc = mbd_dynamics_augmented(m, d, d->gamma_a, err);
-  return rc == MBD_OK ? MBD_OK
-                      : (rc < 0 ? rc : MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_CONTACT_IMPACT,
-                                                ct->name, d->t));
+  return rc == MBD_OK
+             ? MBD_OK
+             : (rc < 0 ? rc
+                       : MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_CONTACT_IMPACT, ct->name, d->t));
 }
 
 /* Newton's impact law with Coulomb friction on the impulses (an algebraic impact model): the

@@ -21,10 +21,10 @@
 
 /* flags of an evaluation */
 enum {
-  MBD_FORM_LAMBDA = 1,    /* also the multipliers (reactions, efforts) */
-  MBD_FORM_SAMPLE = 2,    /* a sample or a root function on a copy of the state: change nothing
-                             that steers the integration (conditioning watch, partition) */
-  MBD_FORM_KINEMATIC = 4  /* only the consistent state (positions, velocities, poses, rows) */
+  MBD_FORM_LAMBDA = 1,   /* also the multipliers (reactions, efforts) */
+  MBD_FORM_SAMPLE = 2,   /* a sample or a root function on a copy of the state: change nothing
+                            that steers the integration (conditioning watch, partition) */
+  MBD_FORM_KINEMATIC = 4 /* only the consistent state (positions, velocities, poses, rows) */
 };
 
 /* event(): the state size changed (y re-packed by the driver after ny()) */
@@ -59,8 +59,8 @@ typedef struct mbd_form_ops {
   int (*nroot)(const void *self, const mbd_model *m);
   int (*roots)(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                mbd_error *err);
-  int (*event)(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-               const int *found, mbd_error *err);
+  int (*event)(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
+               mbd_error *err);
   /* (event with found == NULL: the modes at the start of the run, before the first step) */
   /* its counters into the run's statistics (re-partitions) */
   void (*stats)(const void *self, mbd_run_stats *st);
@@ -108,51 +108,55 @@ int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, m
 
 /* sparse.c: what a formulation's run state keeps of the choice (for run.stats) */
 typedef struct mbd_form_solver {
-  int solver;           /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
-  const mbd_data *d;    /* the integration's data (its symbolic analyses are counted) */
-  long analyses;        /* further symbolic analyses of the formulation's own (a partition) */
+  int solver;        /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
+  const mbd_data *d; /* the integration's data (its symbolic analyses are counted) */
+  long analyses;     /* further symbolic analyses of the formulation's own (a partition) */
 } mbd_form_solver;
-int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d,
-                         const mbd_sim_opts *o, int form, mbd_error *err);
+int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                         int form, mbd_error *err);
 void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st);
 /* partition.c: coordinate partitioning shared by gcp and kane (paper 000 eq 10–23).  With
  * velocity-level rows active (rolling contacts) the positions have their own partition: the
  * position rows fix mp dependent positions, all active rows ma dependent velocities, and
  * y = [q_i (n − mp); v_i (n − ma)]. */
 typedef struct mbd_part {
-  int n, ma, f;         /* coordinates, dependent (active rows), independent */
-  int *perm;            /* n: dependent columns first (perm[0..ma)), then independent */
-  double *jd_cand;      /* ma×ma scratch: a candidate dependent block */
-  double *jd;           /* ma×ma LU factors of Φ_qd at the current state */
-  int *jpiv;            /* ma pivots */
-  double rcond;         /* pivot ratio min|U_kk|/max|U_kk| of the current Φ_qd */
-  double rcond0;        /* at partition time */
-  int degraded;         /* set when a clearly better partition exists */
-  double *x;            /* ma×f scratch: Φ_qd⁻¹ Φ_qi */
-  double *B;            /* n×f partial velocity matrix (kane) */
-  double *K;            /* n×n reduced leading matrix [BᵀM; Φq] (kane) */
-  double *r;            /* n right-hand side */
-  int *kpiv;            /* n pivots */
-  int *perm_old;        /* n: the partition before a re-partition check */
+  int n, ma, f;    /* coordinates, dependent (active rows), independent */
+  int *perm;       /* n: dependent columns first (perm[0..ma)), then independent */
+  double *jd_cand; /* ma×ma scratch: a candidate dependent block */
+  double *jd;      /* ma×ma LU factors of Φ_qd at the current state */
+  int *jpiv;       /* ma pivots */
+  double rcond;    /* pivot ratio min|U_kk|/max|U_kk| of the current Φ_qd */
+  double rcond0;   /* at partition time */
+  int degraded;    /* set when a clearly better partition exists */
+  double *x;       /* ma×f scratch: Φ_qd⁻¹ Φ_qi */
+  double *B;       /* n×f partial velocity matrix (kane) */
+  double *K;       /* n×n reduced leading matrix [BᵀM; Φq] (kane) */
+  double *r;       /* n right-hand side */
+  int *kpiv;       /* n pivots */
+  int *perm_old;   /* n: the partition before a re-partition check */
   long repartitions;
-  double position_tol;  /* Newton tolerance of the position analysis */
-  double q_round;       /* rounding level of the coordinates (Newton's floor near singularity) */
-  int max_newton;       /* its iterations */
-  int mp, fp;           /* active position rows, independent positions (mp = ma without
-                           velocity rows) */
-  int sep;              /* 1: velocity rows active, the position partition is its own */
-  int *pperm;           /* n: the position partition (= perm when sep is 0) */
-  int *pperm_old;       /* n: scratch */
-  int *prow;            /* mrow: the position rows' places among the active rows */
-  double *phiq_p;       /* mrow×n: the position rows of Φq (ld mp) */
-  double *jp;           /* mrow²: LU of Φ_p at the dependent positions (ld mp) */
-  int *jppiv;           /* mrow pivots */
+  double position_tol; /* Newton tolerance of the position analysis */
+  double q_round;      /* rounding level of the coordinates (Newton's floor near singularity) */
+  int max_newton;      /* its iterations */
+  int mp, fp;          /* active position rows, independent positions (mp = ma without
+                          velocity rows) */
+  int sep;             /* 1: velocity rows active, the position partition is its own */
+  int *pperm;          /* n: the position partition (= perm when sep is 0) */
+  int *pperm_old;      /* n: scratch */
+  int *prow;           /* mrow: the position rows' places among the active rows */
+  double *phiq_p;      /* mrow×n: the position rows of Φq (ld mp) */
+  double *jp;          /* mrow²: LU of Φ_p at the dependent positions (ld mp) */
+  int *jppiv;          /* mrow pivots */
   /* the sparse form (linear_solver "sparse"): Φ_qd in compressed columns factored by KLU, in
    * the data's arrays (mbd_sparse), made again when the partition (pid) or the rows change */
   mbd_form_solver solver; /* dense or sparse, and the symbolic analyses of Φ_qd */
-  long pid;             /* the partition's number (every choice a new one) */
-  double sratio;        /* its pivot ratio (the dense form reads jd's) */
-  const double *colw;   /* n column weights for the choice's QR, or NULL (mbd_aug_pass) */
+  long pid;               /* the partition's number (every choice a new one) */
+  double sratio;          /* its pivot ratio (the dense form reads jd's) */
+  const double *colw;     /* n column weights for the choice's QR, or NULL (mbd_aug_pass) */
+  double *wy, *wv; /* 3n + 2, 2n + 2: the window's direction and shifted state, its accelerations */
+  double *wq;      /* nq + 2n + 2: the point's positions and velocities, a move */
+  mbd_lsq_ws wlsq; /* its SVD of Φq */
+  int in_window;   /* 1 while the window's own evaluations run */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err);
@@ -164,6 +168,17 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
 void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d);
 int mbd_part_step(mbd_part *p, const mbd_model *m, mbd_data *d, double t, double *y,
                   mbd_error *err);
+/* an evaluation of a partitioned formulation (its eval op) */
+typedef int (*mbd_part_base_fn)(void *self, const mbd_model *m, mbd_data *d, double t,
+                                const double *y, int flags, mbd_error *err);
+/* base at y, unless y lies in the window of a singular configuration (σ_min/σ_max of Φq below
+ * 3e-3, where round-off amplified as ε/σ³ makes the accelerations noise an integrator creeps on):
+ * there the independent accelerations are interpolated linearly, along the independent velocity
+ * direction, between base evaluations at the window's edges on both sides (its crossing located
+ * from σ's slope), the state at y itself kept for the channels; counted in d->gauss_evaluations.
+ * Error of the interpolation: about f''·w²/8 over the window's width w, only while inside it. */
+int mbd_part_windowed(mbd_part *p, void *self, mbd_part_base_fn base, const mbd_model *m,
+                      mbd_data *d, double t, const double *y, int flags, mbd_error *err);
 /* the ops gcp and kane share (self is the mbd_part) */
 int mbd_partitioned_check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err);
 int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
@@ -189,15 +204,15 @@ int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, con
  * back above 2e-1.  Their run state starts with it, so the
  * ops below (mbd_aug_*) serve both. */
 typedef struct mbd_aug_pass {
-  mbd_part *p;          /* the partition of a passage; NULL: the model has no passage (contacts,
-                           many coordinates) */
-  int on;               /* 1: passing, y = [q_i; v_i] of p */
-  long passages;        /* passages made */
-  double sv0;           /* σ_min / σ_max of Φq at the start (0: no passage) */
-  double sv_last;       /* and at the last root evaluation that computed it */
-  mbd_lsq_ws lsq;       /* its SVD's workspace */
-  double *J;            /* max(nv, mrow)²: Φq of the active rows, dense (the sparse form's) */
-  double *w;            /* nv: the partition's column weights at an entry */
+  mbd_part *p;    /* the partition of a passage; NULL: the model has no passage (contacts,
+                     many coordinates) */
+  int on;         /* 1: passing, y = [q_i; v_i] of p */
+  long passages;  /* passages made */
+  double sv0;     /* σ_min / σ_max of Φq at the start (0: no passage) */
+  double sv_last; /* and at the last root evaluation that computed it */
+  mbd_lsq_ws lsq; /* its SVD's workspace */
+  double *J;      /* max(nv, mrow)²: Φq of the active rows, dense (the sparse form's) */
+  double *w;      /* nv: the partition's column weights at an entry */
 } mbd_aug_pass;
 int mbd_aug_pass_init(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                       const mbd_form_solver *solver, mbd_error *err);
@@ -209,12 +224,15 @@ int mbd_aug_ny(const void *self, const mbd_model *m);
 void mbd_aug_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y);
 void mbd_aug_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot);
 int mbd_aug_ycoord(const void *self, const mbd_model *m, int i, int *accel);
-int mbd_aug_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 mbd_error *err);
+int mbd_aug_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err);
 int mbd_aug_nroot(const void *self, const mbd_model *m);
 int mbd_aug_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                   mbd_error *err);
 void mbd_aug_stats(const void *self, mbd_run_stats *st);
+/* the formulation's evaluation base, across the window of a singular configuration while passing
+ * (mbd_part_windowed) */
+int mbd_aug_eval(void *self, mbd_part_base_fn base, const mbd_model *m, mbd_data *d, double t,
+                 const double *y, int flags, mbd_error *err);
 /* mbd_form_prepare with the passage's partition while passing */
 int mbd_aug_prepare(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                     int flags, int *solve, mbd_error *err);
@@ -259,20 +277,19 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
  * factor L of M (S = L⁻ᵀ, lchol).  Workspace: B (mc×n), X (n×mc), tmp (n), and an SVD workspace
  * sized for mc×n.  res is overwritten.  MBD_OK or the SVD's status. */
 typedef struct mbd_uk_root {
-  const double *sdiag;  /* n: diagonal square root, or NULL */
-  const double *sfull;  /* n×n dense square root (column-major), or NULL */
-  const double *lchol;  /* n×n lower Cholesky factor of M (S = L⁻ᵀ), or NULL */
+  const double *sdiag; /* n: diagonal square root, or NULL */
+  const double *sfull; /* n×n dense square root (column-major), or NULL */
+  const double *lchol; /* n×n lower Cholesky factor of M (S = L⁻ᵀ), or NULL */
 } mbd_uk_root;
-int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a,
-                 double *res, double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq,
-                 double *vdot);
+int mbd_uk_solve(int mc, int n, const double *C, const mbd_uk_root *S, const double *a, double *res,
+                 double rcond, double *B, double *X, double *tmp, mbd_lsq_ws *lsq, double *vdot);
 
 /* singular.c, the pieces of Gauss's principle that udwadia_kalaba shares:
  * the free motion a = M̃⁻¹Q̃ and a square root S of M̃⁻¹ — S->sdiag = diag (n) when M is diagonal
  * (planar rigid bodies), else S->lchol = L (n×n) the Cholesky factor of M̃ = M + Σ s(2p)(2p)ᵀ over
  * the Euler parameters p (Q̃ = Q + Σ s(2p)(−2ṗᵀṗ)); 0, or the Cholesky's failed pivot (> 0) */
-int mbd_gauss_free_motion(const mbd_model *m, const mbd_data *d, double *L, double *diag,
-                          double *a, mbd_uk_root *S);
+int mbd_gauss_free_motion(const mbd_model *m, const mbd_data *d, double *L, double *diag, double *a,
+                          mbd_uk_root *S);
 /* B = C S (mr×n, ld mr) */
 void mbd_gauss_scale(int mr, int n, const double *C, const mbd_uk_root *S, double *B);
 /* w_k (mn) from the SVD U diag(sv) Vᵀ of B: (U_kᵀ res)/σ_k for σ_k > rank_tol σ₁, plus

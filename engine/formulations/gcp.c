@@ -24,19 +24,25 @@ static int rebase(void *self, const mbd_model *m, mbd_data *d, mbd_error *err) {
   return mbd_part_choose(self, m, d, err);
 }
 
-static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 const int *found, mbd_error *err) {
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
+                 mbd_error *err) {
   return mbd_contact_event(&mbd_form_gcp, self, solve_fn, rebase, m, d, t, y, found, err);
 }
 
-static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
-                int flags, mbd_error *err) {
+static int eval_base(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
   int solve = 0;
   int rc = mbd_form_prepare(m, d, self, t, y, flags, &solve, err);
   if (!solve) {
     return rc;
   }
   return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+}
+
+/* (across the window of a singular configuration: partition.c) */
+static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
+                mbd_error *err) {
+  return mbd_part_windowed(self, self, eval_base, m, d, t, y, flags, err);
 }
 
 const mbd_form_ops mbd_form_gcp = {.name = "gcp",

@@ -27,16 +27,27 @@
 /* a dependent block whose pivot ratio is below this is near a singular configuration: the
  * position analysis refines its coordinates beyond position_tol there (mbd_part_state) */
 #define PART_ILL_RATIO 1e-3
+/* the window of a singular configuration (mbd_part_windowed): below PART_WINDOW_REL of σ_min /
+ * σ_max of Φq the partitioned accelerations carry round-off amplified about as ε/σ³ (the
+ * dependent positions ε/σ, their velocities ε/σ², the solve once more) — 4e-9 of their size at
+ * 3e-3 — and an integrator whose step lands there creeps; the dependent block's pivot ratio below
+ * PART_WINDOW_PRE sends an evaluation to the test; models above PART_WINDOW_MAX_NV coordinates
+ * have no window (its SVD costs O(n³)) */
+#define PART_WINDOW_REL 1e-3
+#define PART_WINDOW_PRE 0.05
+#define PART_WINDOW_MAX_NV 300
 
 void mbd_part_free(mbd_part *p) {
   if (!p) {
     return;
   }
-  void *ps[] = {p->perm, p->perm_old, p->jd,    p->jd_cand,   p->jpiv, p->x,      p->B,  p->K,
-                p->r,    p->kpiv,     p->pperm, p->pperm_old, p->prow, p->phiq_p, p->jp, p->jppiv};
+  void *ps[] = {p->perm, p->perm_old, p->jd,   p->jd_cand, p->jpiv,      p->x,    p->B,
+                p->K,    p->r,        p->kpiv, p->pperm,   p->pperm_old, p->prow, p->phiq_p,
+                p->jp,   p->jppiv,    p->wy,   p->wv,      p->wq};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
+  mbd_lsq_free(&p->wlsq);
   free(p);
 }
 
@@ -79,9 +90,16 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->phiq_p = calloc(ma * n, sizeof(double));
   p->jp = calloc(ma * ma, sizeof(double));
   p->jppiv = calloc(ma, sizeof(int));
+  // the window of a singular configuration (mbd_part_windowed): two shifted states and their
+  // accelerations, and an SVD of Φq (models of up to PART_WINDOW_MAX_NV coordinates)
+  int window = m->nv <= PART_WINDOW_MAX_NV;
+  p->wy = window ? calloc(3 * n + 2, sizeof(double)) : NULL;
+  p->wv = window ? calloc(2 * n + 2, sizeof(double)) : NULL;
+  p->wq = window ? calloc((size_t)m->nq + 2 * n + 2, sizeof(double)) : NULL;
+  int wlsq = window ? mbd_lsq_alloc(&p->wlsq, ma > n ? ma : n, ma > n ? ma : n, err) : MBD_OK;
   if (!p->perm || !p->perm_old || !p->jd || !p->jd_cand || !p->jpiv || !p->x || !p->B || !p->K ||
       !p->r || !p->kpiv || !p->pperm || !p->pperm_old || !p->prow || !p->phiq_p || !p->jp ||
-      !p->jppiv) {
+      !p->jppiv || (window && (!p->wy || !p->wv || !p->wq || wlsq != MBD_OK))) {
     mbd_part_free(p);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "partitioning");
   }
@@ -743,3 +761,117 @@ void mbd_partitioned_stats(const void *self, mbd_run_stats *st) {
 }
 
 void mbd_partitioned_destroy(void *self) { mbd_part_free(self); }
+
+/* ------------------------------------------------------------------------------------------ */
+/* the window of a singular configuration                                                      */
+
+/* σ_min / σ_max of the active rows of Φq (dense, rows evaluated) */
+static double window_sv(mbd_part *p, const mbd_data *d) {
+  const double *U = NULL, *Vt = NULL;
+  int ma = p->ma, n = p->n, mn = ma < n ? ma : n;
+  if (mn == 0 || mbd_svd(&p->wlsq, ma, n, d->phiq_a, ma, &U, &Vt) != MBD_OK) {
+    return 1;
+  }
+  return p->wlsq.s[0] > 0 ? p->wlsq.s[mn - 1] / p->wlsq.s[0] : 0;
+}
+
+/* the base evaluation at y shifted by s along the unit direction u of the independent positions
+ * (velocities as in y); σ of its state in *sv, its independent accelerations in acc (f).  The
+ * dependent coordinates start from the point's state moved along its velocity by the same
+ * shift (s / |v_i| in time): the motion's own branch, where the other one is a transversal
+ * distance away */
+static int window_at(mbd_part *p, void *self, mbd_part_base_fn base, const mbd_model *m,
+                     mbd_data *d, double t, const double *y, const double *u, double s, double vn,
+                     int flags, double *sv, double *acc, mbd_error *err) {
+  int fp = p->fp, ny = p->fp + p->f;
+  double *ys = p->wy + p->n, *q0 = p->wq, *v0 = p->wq + m->nq, *dq = p->wq + m->nq + p->n;
+  memcpy(ys, y, (size_t)ny * sizeof(double));
+  for (int k = 0; k < fp; k++) {
+    ys[k] += s * u[k];
+  }
+  memcpy(d->q, q0, (size_t)m->nq * sizeof(double));
+  for (int c = 0; c < p->n; c++) {
+    dq[c] = s / vn * v0[c];
+  }
+  mbd_kin_move(m, d->q, dq);
+  d->t = t;
+  int rc = base(self, m, d, t, ys, flags, err);
+  if (rc != 0) {
+    return rc;
+  }
+  if (sv) {
+    *sv = window_sv(p, d);
+  }
+  for (int k = 0; acc && k < p->f; k++) {
+    acc[k] = d->vdot[p->perm[p->ma + k]];
+  }
+  return 0;
+}
+
+int mbd_part_windowed(mbd_part *p, void *self, mbd_part_base_fn base, const mbd_model *m,
+                      mbd_data *d, double t, const double *y, int flags, mbd_error *err) {
+  int rc = base(self, m, d, t, y, flags, err);
+  // a partitioned state of a model the window serves, with dynamics asked for, not already
+  // inside a window's own evaluations
+  if (p->in_window || !p->wy || p->sep || mbd_sparse_on(d) || (flags & MBD_FORM_KINEMATIC) ||
+      p->ma == 0 || p->f == 0 || p->fp != p->f || (rc < 0 && rc != MBD_E_SINGULAR)) {
+    return rc;
+  }
+  // near a singular configuration?  The dependent block's pivot ratio first (it falls with σ,
+  // at least as fast), then σ itself
+  if (pivot_ratio(p->jd, p->ma, d, p->n) >= PART_WINDOW_PRE) {
+    return rc;
+  }
+  double s0 = window_sv(p, d);
+  if (s0 >= PART_WINDOW_REL) {
+    return rc;
+  }
+  // the direction of motion in the independent positions (at rest there is no crossing to make)
+  int fp = p->fp;
+  double *u = p->wy, vn = 0;
+  for (int k = 0; k < fp; k++) {
+    vn += y[fp + k] * y[fp + k];
+  }
+  vn = sqrt(vn);
+  if (!(vn > 0)) {
+    return rc;
+  }
+  for (int k = 0; k < fp; k++) {
+    u[k] = y[fp + k] / vn;
+  }
+  memcpy(p->wq, d->q, (size_t)m->nq * sizeof(double));
+  memcpy(p->wq + m->nq, d->v, (size_t)p->n * sizeof(double));
+  // σ ≈ k |s − s*| along u: its slope from a second state a little ahead, then the window's
+  // edges where σ = PART_WINDOW_REL (with half its width again of margin), evaluated there and
+  // the accelerations interpolated linearly in s to the evaluation's own point s = 0
+  p->in_window = 1;
+  double h = 0.05 * fmax(s0, 1e-8), s1 = 0;
+  double *am = p->wv, *ap = p->wv + p->f;
+  int wrc = window_at(p, self, base, m, d, t, y, u, h, vn, flags, &s1, NULL, err);
+  double slope = fabs(s1 - s0) / h;
+  if (wrc == 0 && slope > 0) {
+    double st = s1 < s0 ? s0 / slope : -s0 / slope;  // the configuration ahead, or behind
+    double w = 1.5 * PART_WINDOW_REL / slope;
+    wrc = window_at(p, self, base, m, d, t, y, u, st - w, vn, flags, NULL, am, err);
+    if (wrc == 0) {
+      wrc = window_at(p, self, base, m, d, t, y, u, st + w, vn, flags, NULL, ap, err);
+    }
+    if (wrc == 0) {
+      // back to the point itself: its state for the channels, its accelerations interpolated
+      wrc = window_at(p, self, base, m, d, t, y, u, 0, vn, flags, NULL, NULL, err);
+      if (wrc == 0 || wrc == MBD_E_SINGULAR) {
+        double a = (0 - (st - w)) / (2 * w);
+        for (int k = 0; k < p->f; k++) {
+          d->vdot[p->perm[p->ma + k]] = am[k] + a * (ap[k] - am[k]);
+        }
+        d->have_dynamics = 1;
+        d->gauss_evaluations++;
+        mbd_error_clear(err);
+        wrc = 0;
+      }
+    }
+  }
+  p->in_window = 0;
+  // (a window that could not be made: the point's own evaluation stands)
+  return wrc == 0 ? 0 : rc;
+}

@@ -307,8 +307,8 @@ static int roots(void *self, const mbd_model *m, const mbd_data *d, double t, do
   return r->inner->roots(r->inner_self, r->mr, x, t, g, err);
 }
 
-static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
-                 const int *found, mbd_error *err) {
+static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
+                 mbd_error *err) {
   (void)m, (void)d;
   relative *r = self;
   return r->inner->event ? r->inner->event(r->inner_self, r->mr, r->dr, t, y, found, err) : MBD_OK;
@@ -318,6 +318,7 @@ static void stats(const void *self, mbd_run_stats *st) {
   const relative *r = self;
   st->newton_iterations += r->dr->newton_iterations;
   st->lu_factorizations += r->dr->lu_factorizations;
+  st->singular_evaluations += r->dr->gauss_evaluations;
   st->repartitions += r->dr->row_reselections;
   st->code = r->info.code;
   st->derive_time = r->info.derive_time;

@@ -758,7 +758,7 @@ static int solve(rec_cart *b, const mbd_model *m, mbd_data *d, int flags, mbd_er
   return rc;
 }
 
-static int cart_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+static int cart_base(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                      int flags, mbd_error *err) {
   int go = 0;
   int rc = mbd_aug_prepare(self, m, d, t, y, flags, &go, err);
@@ -766,6 +766,11 @@ static int cart_eval(void *self, const mbd_model *m, mbd_data *d, double t, cons
     return rc;
   }
   return solve(self, m, d, flags, err);
+}
+
+static int cart_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
+  return mbd_aug_eval(self, cart_base, m, d, t, y, flags, err);
 }
 
 static int cart_event(void *self, const mbd_model *m, mbd_data *d, double t, double *y,
@@ -792,7 +797,7 @@ const mbd_form_ops mbd_form_relative_rec_cart = {.name = "recursive",
 /* gcp and kane on a recursive tree model: the partition's consistent state, then the
  * accelerations with γ (the augmented system's, which gcp solves and kane's reduced system
  * shares at a consistent state) */
-static int part_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+static int part_base(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                      int flags, mbd_error *err) {
   int go = 0;
   int rc = mbd_form_prepare(m, d, self, t, y, flags, &go, err);
@@ -800,6 +805,11 @@ static int part_eval(void *self, const mbd_model *m, mbd_data *d, double t, cons
     return rc;
   }
   return solve(NULL, m, d, flags, err);
+}
+
+static int part_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
+                     int flags, mbd_error *err) {
+  return mbd_part_windowed(self, self, part_base, m, d, t, y, flags, err);
 }
 
 const mbd_form_ops mbd_form_relative_rec_part = {.name = "recursive",

@@ -4,8 +4,9 @@
  * bodies, M by blocks, the leading matrix [M Φqᵀ; Φq 0] of the active rows factored by KLU
  * (kinematics/kkt.c) — augmented, baumgarte, gcp (Gauss's principle near singular configurations
  * stays dense) — and gcp's and kane's dependent block Φ_qd (partition.c).  Everything that reads
- * the pivots — the re-selection of rows, gcp's turn to Gauss's principle, the singular-configuration
- * stop, the partition's watch — reads KLU's pivot ratio as it reads the dense LU's.
+ * the pivots — the re-selection of rows, gcp's turn to Gauss's principle, the
+ * singular-configuration stop, the partition's watch — reads KLU's pivot ratio as it reads the
+ * dense LU's.
  *
  * linear_solver = "auto": dense below SPARSE_MIN_ORDER unknowns (n + active rows), where LAPACK
  * (or the unrolled LU) on a small dense matrix costs less than the indirection of the sparse one,
@@ -51,8 +52,9 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
   char why[320];
   why[0] = 0;
   if (!d->sp) {
-    snprintf(why, sizeof why, "joint coordinates (formulation relative, generated code), "
-                              "where a body's pose depends on its whole path and Φq is dense");
+    snprintf(why, sizeof why,
+             "joint coordinates (formulation relative, generated code), "
+             "where a body's pose depends on its whole path and Φq is dense");
   } else if (form == MBD_FORM_UK) {
     snprintf(why, sizeof why, "formulation udwadia_kalaba, whose pseudo-inverse is dense");
   } else if ((form == MBD_FORM_GCP || form == MBD_FORM_KANE) && (m->ncontact || m->njfric)) {
@@ -71,7 +73,7 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
     double order = (double)m->nv + d->ma;
     double fill = (double)(d->sp->nm + 2.0 * d->sp->nnz) / (order * order);
     want = order >= SPARSE_MIN_ORDER && fill <= SPARSE_MAX_FILL ? MBD_LINSOLVE_SPARSE
-                                                                  : MBD_LINSOLVE_DENSE;
+                                                                : MBD_LINSOLVE_DENSE;
   }
   if (want == MBD_LINSOLVE_SPARSE && !d->sp->on) {
     // the rows evaluated again into the sparse form (they were written densely)
@@ -84,8 +86,8 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
   return want;
 }
 
-int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d,
-                         const mbd_sim_opts *o, int form, mbd_error *err) {
+int mbd_form_solver_init(mbd_form_solver *s, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                         int form, mbd_error *err) {
   int rc = mbd_form_choose_solver(m, d, o, form, err);
   if (rc < 0) {
     return rc;
