@@ -277,6 +277,7 @@ int mbd_aug_pass_init(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, const m
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "simulate");
   }
   ps->p->solver = *solver;
+  ps->d_int = d;
   // the scale: Φq's conditioning at the start (rows evaluated); a start at a singular
   // configuration has no passage to make from there (its accelerations by Gauss's principle)
   ps->sv0 = sv_ratio(ps, d, m->nv);
@@ -388,6 +389,11 @@ int mbd_aug_eval(void *self, mbd_part_base_fn base, const mbd_model *m, mbd_data
                 : base(self, m, d, t, y, flags, err);
 }
 
+int mbd_aug_roots_kinematic(const void *self, const mbd_model *m) {
+  (void)self;
+  return m->ncontact == 0 && m->njfric == 0;
+}
+
 int mbd_aug_nroot(const void *self, const mbd_model *m) {
   const mbd_aug_pass *ps = self;
   return mbd_contact_nroot(NULL, m) + (ps->p ? 1 : 0);
@@ -401,10 +407,13 @@ int mbd_aug_roots(void *self, const mbd_model *m, const mbd_data *d, double t, d
     return rc;
   }
   // log(σ ratio / (REL · its start)): negative inside the band of the passage; 1 where the
-  // leading matrix is far from singular (its pivot ratio above the filter)
-  double *gp = g + mbd_contact_nroot(NULL, m), start = d->aug_ratio_start;
+  // leading matrix is far from singular: its pivot ratio above the filter at the integration's
+  // last evaluation (the roots of a model without contacts are evaluated on the kinematic state
+  // only: roots_kinematic; the filter is generous, so which evaluation it reads does not matter)
+  const mbd_data *di = ps->d_int;
+  double *gp = g + mbd_contact_nroot(NULL, m), start = di->aug_ratio_start;
   *gp = 1;
-  if (ps->sv0 > 0 && (ps->on || !(start > 0) || d->aug_ratio < AUG_PREFILTER_REL * start)) {
+  if (ps->sv0 > 0 && (ps->on || !(start > 0) || di->aug_ratio < AUG_PREFILTER_REL * start)) {
     double rel = ps->on ? AUG_LEAVE_REL : AUG_ENTER_REL;
     ps->sv_last = sv_ratio(ps, d, m->nv);
     *gp = log(fmax(ps->sv_last, 1e-300) / (rel * ps->sv0));
@@ -512,6 +521,7 @@ const mbd_form_ops mbd_form_augmented = {.name = "augmented",
                                          .step = mbd_aug_step,
                                          .nroot = mbd_aug_nroot,
                                          .roots = mbd_aug_roots,
+                                         .roots_kinematic = mbd_aug_roots_kinematic,
                                          .event = event,
                                          .stats = stats,
                                          .destroy = destroy};

@@ -130,6 +130,7 @@ const mbd_form_ops mbd_form_baumgarte = {.name = "baumgarte",
                                          .step = mbd_aug_step,
                                          .nroot = mbd_aug_nroot,
                                          .roots = mbd_aug_roots,
+                                         .roots_kinematic = mbd_aug_roots_kinematic,
                                          .event = event,
                                          .stats = stats,
                                          .destroy = destroy};

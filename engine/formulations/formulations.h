@@ -57,6 +57,9 @@ typedef struct mbd_form_ops {
    * values at the state of d (evaluated from y), and the switch when one crossed zero at t
    * (found[i] = ±1): 0 same size (y may change), MBD_FORM_RESIZED, or < 0 */
   int (*nroot)(const void *self, const mbd_model *m);
+  /* 1 when its root functions read only the kinematic state (positions, velocities, rows), so
+   * that the driver evaluates them without forces or accelerations; NULL: they need those */
+  int (*roots_kinematic)(const void *self, const mbd_model *m);
   int (*roots)(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                mbd_error *err);
   int (*event)(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
@@ -204,15 +207,16 @@ int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, con
  * back above 2e-1.  Their run state starts with it, so the
  * ops below (mbd_aug_*) serve both. */
 typedef struct mbd_aug_pass {
-  mbd_part *p;    /* the partition of a passage; NULL: the model has no passage (contacts,
-                     many coordinates) */
-  int on;         /* 1: passing, y = [q_i; v_i] of p */
-  long passages;  /* passages made */
-  double sv0;     /* σ_min / σ_max of Φq at the start (0: no passage) */
-  double sv_last; /* and at the last root evaluation that computed it */
-  mbd_lsq_ws lsq; /* its SVD's workspace */
-  double *J;      /* max(nv, mrow)²: Φq of the active rows, dense (the sparse form's) */
-  double *w;      /* nv: the partition's column weights at an entry */
+  mbd_part *p;           /* the partition of a passage; NULL: the model has no passage (contacts,
+                            many coordinates) */
+  int on;                /* 1: passing, y = [q_i; v_i] of p */
+  long passages;         /* passages made */
+  double sv0;            /* σ_min / σ_max of Φq at the start (0: no passage) */
+  double sv_last;        /* and at the last root evaluation that computed it */
+  const mbd_data *d_int; /* the integration's data (its last pivot ratio filters the roots) */
+  mbd_lsq_ws lsq;        /* its SVD's workspace */
+  double *J;             /* max(nv, mrow)²: Φq of the active rows, dense (the sparse form's) */
+  double *w;             /* nv: the partition's column weights at an entry */
 } mbd_aug_pass;
 int mbd_aug_pass_init(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                       const mbd_form_solver *solver, mbd_error *err);
@@ -226,6 +230,7 @@ void mbd_aug_deriv(const void *self, const mbd_model *m, const mbd_data *d, doub
 int mbd_aug_ycoord(const void *self, const mbd_model *m, int i, int *accel);
 int mbd_aug_step(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err);
 int mbd_aug_nroot(const void *self, const mbd_model *m);
+int mbd_aug_roots_kinematic(const void *self, const mbd_model *m);
 int mbd_aug_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                   mbd_error *err);
 void mbd_aug_stats(const void *self, mbd_run_stats *st);

@@ -299,6 +299,12 @@ static int nroot(const void *self, const mbd_model *m) {
   return r->inner->nroot ? r->inner->nroot(r->inner_self, r->mr) : 0;
 }
 
+static int roots_kinematic(const void *self, const mbd_model *m) {
+  (void)m;
+  const relative *r = self;
+  return r->inner->roots_kinematic && r->inner->roots_kinematic(r->inner_self, r->mr);
+}
+
 static int roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                  mbd_error *err) {
   (void)m;
@@ -345,6 +351,7 @@ const mbd_form_ops mbd_form_relative = {.name = "relative",
                                         .step = step,
                                         .nroot = nroot,
                                         .roots = roots,
+                                        .roots_kinematic = roots_kinematic,
                                         .event = event,
                                         .stats = stats,
                                         .ymodel = ymodel,

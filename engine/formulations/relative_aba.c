@@ -790,6 +790,7 @@ const mbd_form_ops mbd_form_relative_rec_cart = {.name = "recursive",
                                                  .step = mbd_aug_step,
                                                  .nroot = mbd_aug_nroot,
                                                  .roots = mbd_aug_roots,
+                                                 .roots_kinematic = mbd_aug_roots_kinematic,
                                                  .event = cart_event,
                                                  .stats = mbd_aug_stats,
                                                  .destroy = cart_destroy};

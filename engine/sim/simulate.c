@@ -173,7 +173,8 @@ static int step(double t, double *y, void *ud) {
 static int roots(double t, const double *y, double *g, void *ud) {
   sim *s = ud;
   mbd_data_copy_state(s->m, s->ds, s->d);
-  int flags = MBD_FORM_SAMPLE | (s->nroot_form ? MBD_FORM_LAMBDA : MBD_FORM_KINEMATIC);
+  int dyn = s->nroot_form && !(s->ops->roots_kinematic && s->ops->roots_kinematic(s->self, s->m));
+  int flags = MBD_FORM_SAMPLE | (dyn ? MBD_FORM_LAMBDA : MBD_FORM_KINEMATIC);
   int rc = s->ops->eval(s->self, s->m, s->ds, t, y, flags, s->err);
   if (rc != 0) {
     return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);

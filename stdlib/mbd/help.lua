@@ -622,8 +622,10 @@ topics.stats = {
 Statistics of the run: wall_time, cpu_time (s), nfev (right-hand-side evaluations), steps,
 rejected, avg_step, newton_iterations, max_position_violation, max_velocity_violation,
 repartitions, lu_factorizations; singular configurations: singular_evaluations (accelerations
-by Gauss's principle, a minimum-norm solve, where the leading matrix was nearly singular),
-singular_passages (augmented, baumgarte: passages in partitioned coordinates); contacts:
+by Gauss's principle, a minimum-norm solve, where the leading matrix was nearly singular, or
+interpolated across the window where Phi_q's smallest singular value is below 1e-3 of its
+largest: there round-off grows as 1/sigma^3), singular_passages (augmented, baumgarte: passages
+in partitioned coordinates); contacts:
 contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
 code, derive_time, compile_time (s), cache_hit; linear_solver ("dense", "sparse" or
