@@ -1,6 +1,7 @@
-/* FNV-1a over a description (mbd/hash.h) */
+/* FNV-1a over a description, SHA-256 through nettle (mbd/hash.h) */
 #include "mbd/hash.h"
 
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,4 +31,21 @@ void mbd_hash_str(mbd_hash *s, const char *str) { mbd_hash_bytes(s, str, strlen(
 
 void mbd_hash_hex(const mbd_hash *s, char out[17]) {
   snprintf(out, 17, "%016llx", (unsigned long long)s->h);
+}
+
+void mbd_sha256_parts(char out[65], const void *const *p, const size_t *n, int k) {
+  struct sha256_ctx c;
+  sha256_init(&c);
+  for (int i = 0; i < k; i++) {
+    sha256_update(&c, n[i], p[i]);
+  }
+  uint8_t d[SHA256_DIGEST_SIZE];
+  sha256_digest(&c, sizeof d, d);
+  for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
+    snprintf(out + 2 * i, 3, "%02x", d[i]);
+  }
+}
+
+void mbd_sha256_hex(char out[65], const void *p, size_t n) {
+  mbd_sha256_parts(out, &p, &n, 1);
 }
