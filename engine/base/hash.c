@@ -33,17 +33,30 @@ void mbd_hash_hex(const mbd_hash *s, char out[17]) {
   snprintf(out, 17, "%016llx", (unsigned long long)s->h);
 }
 
-void mbd_sha256_parts(char out[65], const void *const *p, const size_t *n, int k) {
-  struct sha256_ctx c;
-  sha256_init(&c);
-  for (int i = 0; i < k; i++) {
-    sha256_update(&c, n[i], p[i]);
-  }
+_Static_assert(sizeof(struct sha256_ctx) <= sizeof(((mbd_sha256 *)0)->state),
+               "mbd_sha256 holds nettle's context");
+
+void mbd_sha256_init(mbd_sha256 *s) { sha256_init((struct sha256_ctx *)s->state); }
+
+void mbd_sha256_update(mbd_sha256 *s, const void *p, size_t n) {
+  sha256_update((struct sha256_ctx *)s->state, n, p);
+}
+
+void mbd_sha256_final(mbd_sha256 *s, char out[65]) {
   uint8_t d[SHA256_DIGEST_SIZE];
-  sha256_digest(&c, sizeof d, d);
+  sha256_digest((struct sha256_ctx *)s->state, sizeof d, d);
   for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
     snprintf(out + 2 * i, 3, "%02x", d[i]);
   }
+}
+
+void mbd_sha256_parts(char out[65], const void *const *p, const size_t *n, int k) {
+  mbd_sha256 s;
+  mbd_sha256_init(&s);
+  for (int i = 0; i < k; i++) {
+    mbd_sha256_update(&s, p[i], n[i]);
+  }
+  mbd_sha256_final(&s, out);
 }
 
 void mbd_sha256_hex(char out[65], const void *p, size_t n) {

@@ -24,6 +24,15 @@ void mbd_hash_str(mbd_hash *s, const char *str);
 /* the hash as 16 hexadecimal digits */
 void mbd_hash_hex(const mbd_hash *s, char out[17]);
 
+/* SHA-256 by parts: init, update with each piece, final (the state is nettle's sha256_ctx) */
+typedef struct mbd_sha256 {
+  uint64_t state[16]; /* nettle's context, opaque */
+} mbd_sha256;
+void mbd_sha256_init(mbd_sha256 *s);
+void mbd_sha256_update(mbd_sha256 *s, const void *p, size_t n);
+/* the digest as 64 lowercase hexadecimal digits and a terminator; s is spent */
+void mbd_sha256_final(mbd_sha256 *s, char out[65]);
+
 /* SHA-256 of k byte ranges (p[i], n[i]) taken one after another, as 64 lowercase hexadecimal
  * digits and a terminator */
 void mbd_sha256_parts(char out[65], const void *const *p, const size_t *n, int k);
