@@ -30,6 +30,7 @@
 #include "l_run.h"
 #include "l_util.h"
 #include "mbd/describe.h"
+#include "mbd/fileout.h"
 #include "mbd/manifest.h"
 
 /* the page template, embedded by viewer/CMakeLists.txt */
@@ -596,25 +597,23 @@ int l_run_animate(lua_State *L) {
   if (!mark) {
     return luaL_error(L, "animate: the embedded page has no data marker (a build error)");
   }
-  FILE *f = fopen(a.file, "w");
-  if (!f) {
-    return luaL_error(L, "animate: cannot open '%s' for writing: %s", a.file, strerror(errno));
+  // the page through the safe door (mbd/fileout.h): whole or not at all, links followed, a FIFO
+  // or a device written directly and never replaced
+  mbd_out fo;
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_out_open(&fo, "animate", a.file, 0, &err) != MBD_OK) {
+    return luaL_error(L, "%s", err.msg);
   }
-  out o = {f, 0};
+  out o = {fo.f, 0};
   size_t head = (size_t)(mark - page);
-  if (fwrite(page, 1, head, f) != head) {
+  if (fwrite(page, 1, head, fo.f) != head) {
     o.bad = 1;
   }
   putdata(&o, &a);
   put(&o, mark + strlen(MARKER));
-  int e = o.bad ? errno : 0;
-  if (fclose(f) != 0 && !o.bad) {
-    o.bad = 1;
-    e = errno;
-  }
-  if (o.bad) {
-    remove(a.file);
-    return luaL_error(L, "animate: cannot write '%s': %s", a.file, strerror(e));
+  if (mbd_out_commit(&fo, &err) != MBD_OK) {
+    return luaL_error(L, "%s", err.msg);
   }
   lua_pushstring(L, a.file);
   return 1;

@@ -1,4 +1,4 @@
-/* mbd.parallel_map(n, fn [, workers [, progress]]): fn(i) for i = 1..n on all cores.
+/* mbd.parallel_map(n, fn [, workers [, progress [, on_result]]]): fn(i) for i = 1..n on all cores.
  *
  * Lua has no threads, so the work is shared among forked processes: after the parent is set up
  * (models built, functions defined), each of `workers` children computes the indices
@@ -7,7 +7,9 @@
  * them, draws a progress bar on stderr when stderr is a terminal, and returns results[i].
  * A result is a number or a flat table of numbers (string or integer keys); a point whose fn
  * raises an error (or returns something else) gives its message as a string in results[i] — the
- * other points go on.  workers = 1 runs in this process (no fork).
+ * other points go on.  workers = 1 runs in this process (no fork).  on_result(i, result), when
+ * given, is called in the calling process as each result arrives (the sweep's checkpoint); an
+ * error in it stops its calls, not the map, and comes back as the map's second result.
  *
  * Under mpirun (the mbd program started by an MPI launcher: interp/mpi_run.c) every rank runs the
  * script and reaches the same map: the ranks share the points the same strided way (rank r
@@ -148,10 +150,48 @@ static void compute(lua_State *L, int fnidx, int i, wbuf *out) {
   free(b.p);
 }
 
-/* decode one record body (after its length) into results[index] */
-static void decode(lua_State *L, int residx, const char *p, size_t len) {
-  if (len < 5) {
+/* the caller's on_result(i, result), called in this process as each point's result arrives (the
+ * stack slot of the function, 0 for none); an error in it is kept and ends the calls, the map
+ * goes on (its message is the map's second result) */
+typedef struct onres {
+  int fn;  /* stack slot of on_result, 0 for none */
+  int err; /* registry reference of its first error message, LUA_NOREF while none */
+} onres;
+
+static void notify(lua_State *L, onres *o, int residx, lua_Integer i) {
+  if (o->fn == 0 || o->err != LUA_NOREF || i <= 0) {
     return;
+  }
+  int top = lua_gettop(L);
+  lua_pushvalue(L, o->fn);
+  lua_pushinteger(L, i);
+  lua_rawgeti(L, residx, i);
+  if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+    if (!lua_isstring(L, -1)) {
+      lua_pop(L, 1);
+      lua_pushliteral(L, "error object is not a string");
+    }
+    o->err = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  lua_settop(L, top);
+}
+
+/* the map's results: the table, and on_result's first error message when it raised one */
+static int finish(lua_State *L, onres *o, int residx) {
+  lua_pushvalue(L, residx);
+  if (o->err == LUA_NOREF) {
+    return 1;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, o->err);
+  luaL_unref(L, LUA_REGISTRYINDEX, o->err);
+  o->err = LUA_NOREF;
+  return 2;
+}
+
+/* decode one record body (after its length) into results[index]; its index, 0 if none */
+static lua_Integer decode(lua_State *L, int residx, const char *p, size_t len) {
+  if (len < 5) {
+    return 0;
   }
   uint32_t idx;
   memcpy(&idx, p, 4);
@@ -191,6 +231,7 @@ static void decode(lua_State *L, int residx, const char *p, size_t len) {
     }
   }
   lua_rawseti(L, residx, (lua_Integer)idx);
+  return (lua_Integer)idx;
 }
 
 static int write_all(int fd, const char *p, size_t n) {
@@ -327,9 +368,13 @@ static int l_parallel_map(lua_State *L) {
     return luaL_error(L, "%s", msg);
   }
   progress = progress && isatty(2);
-  lua_settop(L, 2);
+  if (!lua_isnoneornil(L, 5)) {
+    luaL_checktype(L, 5, LUA_TFUNCTION);
+  }
+  lua_settop(L, 5);
   lua_createtable(L, (int)n, 0);
   int residx = lua_gettop(L);
+  onres onr = {lua_isnil(L, 5) ? 0 : 5, LUA_NOREF};
   const l_dist *dist = get_dist(L);
   if (dist && dist->size > 1) {
     return dist_map(L, dist, (int)n, residx, progress);
@@ -341,7 +386,7 @@ static int l_parallel_map(lua_State *L) {
     for (int i = 1; i <= n; i++) {
       b.len = 0;
       compute(L, 2, i, &b);
-      decode(L, residx, b.p + 4, b.len - 4);
+      notify(L, &onr, residx, decode(L, residx, b.p + 4, b.len - 4));
       if (progress) {
         bar(++done, (int)n, t0, i == n);
       }
@@ -351,7 +396,7 @@ static int l_parallel_map(lua_State *L) {
       }
     }
     free(b.p);
-    return 1;
+    return finish(L, &onr, residx);
   }
   // fork the workers after flushing, so buffered output is not written twice
   fflush(stdout);
@@ -436,7 +481,7 @@ static int l_parallel_map(lua_State *L) {
           if (in[w].len - off - 4 < rl) {
             break;
           }
-          decode(L, residx, in[w].p + off + 4, rl);
+          notify(L, &onr, residx, decode(L, residx, in[w].p + off + 4, rl));
           off += 4 + rl;
           done++;
         }
@@ -477,8 +522,7 @@ static int l_parallel_map(lua_State *L) {
     }
     lua_pop(L, 1);
   }
-  lua_pushvalue(L, residx);
-  return 1;
+  return finish(L, &onr, residx);
 }
 
 static int l_ncores(lua_State *L) {

@@ -378,20 +378,18 @@ static int l_plot_heatmap(lua_State *L) {
   return 1;
 }
 
-/* the manifests of the plotted runs into the figure's metadata: the keys of one run as they
- * are, of several runs as "run<i>.<key>" */
-static int annotate_plot(lua_State *L, const char *file, int runs_idx, int nruns, mbd_error *err) {
+/* the manifests of the plotted runs as the figure's metadata: the keys of one run as they are,
+ * of several runs as "run<i>.<key>".  The arrays and strings stay on the Lua stack (two values)
+ * until the figure is written. */
+static void plot_meta(lua_State *L, int runs_idx, int nruns, mbd_plot_meta *meta) {
   int total = 0;
   for (int i = 1; i <= nruns; i++) {
     lua_rawgeti(L, runs_idx, i);
     total += mbd_run_manifest_count(l_run_check(L, -1));
     lua_pop(L, 1);
   }
-  if (total == 0) {
-    return MBD_OK;
-  }
-  const char **keys = lua_newuserdatauv(L, 2 * sizeof(char *) * (size_t)total, 0);
-  const char **values = keys + total;
+  const char **keys = lua_newuserdatauv(L, 2 * sizeof(char *) * (size_t)(total + 1), 0);
+  const char **values = keys + total + 1;
   lua_newtable(L);  // the "run<i>.<key>" strings, kept alive here
   int k = 0;
   for (int i = 1; i <= nruns; i++) {
@@ -408,9 +406,9 @@ static int annotate_plot(lua_State *L, const char *file, int runs_idx, int nruns
       values[k] = mbd_run_manifest_value(r, e);
     }
   }
-  int rc = mbd_file_annotate(file, keys, values, total, err);
-  lua_pop(L, 2);
-  return rc;
+  meta->keys = keys;
+  meta->values = values;
+  meta->n = total;
 }
 
 static int l_plot(lua_State *L) {
@@ -582,14 +580,16 @@ static int l_plot(lua_State *L) {
     spec.log_y = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
+  // the runs' manifests go into the figure before it reaches its name
+  mbd_plot_meta meta;
+  plot_meta(L, runs_idx, nruns, &meta);
+  spec.meta = &meta;
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_lines(&spec, &err) < 0) {
     return luaL_error(L, "%s", err.msg);  // the engine names "plot"
   }
-  if (annotate_plot(L, file, runs_idx, nruns, &err) < 0) {
-    return luaL_error(L, "plot: %s", err.msg);
-  }
+  lua_pop(L, 2);
   lua_pushstring(L, file);
   return 1;
 }

@@ -1,6 +1,7 @@
-/* FNV-1a over a description (mbd/hash.h) */
+/* FNV-1a over a description, SHA-256 through nettle (mbd/hash.h) */
 #include "mbd/hash.h"
 
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,4 +31,34 @@ void mbd_hash_str(mbd_hash *s, const char *str) { mbd_hash_bytes(s, str, strlen(
 
 void mbd_hash_hex(const mbd_hash *s, char out[17]) {
   snprintf(out, 17, "%016llx", (unsigned long long)s->h);
+}
+
+_Static_assert(sizeof(struct sha256_ctx) <= sizeof(((mbd_sha256 *)0)->state),
+               "mbd_sha256 holds nettle's context");
+
+void mbd_sha256_init(mbd_sha256 *s) { sha256_init((struct sha256_ctx *)s->state); }
+
+void mbd_sha256_update(mbd_sha256 *s, const void *p, size_t n) {
+  sha256_update((struct sha256_ctx *)s->state, n, p);
+}
+
+void mbd_sha256_final(mbd_sha256 *s, char out[65]) {
+  uint8_t d[SHA256_DIGEST_SIZE];
+  sha256_digest((struct sha256_ctx *)s->state, sizeof d, d);
+  for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
+    snprintf(out + 2 * i, 3, "%02x", d[i]);
+  }
+}
+
+void mbd_sha256_parts(char out[65], const void *const *p, const size_t *n, int k) {
+  mbd_sha256 s;
+  mbd_sha256_init(&s);
+  for (int i = 0; i < k; i++) {
+    mbd_sha256_update(&s, p[i], n[i]);
+  }
+  mbd_sha256_final(&s, out);
+}
+
+void mbd_sha256_hex(char out[65], const void *p, size_t n) {
+  mbd_sha256_parts(out, &p, &n, 1);
 }

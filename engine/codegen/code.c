@@ -17,6 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "mbd/hash.h"
+#include "mbd/sym.h"
+
 #include "../kinematics/kinematics_msg.h"
 #include "../model/model_msg.h"
 #include "codegen.h"
@@ -290,39 +293,36 @@ static int hook_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err
 /* ------------------------------------------------------------------------------------------ */
 /* the model's key, the cache, the compiler                                                    */
 
+/* the key hashes every value in exact form (%a: each bit of each double) with SHA-256: models
+ * that differ in the last bit of any value derive again */
 typedef struct keyer {
-  uint64_t h;
+  mbd_sha256 s;
 } keyer;
 
 static void kput(keyer *k, const char *fmt, double x) {
   char buf[64];
   snprintf(buf, sizeof buf, fmt, x);
-  for (const char *s = buf; *s; s++) {
-    k->h ^= (uint8_t)*s;
-    k->h *= 1099511628211ull;
-  }
+  mbd_sha256_update(&k->s, buf, strlen(buf));
 }
 
 static void kvec(keyer *k, const double *v, int n) {
   for (int i = 0; i < n; i++) {
-    kput(k, "%.17g,", v[i]);
+    kput(k, "%a,", v[i] == 0 ? 0.0 : v[i]);
   }
 }
 
-/* a hash of everything the equations are made of (FNV-1a over the numbers as text) */
-static uint64_t model_key(const mbd_model *m) {
-  keyer k = {14695981039346656037ull};
-  for (const char *s = EQS_VERSION; *s; s++) {
-    k.h ^= (uint8_t)*s;
-    k.h *= 1099511628211ull;
-  }
-  kput(&k, "d%g;", m->dim);
+/* a key of everything the equations are made of, 64 hexadecimal digits */
+static void model_key(const mbd_model *m, char out[65]) {
+  keyer k;
+  mbd_sha256_init(&k.s);
+  mbd_sha256_update(&k.s, EQS_VERSION, strlen(EQS_VERSION) + 1);
+  kput(&k, "d%a;", m->dim);
   kvec(&k, m->gravity, 3);
-  kput(&k, "n%g;", m->nv);
+  kput(&k, "n%a;", m->nv);
   for (int b = 1; b < m->nbody; b++) {
-    kput(&k, "b%g;", m->body[b].mass);
+    kput(&k, "b%a;", m->body[b].mass);
     kvec(&k, m->body[b].inertia, 9);
-    kput(&k, "c%g;", m->body[b].copy);
+    kput(&k, "c%a;", m->body[b].copy);
   }
   for (int c = 1; c < m->ncopy; c++) {
     kvec(&k, m->copy[c].origin, 3);
@@ -330,16 +330,16 @@ static uint64_t model_key(const mbd_model *m) {
   }
   for (int j = 0; j < m->njoint; j++) {
     const mbd_joint *jo = &m->joint[j];
-    kput(&k, "j%g;", jo->type);
-    kput(&k, "%g,", jo->body1);
-    kput(&k, "%g,", jo->body2);
+    kput(&k, "j%a;", jo->type);
+    kput(&k, "%a,", jo->body1);
+    kput(&k, "%a,", jo->body2);
     kvec(&k, jo->at1, 3);
     kvec(&k, jo->at2, 3);
     kvec(&k, jo->axis1, 3);
     kvec(&k, jo->axis2, 3);
     kvec(&k, jo->ref1, 3);
     kvec(&k, jo->ref2, 3);
-    kput(&k, "%.17g,", jo->angle0);
+    kput(&k, "%a,", jo->angle0);
   }
   const mbd_tree *t = m->tree;
   for (int i = 0; i < t->ntj; i++) {
@@ -382,50 +382,49 @@ static uint64_t model_key(const mbd_model *m) {
     double v[4] = {r->joint, r->k, r->c, r->angle};
     kvec(&k, v, 4);
   }
-  return k.h;
+  mbd_sha256_final(&k.s, out);
 }
 
-/* the whole file at path, malloc'd and NUL-terminated, or NULL */
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+/* a derived source kept in the cache under its model's key: its first line records the SHA-256
+ * of the rest ("mbd-sha256 <hex>" in a C comment), checked when it is read back; the file must be the
+ * user's and private (mbd_sym_cache_read).  The source, or NULL (derive again) */
+#define SIGNED_HEAD "/* mbd-sha256 "
+static char *read_source(const char *path) {
+  mbd_error e;
+  size_t n = 0;
+  char *s = mbd_sym_cache_read(path, &n, &e);
+  size_t h = strlen(SIGNED_HEAD);
+  if (!s || n < h + 64 + 4 || memcmp(s, SIGNED_HEAD, h) != 0 || memcmp(s + h + 64, " */\n", 4)) {
+    free(s);
     return NULL;
   }
-  char *s = NULL;
-  long len = -1;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    len = ftell(f);
+  const char *body = s + h + 64 + 4;
+  char got[65];
+  mbd_sha256_hex(got, body, n - (size_t)(body - s));
+  if (memcmp(got, s + h, 64) != 0) {
+    free(s);
+    return NULL;
   }
-  if (len >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-    s = malloc((size_t)len + 1);
-    if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
-      free(s);
-      s = NULL;
-    }
-    if (s) {
-      s[len] = '\0';
-    }
-  }
-  fclose(f);
+  memmove(s, body, n - (size_t)(body - s) + 1);
   return s;
 }
 
-/* write text to path through a temporary file and a rename (concurrent runs never read half) */
-static int write_file(const char *path, const char *text, mbd_error *err) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)clock());
-  FILE *f = fopen(tmp, "w");
-  size_t len = strlen(text);
-  int ok = f && fwrite(text, 1, len, f) == len;
-  if (f) {
-    ok &= fclose(f) == 0;
+/* text into the cache at path with its digest line, 0600, whole or not at all */
+static int write_source(const char *path, const char *text, mbd_error *err) {
+  char sum[65];
+  mbd_sha256_hex(sum, text, strlen(text));
+  size_t h = strlen(SIGNED_HEAD), n = strlen(text);
+  char *all = malloc(h + 64 + 4 + n + 1);
+  if (!all) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
   }
-  if (!ok || rename(tmp, path) != 0) {
-    int e = errno;
-    remove(tmp);
-    return MBD_FAIL(err, MBD_E_IO, MSG_CODE_CACHE_WRITE, path, strerror(e));
-  }
-  return MBD_OK;
+  memcpy(all, SIGNED_HEAD, h);
+  memcpy(all + h, sum, 64);
+  memcpy(all + h + 64, " */\n", 4);
+  memcpy(all + h + 68, text, n + 1);
+  int rc = mbd_sym_cache_write(path, all, h + 68 + n, 0600, err);
+  free(all);
+  return rc;
 }
 
 void mbd_code_free(mbd_gencode *c) {
@@ -476,7 +475,7 @@ static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd
 static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *info, int *fell,
                      mbd_error *err) {
   if (kind == MBD_CODE_COMPILED && pt->path[0]) {
-    char *src = read_file(pt->path);
+    char *src = read_source(pt->path);
     if (src) {
       double t0 = wall();
       int ran = 0;
@@ -513,7 +512,7 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
     if (crc == MBD_OK && pt->path[0]) {
       // remember the source under its key (a failure only costs a derivation next time)
       mbd_error e3;
-      write_file(pt->path, src, &e3);
+      write_source(pt->path, src, &e3);
     }
     free(src);
     if (crc == MBD_OK) {
@@ -583,27 +582,40 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   // the parts: each shape's equations once, then the model's; compiled code is cached under the
   // model's key and under each shape's (other models with copies of a shape reuse its code)
   char dir[3072] = "";
+  int cache_error = 0;
   if (kind == MBD_CODE_COMPILED) {
     mbd_error e2;
     mbd_error_clear(&e2);
-    if (mbd_sym_cache_dir(dir, sizeof dir, &e2) != MBD_OK) {
+    if (mbd_sym_cache_private(dir, sizeof dir, &e2) != MBD_OK) {
+      // no private cache: no compiled code at all (nothing is read from or written to it)
       dir[0] = '\0';
+      cache_error = 1;
+      snprintf(info->warning, sizeof info->warning, MSG_CODE_FALLBACK, e2.msg);
     }
   }
   info->cache_hit = kind == MBD_CODE_COMPILED;
   int fell = 0;
+  if (cache_error) {
+    kind = MBD_CODE_TAPE;
+    fell = 1;
+  }
   for (int s = 0; rc == MBD_OK && s < nshape; s++) {
     const mbd_eqs_shape *sh = &P->shape[s];
     part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", ""};
     if (dir[0]) {
-      snprintf(pt.path, sizeof pt.path, "%s/rel-shape-%016llx.c", dir, (unsigned long long)sh->key);
+      // under the exact key of the copy whose values the shape's code holds
+      char key[65];
+      model_key(sh->local, key);
+      snprintf(pt.path, sizeof pt.path, "%s/rel-shape-%s.c", dir, key);
     }
     rc = make_part(&pt, kind, &c->shape[s], info, &fell, err);
   }
   if (rc == MBD_OK) {
     part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, ""};
     if (dir[0]) {
-      snprintf(pt.path, sizeof pt.path, "%s/rel-%016llx.c", dir, (unsigned long long)model_key(m));
+      char key[65];
+      model_key(m, key);
+      snprintf(pt.path, sizeof pt.path, "%s/rel-%s.c", dir, key);
     }
     rc = make_part(&pt, kind, &c->model, info, &fell, err);
   }

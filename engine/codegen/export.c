@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mbd/fileout.h"
+
 #include "codegen.h"
 #include "codegen_msg.h"
 
@@ -182,16 +184,32 @@ static const char *const makefile =
     "clean:\n"
     "\trm -f model\n";
 
-static int write_text(const char *dir, const char *file, const char *text, mbd_error *err) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  FILE *f = fopen(path, "w");
-  size_t len = strlen(text);
-  int ok = f && fwrite(text, 1, len, f) == len;
-  if (f) {
-    ok &= fclose(f) == 0;
+/* the files of the export, written as a set: each to its temporary, all finished (flushed and
+ * synced), then all renamed; a failure anywhere leaves every file as it was (mbd/fileout.h) */
+#define EXPORT_NFILES 4
+static int write_set(const char *dir, const char *const *file, const char *const *text,
+                     mbd_error *err) {
+  mbd_out o[EXPORT_NFILES];
+  int n = 0, rc = MBD_OK;
+  for (; n < EXPORT_NFILES && rc == MBD_OK; n++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, file[n]);
+    rc = mbd_out_open(&o[n], "export_c", path, 0, err);
+    if (rc == MBD_OK) {
+      mbd_out_write(&o[n], text[n], strlen(text[n]));
+      rc = mbd_out_finish(&o[n], err);
+    }
   }
-  return ok ? MBD_OK : MBD_FAIL(err, MBD_E_IO, MSG_CODE_CACHE_WRITE, path, strerror(errno));
+  // o[n - 1] was released by its failure; the others are whole and wait for their rename
+  int whole = rc == MBD_OK ? n : n - 1;
+  for (int i = 0; i < whole; i++) {
+    if (rc == MBD_OK) {
+      rc = mbd_out_commit(&o[i], err);
+    } else {
+      mbd_out_discard(&o[i]);
+    }
+  }
+  return rc;
 }
 
 /* mkdir -p */
@@ -281,8 +299,9 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
   if (rc != MBD_OK) {
     return rc;
   }
-  rc = write_text(o->dir, "equations.c", src, err);
-  free(src);
+  if (rc != MBD_OK) {
+    return rc;
+  }
   // the model's data: sizes, layout, the rows kept, the start, the channels, the run settings
   buf b = {0};
   int n = mr->nv;
@@ -360,18 +379,14 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
   mbd_eqs_layout_free(&L);
   if (b.bad || names.bad || c0.bad || cc.bad) {
     free(b.s);
+    free(src);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "export");
   }
-  if (rc == MBD_OK) {
-    rc = write_text(o->dir, "model.h", b.s, err);
-  }
+  static const char *const files[EXPORT_NFILES] = {"equations.c", "model.h", "main.c", "Makefile"};
+  const char *texts[EXPORT_NFILES] = {src, b.s, driver_c, makefile};
+  rc = write_set(o->dir, files, texts, err);
   free(b.s);
-  if (rc == MBD_OK) {
-    rc = write_text(o->dir, "main.c", driver_c, err);
-  }
-  if (rc == MBD_OK) {
-    rc = write_text(o->dir, "Makefile", makefile, err);
-  }
+  free(src);
   return rc;
 }
 

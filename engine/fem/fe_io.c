@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbd/fileout.h"
+
 #include "fem_impl.h"
 #include "fem_msg.h"
 
@@ -66,10 +68,13 @@ static int open_fail(mbd_error *err, const char *what, const char *file) {
 /* the mode file                                                                               */
 
 int mbd_modes_save(const mbd_modes *mo, const char *file, mbd_error *err) {
-  FILE *f = fopen(file, "w");
-  if (!f) {
-    return open_fail(err, "modes:save", file);
+  // whole or not at all (mbd/fileout.h); a write error is kept by the stream for the commit
+  mbd_out o;
+  int rc = mbd_out_open(&o, "modes:save", file, 0, err);
+  if (rc != MBD_OK) {
+    return rc;
   }
+  FILE *f = o.f;
   int N = mo->nnode;
   fprintf(f, "# mbd modes file, version 1: nodes (position, lumped mass, rotary inertias),\n");
   fprintf(f, "# clamped nodes, beam elements, then each mode: frequency (Hz), kind, generalized\n");
@@ -101,11 +106,7 @@ int mbd_modes_save(const mbd_modes *mo, const char *file, mbd_error *err) {
       fprintf(f, "\n");
     }
   }
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) {
-    return MBD_FAIL(err, MBD_E_IO, MSG_FEM_WRITE, file, strerror(errno));
-  }
-  return MBD_OK;
+  return mbd_out_commit(&o, err);
 }
 
 /* "<keyword> <count>" on a line: the count, or −1 */
@@ -443,10 +444,12 @@ done:
 }
 
 static int write_mtx(const char *file, const double *a, int n, mbd_error *err) {
-  FILE *f = fopen(file, "w");
-  if (!f) {
-    return open_fail(err, "write_matrices", file);
+  mbd_out o;
+  int rc = mbd_out_open(&o, "write_matrices", file, 0, err);
+  if (rc != MBD_OK) {
+    return rc;
   }
+  FILE *f = o.f;
   long nnz = 0;
   for (int j = 0; j < n; j++) {
     for (int i = j; i < n; i++) {
@@ -463,11 +466,7 @@ static int write_mtx(const char *file, const double *a, int n, mbd_error *err) {
       }
     }
   }
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) {
-    return MBD_FAIL(err, MBD_E_IO, MSG_FEM_WRITE, file, strerror(errno));
-  }
-  return MBD_OK;
+  return mbd_out_commit(&o, err);
 }
 
 int mbd_fe_write_matrices(const mbd_fe *fe, const char *mass_file, const char *stiffness_file,
@@ -479,18 +478,16 @@ int mbd_fe_write_matrices(const mbd_fe *fe, const char *mass_file, const char *s
   if (rc != MBD_OK) {
     return rc;
   }
-  FILE *f = fopen(nodes_file, "w");
-  if (!f) {
-    return open_fail(err, "write_matrices", nodes_file);
+  mbd_out o;
+  rc = mbd_out_open(&o, "write_matrices", nodes_file, 0, err);
+  if (rc != MBD_OK) {
+    return rc;
   }
+  FILE *f = o.f;
   fprintf(f, "node,x,y,z\n");
   for (int i = 0; i < fe->nnode; i++) {
     fprintf(f, "%d,%.17g,%.17g,%.17g\n", i + 1, fe->xyz[3 * i], fe->xyz[3 * i + 1],
             fe->xyz[3 * i + 2]);
   }
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) {
-    return MBD_FAIL(err, MBD_E_IO, MSG_FEM_WRITE, nodes_file, strerror(errno));
-  }
-  return MBD_OK;
+  return mbd_out_commit(&o, err);
 }

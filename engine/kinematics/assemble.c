@@ -256,6 +256,61 @@ static int number(mbd_model *m, mbd_error *err) {
   return MBD_OK;
 }
 
+/* how far assembly moved each body from the pose it was given: the largest distance of a centre
+ * of mass and the largest turn (planar: the angle's change; spatial: the rotation between the two
+ * orientations, 2 acos |p·p0|), and the model's size (the largest position, given or assembled,
+ * or joint point; at least 1 mm) that makes a distance small or not.  The runs warn when a body
+ * moved more than 1e-6 of the size or turned more than 1e-6 rad (sim/simulate.c). */
+static void moved_poses(mbd_model *m, const mbd_data *d) {
+  m->moved_dist = m->moved_angle = 0;
+  m->moved_dist_body = m->moved_angle_body = -1;
+  double size = 1e-3;
+  int dim = m->dim == 3 ? 3 : 2;
+  for (int b = 1; b < m->nbody; b++) {
+    const mbd_block *bl = &m->block[m->body[b].block];
+    const double *q = d->q + bl->qadr, *q0 = m->body[b].q0;
+    int nq = bl->nq - m->body[b].nmode;
+    if (nq < dim) {
+      continue;
+    }
+    double dist = 0, r = 0, r0 = 0;
+    for (int c = 0; c < dim; c++) {
+      dist += (q[c] - q0[c]) * (q[c] - q0[c]);
+      r += q[c] * q[c];
+      r0 += q0[c] * q0[c];
+    }
+    dist = sqrt(dist);
+    size = fmax(size, fmax(sqrt(r), sqrt(r0)));
+    double turn = 0;
+    if (dim == 2 && nq >= 3) {
+      turn = fabs(q[2] - q0[2]);
+    } else if (dim == 3 && nq >= 7) {
+      double dot = 0, n0 = 0, n1 = 0;
+      for (int c = 3; c < 7; c++) {
+        dot += q[c] * q0[c];
+        n0 += q0[c] * q0[c];
+        n1 += q[c] * q[c];
+      }
+      double cosh = n0 > 0 && n1 > 0 ? fabs(dot) / sqrt(n0 * n1) : 1;
+      turn = 2 * acos(fmin(1.0, cosh));
+    }
+    if (dist > m->moved_dist) {
+      m->moved_dist = dist;
+      m->moved_dist_body = b;
+    }
+    if (turn > m->moved_angle) {
+      m->moved_angle = turn;
+      m->moved_angle_body = b;
+    }
+  }
+  for (int j = 0; j < m->njoint; j++) {
+    const double *a = m->joint[j].at1, *b = m->joint[j].at2;
+    size = fmax(size, sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]));
+    size = fmax(size, sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]));
+  }
+  m->size = size;
+}
+
 static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_error *err) {
   // the poses the user gave, all rows active, angle memos at zero
   for (int b = 1; b < m->nbody; b++) {
@@ -306,6 +361,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
       }
     }
   }
+  moved_poses(m, d);
   // the given velocities at the assembled pose (spatial: ṗ from the global ω)
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];

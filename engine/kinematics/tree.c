@@ -1068,6 +1068,12 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     mr->rspring = dup(m->rspring, m->nrspring, sizeof *m->rspring);
     mr->assembly_tol = m->assembly_tol;
     mr->moved_body = -1;
+    // what assembly did to the given poses, reported by the runs of the tree model too
+    mr->moved_dist = m->moved_dist;
+    mr->moved_dist_body = m->moved_dist_body;
+    mr->moved_angle = m->moved_angle;
+    mr->moved_angle_body = m->moved_angle_body;
+    mr->size = m->size;
     mr->tree = t;
     // macro copies (paper 002 section 4): the generated equations derive each shape once
     if (m->ncopy > 0) {

@@ -355,6 +355,11 @@ struct mbd_model {
   double assembly_tol;
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
+  double moved_dist;       /* largest distance assembly moved a body's centre of mass [m] */
+  int moved_dist_body;     /* that body, −1 for none */
+  double moved_angle;      /* largest angle assembly turned a body [rad] */
+  int moved_angle_body;    /* that body, −1 for none */
+  double size;             /* the model's size [m]: its largest position or joint point, ≥ 1e-3 */
   struct mbd_tree *tree;   /* relative joint coordinates: the spanning tree (tree_impl.h), or NULL */
   const mbd_eqs_hook *eqs; /* generated equations in place of the numeric stages, or NULL */
   double vmoved;           /* largest change assembly made to a velocity the user gave */

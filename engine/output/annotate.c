@@ -1,16 +1,20 @@
 /* metadata in figure files (mbd/output.h: mbd_file_annotate): PNG iTXt chunks after the header
- * chunk, or an SVG <metadata> element after the <svg> start tag.  The file is read whole,
- * rewritten beside itself and renamed over the original, so a failure leaves it as it was. */
+ * chunk, or an SVG <metadata> element after the <svg> start tag.  The file is read whole and
+ * written again through mbd/fileout.h, so a failure leaves it as it was.  The plots use the same
+ * check and writer on the figure PLplot rendered, before it reaches its name. */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbd/fileout.h"
+
 #include "output_impl.h"
 
 /* the whole file into a malloc'd buffer (*len bytes); NULL with errno set on failure */
-static unsigned char *slurp(const char *file, size_t *len) {
+unsigned char *out_slurp(const char *file, size_t *len) {
   FILE *f = fopen(file, "rb");
   if (!f) {
     return NULL;
@@ -93,6 +97,11 @@ static int put_itxt(FILE *f, const char *key, const char *value) {
   return bad ? -1 : 0;
 }
 
+/* an SVG gets a <metadata> element (an empty one when there is no entry, as before) */
+static int svg_meta(int png, int n) {
+  return !png && n > 0;
+}
+
 /* SVG text with &, <, > escaped */
 static int put_escaped(FILE *f, const char *s) {
   for (; *s; s++) {
@@ -102,6 +111,68 @@ static int put_escaped(FILE *f, const char *s) {
     }
   }
   return 0;
+}
+
+int out_figure_check(const unsigned char *buf, size_t len, int png, size_t *at) {
+  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (png) {
+    // signature, IHDR first, then every chunk within the file up to IEND, which ends it
+    if (len < 33 || memcmp(buf, sig, 8) != 0 || memcmp(buf + 12, "IHDR", 4) != 0) {
+      return -1;
+    }
+    size_t off = 8;
+    for (;;) {
+      if (len - off < 12) {
+        return -1;
+      }
+      uint32_t n = (uint32_t)buf[off] << 24 | (uint32_t)buf[off + 1] << 16 |
+                   (uint32_t)buf[off + 2] << 8 | buf[off + 3];
+      if (n > len - off - 12) {
+        return -1;
+      }
+      int end = memcmp(buf + off + 4, "IEND", 4) == 0;
+      off += 12 + (size_t)n;
+      if (end) {
+        break;
+      }
+    }
+    if (off != len) {
+      return -1;
+    }
+    *at = 33;  // signature, IHDR length, type, 13 data bytes, CRC
+    return 0;
+  }
+  // SVG: the start tag's end, and the closing tag near the end of the file
+  const char *s = memmem(buf, len, "<svg", 4);
+  const char *e = s ? memchr(s, '>', len - (size_t)((const unsigned char *)s - buf)) : NULL;
+  size_t tail = len < 64 ? len : 64;
+  if (!e || !memmem(buf + len - tail, tail, "</svg>", 6)) {
+    return -1;
+  }
+  *at = (size_t)((const unsigned char *)e - buf) + 1;
+  return 0;
+}
+
+int out_figure_write(FILE *f, const unsigned char *buf, size_t len, int png, size_t at,
+                     const char *const *keys, const char *const *values, int n) {
+  int bad = fwrite(buf, 1, at, f) != at;
+  if (svg_meta(png, n) && !bad) {
+    bad = fputs("\n<metadata id=\"mbd-manifest\">\n", f) < 0;
+  }
+  for (int i = 0; i < n && !bad; i++) {
+    const char *k = keys[i] ? keys[i] : "", *v = values[i] ? values[i] : "";
+    if (png) {
+      bad = put_itxt(f, k, v) != 0;
+    } else {
+      bad = put_escaped(f, k) != 0 || fputs(": ", f) < 0 || put_escaped(f, v) != 0 ||
+            fputc('\n', f) == EOF;
+    }
+  }
+  if (svg_meta(png, n) && !bad) {
+    bad = fputs("</metadata>", f) < 0;
+  }
+  bad = bad || fwrite(buf + at, 1, len - at, f) != len - at;
+  return bad ? -1 : 0;
 }
 
 int mbd_file_annotate(const char *file, const char *const *keys, const char *const *values, int n,
@@ -120,74 +191,24 @@ int mbd_file_annotate(const char *file, const char *const *keys, const char *con
     return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_EXT, file);
   }
   size_t len = 0;
-  unsigned char *buf = slurp(file, &len);
+  unsigned char *buf = out_slurp(file, &len);
   if (!buf) {
     int e = errno;
     return MBD_FAIL(err, MBD_E_IO, MSG_OUT_READ, "annotate", file, strerror(e));
   }
   // where the metadata goes: after IHDR (PNG), after the <svg ...> start tag (SVG)
   size_t at = 0;
-  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  if (png) {
-    if (len < 33 || memcmp(buf, sig, 8) != 0 || memcmp(buf + 12, "IHDR", 4) != 0) {
-      free(buf);
-      return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_FORMAT, file, "PNG");
-    }
-    at = 33;  // signature, IHDR length, type, 13 data bytes, CRC
-  } else {
-    const char *s = strstr((const char *)buf, "<svg");
-    const char *e = s ? strchr(s, '>') : NULL;
-    if (!e || (size_t)((const unsigned char *)e - buf) >= len) {
-      free(buf);
-      return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_FORMAT, file, "SVG");
-    }
-    at = (size_t)((const unsigned char *)e - buf) + 1;
-  }
-  // write beside the file, then rename over it
-  char *tmp = malloc(fl + 8);
-  if (!tmp) {
+  if (out_figure_check(buf, len, png, &at) != 0) {
     free(buf);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_WRITE, "annotate", file, strerror(ENOMEM));
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_FORMAT, file, png ? "PNG" : "SVG");
   }
-  snprintf(tmp, fl + 8, "%s.tmp", file);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    int e = errno;
-    free(buf);
-    free(tmp);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "annotate", file, strerror(e));
-  }
-  int bad = fwrite(buf, 1, at, f) != at;
-  if (svg && !bad) {
-    bad = fputs("\n<metadata id=\"mbd-manifest\">\n", f) < 0;
-  }
-  for (int i = 0; i < n && !bad; i++) {
-    const char *k = keys[i] ? keys[i] : "", *v = values[i] ? values[i] : "";
-    if (png) {
-      bad = put_itxt(f, k, v) != 0;
-    } else {
-      bad = put_escaped(f, k) != 0 || fputs(": ", f) < 0 || put_escaped(f, v) != 0 ||
-            fputc('\n', f) == EOF;
-    }
-  }
-  if (svg && !bad) {
-    bad = fputs("</metadata>", f) < 0;
-  }
-  bad = bad || fwrite(buf + at, 1, len - at, f) != len - at;
-  int e = bad ? errno : 0;
-  if (fclose(f) != 0 && !bad) {
-    bad = 1;
-    e = errno;
+  // the whole new file through the safe door (mbd/fileout.h): the old one stays until it is whole
+  mbd_out o;
+  int rc = mbd_out_open(&o, "annotate", file, 0, err);
+  if (rc == MBD_OK) {
+    out_figure_write(o.f, buf, len, png, at, keys, values, n);
+    rc = mbd_out_commit(&o, err);
   }
   free(buf);
-  if (bad || rename(tmp, file) != 0) {
-    if (!bad) {
-      e = errno;
-    }
-    remove(tmp);
-    free(tmp);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_WRITE, "annotate", file, strerror(e));
-  }
-  free(tmp);
-  return MBD_OK;
+  return rc;
 }

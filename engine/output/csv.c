@@ -1,8 +1,9 @@
 /* CSV files (see mbd/output.h): a header line, then one row per sample, %.17g numbers. */
-#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "mbd/fileout.h"
 
 #include "output_impl.h"
 
@@ -66,58 +67,38 @@ int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
     }
   }
 
-  // open the temporary sibling; errno is read at once so the message names the real cause
-  char part[4096];
-  if (out_part_name(file, part, sizeof part) != 0) {
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_NAME, "csv", file);
+  // through the safe door (mbd/fileout.h): a temporary sibling renamed when whole, links
+  // followed, FIFOs and devices written directly
+  mbd_out o;
+  int rc = mbd_out_open(&o, "csv", file, 0, err);
+  if (rc != MBD_OK) {
+    return rc;
   }
-  FILE *f = fopen(part, "w");
-  if (f == NULL) {
-    int e = errno;
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "csv", file, strerror(e));
-  }
+  FILE *f = o.f;
 
   // comment lines, header line, then rows; %.17g round-trips every double (nan and inf read
-  // back with strtod)
+  // back with strtod); a write error is kept by the stream and reported by the commit
   int bad = comment && put_comment(f, comment) != 0;
   for (int j = 0; j < ncols && !bad; j++) {
     bad = (j > 0 && fputc(',', f) == EOF) || put_name(f, names[j]) != 0;
   }
   bad = bad || fputc('\n', f) == EOF;
+  char num[32];
   for (int i = 0; i < nrows && !bad; i++) {
     for (int j = 0; j < ncols && !bad; j++) {
-      bad = fprintf(f, j > 0 ? ",%.17g" : "%.17g", cols[j][i]) < 0;
+      mbd_csv_number(num, sizeof num, cols[j][i]);
+      bad = (j > 0 && fputc(',', f) == EOF) || fputs(num, f) < 0;
     }
     bad = bad || fputc('\n', f) == EOF;
   }
-
-  // a full disk often shows only when the buffer is flushed: check fclose as well
-  int e = bad ? errno : 0;
-  if (fclose(f) != 0 && !bad) {
-    bad = 1;
-    e = errno;
-  }
-  if (bad) {
-    out_commit(part, file, 0, "csv", err);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_WRITE, "csv", file, strerror(e));
-  }
-  return out_commit(part, file, 1, "csv", err);
+  return mbd_out_commit(&o, err);
 }
 
-int out_part_name(const char *file, char *part, size_t cap) {
-  int k = snprintf(part, cap, "%s.part-%ld", file, (long)getpid());
-  return (k < 0 || (size_t)k >= cap) ? -1 : 0;
-}
-
-int out_commit(const char *part, const char *file, int ok, const char *kind, mbd_error *err) {
-  if (!ok) {
-    remove(part);
-    return MBD_OK;
+void mbd_csv_number(char *buf, size_t cap, double v) {
+  // printf writes a NaN with its sign bit as "-nan": every NaN is "nan"
+  if (isnan(v)) {
+    snprintf(buf, cap, "nan");
+  } else {
+    snprintf(buf, cap, "%.17g", v);
   }
-  if (rename(part, file) != 0) {
-    int e = errno;
-    remove(part);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_RENAME, kind, file, strerror(e));
-  }
-  return MBD_OK;
 }

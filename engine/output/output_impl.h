@@ -3,6 +3,8 @@
 #ifndef MBD_OUTPUT_IMPL_H
 #define MBD_OUTPUT_IMPL_H
 
+#include <stdio.h>
+
 #include "mbd/output.h"
 
 /* message templates, one place for all of output/ (tests match these, not copies of the text) */
@@ -22,17 +24,22 @@
 #define MSG_OUT_FORMAT "annotate '%s': not a %s file this writer recognizes" /* file, format */
 #define MSG_OUT_NOMEM_GRID "heatmap '%s': out of memory for a %d x %d grid" /* file, nx, ny */
 
-/* renaming the finished temporary file onto the final name failed: kind, file, strerror */
-#define MSG_OUT_RENAME "%s '%s': cannot replace it with the finished file: %s"
-/* a file name too long for its temporary sibling: kind, file */
-#define MSG_OUT_NAME "%s '%s': file name too long"
+/* the figure PLplot rendered is not whole (a full temporary folder): file, bytes, folder */
+#define MSG_OUT_CUT "plot '%s': the figure came out cut short (%zu bytes in '%s': is that folder full?)"
+/* no private file for PLplot to render into: file, folder, strerror */
+#define MSG_OUT_RENDER "plot '%s': cannot make a temporary file in '%s' to draw in: %s"
 
-/* results are written to a temporary sibling "<file>.part-<pid>" and renamed onto the final name
- * when complete, so an error, a Ctrl-C or a crash never leaves a half-written file under that
- * name (rename is atomic within a file system).  out_part_name: the sibling's name (0, or −1
- * when it does not fit cap); out_commit: rename it, or remove it when ok is 0 */
-int out_part_name(const char *file, char *part, size_t cap);
-int out_commit(const char *part, const char *file, int ok, const char *kind, mbd_error *err);
+/* the whole file into a malloc'd buffer (*len bytes); NULL with errno set on failure */
+unsigned char *out_slurp(const char *file, size_t *len);
+
+/* whether buf (len bytes) is a whole PNG (png = 1: signature, IHDR, chunks up to IEND at the end)
+ * or SVG (png = 0: an <svg> start tag and the closing tag at the end); *at: where metadata goes.
+ * 0, or -1 when it is not */
+int out_figure_check(const unsigned char *buf, size_t len, int png, size_t *at);
+
+/* the figure with n metadata entries inserted at at (mbd_file_annotate's format) to f; 0 or -1 */
+int out_figure_write(FILE *f, const unsigned char *buf, size_t len, int png, size_t at,
+                     const char *const *keys, const char *const *values, int n);
 
 /* default and largest figure sizes in pixels */
 #define PLOT_DEFAULT_W 800
@@ -51,12 +58,14 @@ typedef void (*plot_draw_fn)(void *ctx);
 int plot_check_target(const char *file, int width, int height, const char **device, int *w, int *h,
                       mbd_error *err);
 
-/* run one figure on its own PLplot stream: open the file, set a white background and the palette,
- * plinit, draw(ctx), plend1, restore the caller's stream, and check the file is non-empty.
+/* run one figure on its own PLplot stream: check the file can be written (mbd/fileout.h), render
+ * into a private temporary file (white background and the palette, plinit, draw(ctx), plend1),
+ * restore the caller's stream, check the figure is whole, add the metadata (meta may be NULL)
+ * and write it to its name whole or not at all.
  * PLplot's abort and exit handlers are installed for the duration, so it never prints in normal
  * use and never exits.  Returns MBD_OK, MBD_E_IO (cannot write, PLplot error) with the message. */
 int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn draw, void *ctx,
-             mbd_error *err);
+             const mbd_plot_meta *meta, mbd_error *err);
 
 /* expand [*lo, *hi] by a fraction of its width on each side; a zero-width range becomes a small
  * interval around the value so PLplot never sees equal window limits */

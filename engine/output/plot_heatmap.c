@@ -192,7 +192,7 @@ int mbd_plot_heatmap(const mbd_plot_heatmap_spec *spec, mbd_error *err) {
     c.tick = ceil((c.vmax - c.vmin) / 12.0);
   }
 
-  rc = plot_run(spec->file, device, w, h, draw_heatmap, &c, err);
+  rc = plot_run(spec->file, device, w, h, draw_heatmap, &c, spec->meta, err);
   free(block);
   return rc;
 }

@@ -328,7 +328,7 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err) {
   // legend when there is more than one curve or a named one (placed once the page is known)
   c.legend = n > 1 || spec->series[0].label != NULL;
 
-  rc = plot_run(spec->file, device, w, h, draw_lines, &c, err);
+  rc = plot_run(spec->file, device, w, h, draw_lines, &c, spec->meta, err);
   free(block);
   free(logseries);
   free(logy);

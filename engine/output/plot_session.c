@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mbd/fileout.h"
 
 #include "output_impl.h"
 
@@ -95,36 +98,26 @@ static void set_palette(void) {
   plscmap0(r, g, b, N);
 }
 
-int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn draw, void *ctx,
-             mbd_error *err) {
-  // the figure goes to a temporary sibling, renamed when complete (out_part_name); make sure it
-  // can be written: PLplot would exit() on an unopenable file
-  char part[4096];
-  if (out_part_name(file, part, sizeof part) != 0) {
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_NAME, "plot", file);
-  }
-  FILE *probe = fopen(part, "wb");
-  if (probe == NULL) {
-    int e = errno;
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_OPEN, "plot", file, strerror(e));
-  }
-  fclose(probe);
+/* the figure drawn into part on a fresh PLplot stream; 0, or -1 with PLplot's message in
+ * g_last.msg.  The only setjmp point: nothing of the caller's lives across the longjmp. */
+static session g_last; /* the last figure's state; static so it survives the longjmp unchanged */
 
-  // figure state seen by the handlers; static storage so it survives the longjmp unchanged
-  static session s;
-  memset(&s, 0, sizeof s);
+static int draw_session(const char *part, const char *device, int w, int h, plot_draw_fn draw,
+                        void *ctx) {
+  session *s = &g_last;
+  memset(s, 0, sizeof *s);
   PLINT prev = 0;
   plgstrm(&prev);
-  g_session = &s;
+  g_session = s;
   plsabort(on_abort);
   plsexit(on_exit_request);
 
   // a fresh stream: device, file, size and palette are set before plinit, then the figure
-  if (setjmp(s.jump) == 0) {
+  if (setjmp(s->jump) == 0) {
     PLINT strm = -1;
     plmkstrm(&strm);
     if (strm >= 0) {
-      plsError(&s.errcode, s.errbuf);
+      plsError(&s->errcode, s->errbuf);
       plsdev(device);
       plsfnam(part);
       plspage(0.0, 0.0, w, h, 0, 0);
@@ -135,7 +128,7 @@ int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn dr
     } else {
       note("no free stream");
     }
-  } else if (setjmp(s.jump) == 0) {
+  } else if (setjmp(s->jump) == 0) {
     // PLplot wanted to exit: end the broken stream if it lets us (a second exit lands below)
     plend1();
   }
@@ -145,18 +138,68 @@ int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn dr
   plsabort(NULL);
   plsexit(NULL);
   g_session = NULL;
-  if (s.msg[0] != '\0') {
-    out_commit(part, file, 0, "plot", err);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_PLPLOT, file, s.msg);
+  return s->msg[0] != '\0' ? -1 : 0;
+}
+
+/* a private file for PLplot to draw in: $TMPDIR (else /tmp)/mbd-plot-XXXXXX, mode 0600; its
+ * name in path, or -1 with errno */
+static int render_file(char *path, size_t cap, const char **dir) {
+  const char *t = getenv("TMPDIR");
+  *dir = (t && *t) ? t : "/tmp";
+  if ((size_t)snprintf(path, cap, "%s/mbd-plot-XXXXXX", *dir) >= cap) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  int fd = mkstemp(path);
+  if (fd < 0) {
+    return -1;
+  }
+  close(fd);
+  return 0;
+}
+
+int plot_run(const char *file, const char *device, int w, int h, plot_draw_fn draw, void *ctx,
+             const mbd_plot_meta *meta, mbd_error *err) {
+  // the destination first: a figure that cannot reach its name is not drawn (and PLplot, which
+  // would exit() on an unopenable file, only ever sees our private one)
+  mbd_out o;
+  int rc = mbd_out_open(&o, "plot", file, 0, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  char part[4096];
+  const char *tmpdir = NULL;
+  if (render_file(part, sizeof part, &tmpdir) != 0) {
+    int e = errno;
+    mbd_out_discard(&o);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_RENDER, file, tmpdir, strerror(e));
   }
 
-  // the driver writes on plend1: the file must now exist and hold something
-  struct stat st;
-  if (stat(part, &st) != 0 || st.st_size == 0) {
-    out_commit(part, file, 0, "plot", err);
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_EMPTY, file);
+  if (draw_session(part, device, w, h, draw, ctx) != 0) {
+    unlink(part);
+    mbd_out_discard(&o);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_PLPLOT, file, g_last.msg);
   }
-  return out_commit(part, file, 1, "plot", err);
+
+  // the driver wrote on plend1 (and does not report a short write): read the figure back and
+  // check it is whole before it goes anywhere
+  size_t len = 0;
+  unsigned char *buf = out_slurp(part, &len);
+  unlink(part);
+  size_t at = 0;
+  int png = strcmp(device, "svg") != 0;
+  if (!buf || len == 0 || out_figure_check(buf, len, png, &at) != 0) {
+    free(buf);
+    mbd_out_discard(&o);
+    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_CUT, file, len, tmpdir);
+  }
+  static const mbd_plot_meta none = {NULL, NULL, 0};
+  if (!meta) {
+    meta = &none;
+  }
+  out_figure_write(o.f, buf, len, png, at, meta->keys, meta->values, meta->n);
+  free(buf);
+  return mbd_out_commit(&o, err);
 }
 
 void plot_pad_range(double *lo, double *hi, double frac) {

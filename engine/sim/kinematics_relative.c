@@ -127,6 +127,7 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
   if (info.warning[0]) {
     mbd_model_warn(m, MSG_SIM_RUN_WARNING, info.warning);
   }
+  mbd_sim_warn_start(m, run);
   mbd_run_finish(run, rc, err);
   mbd_data_free(x);
   mbd_code_free(code);

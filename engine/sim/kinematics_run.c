@@ -121,6 +121,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   run->stats.newton_iterations = d->newton_iterations;
   run->stats.max_position_violation = maxp;
   run->stats.max_velocity_violation = maxv;
+  mbd_sim_warn_start(m, run);
   m->running--;
   mbd_run_finish(run, rc, err);
   mbd_data_free(d);

@@ -328,3 +328,14 @@ int mbd_run_write_csv(const mbd_run *r, const char *file, const char *const *nam
   free(colp);
   return rc;
 }
+
+void mbd_sim_warn_start(const mbd_model *m, mbd_run *r) {
+  // the model's size sets what counts as a move: 1e-6 of it, the scale of position_tol
+  if (m->moved_dist_body > 0 && m->moved_dist > SIM_MOVED_REL * m->size) {
+    mbd_run_warn(r, MSG_SIM_MOVED, m->body[m->moved_dist_body].name, m->moved_dist, m->size);
+  }
+  if (m->moved_angle_body > 0 && m->moved_angle > SIM_MOVED_REL) {
+    mbd_run_warn(r, MSG_SIM_TURNED, m->body[m->moved_angle_body].name,
+                 m->moved_angle * 180 / 3.14159265358979323846);
+  }
+}

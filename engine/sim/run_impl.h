@@ -40,6 +40,17 @@ struct mbd_run_event {
 /* the contact events logged in d (model m) copied into r; MBD_E_NOMEM */
 int mbd_run_set_events(mbd_run *r, const mbd_model *m, const mbd_data *d);
 
+/* a relative tolerance above this accepts errors of its own size: a run warns (every formulation,
+ * kinematics aside) */
+#define SIM_LOOSE_RTOL 1e-2
+/* assembly moving a body farther than this fraction of the model's size, or turning it more than
+ * this many radians, is said by the run (the scale of the position tolerance) */
+#define SIM_MOVED_REL 1e-6
+
+/* the warnings about the start every run of model m gives: a body that assembly moved or turned
+ * from the pose it was given (MSG_SIM_MOVED, MSG_SIM_TURNED), the largest of each */
+void mbd_sim_warn_start(const mbd_model *m, mbd_run *r);
+
 /* a warning of the run (printf-style); a repeated text is kept once, at most
  * MBD_RUN_MAX_WARNINGS */
 void mbd_run_warn(mbd_run *r, const char *fmt, ...)

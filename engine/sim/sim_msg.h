@@ -59,6 +59,19 @@
   "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "      \
   "(alpha = %g, beta = %g) damps drift without removing it; use formulation kane or gcp, "         \
   "tighter rtol and atol, or larger alpha and beta"
+/* warning: assembly moved a body from the position it was given onto its joints (or contacts):
+ * body, distance [m], the model's size [m] */
+#define MSG_SIM_MOVED                                                                            \
+  "assembly moved body '%s' by %.3g m from the position it was given (the model's size is %.3g " \
+  "m) to satisfy its joints and contacts: the run starts from there; check the pose"
+/* warning: assembly turned a body from the orientation it was given: body, angle in degrees */
+#define MSG_SIM_TURNED                                                                           \
+  "assembly turned body '%s' by %.3g degrees from the orientation it was given to satisfy its " \
+  "joints: the run starts from there; check the pose (an angle in degrees instead of radians?)"
+/* warning: a relative tolerance too loose to mean anything: rtol, the limit */
+#define MSG_SIM_LOOSE_RTOL                                                                       \
+  "rtol = %g is too loose to mean anything (above %g): the integrator may keep errors of that " \
+  "size in every step; use rtol = 1e-6 or tighter"
 /* warning: default samples much wider than the integrator's steps: sample spacing, average step */
 #define MSG_SIM_ALIAS                                                                          \
   "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \

@@ -441,6 +441,11 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   if (s.self && ops->stats) {
     ops->stats(s.self, &run->stats);
   }
+  // what the run did not say otherwise: the poses assembly moved, a tolerance too loose
+  mbd_sim_warn_start(m, run);
+  if (o->rtol > SIM_LOOSE_RTOL) {
+    mbd_run_warn(run, MSG_SIM_LOOSE_RTOL, o->rtol, SIM_LOOSE_RTOL);
+  }
   // silent inaccuracy of a run that succeeded: constraints left behind by a formulation that does
   // not project the state, and default samples far coarser than the motion the integrator saw
   if (rc == MBD_OK && o->formulation == MBD_FORM_AUGMENTED && s.max_pos > o->position_tol) {

@@ -1,8 +1,10 @@
 /* symbolic expressions: C source generation, compilation with the system compiler, a cache of
  * compiled shared objects, and loading (paper 002: derived equations emitted as source code) */
+#define _XOPEN_SOURCE 700 /* realpath, S_ISVTX: the cache folder's checks */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +13,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "mbd/fileout.h"
+#include "mbd/hash.h"
 
 #include "sym_impl.h"
 #include "sym_msg.h"
@@ -342,35 +347,158 @@ static int make_dirs(const char *path) {
   return 0;
 }
 
-/* 64-bit FNV-1a */
-static uint64_t fnv(uint64_t h, const char *s) {
-  for (; *s; s++) {
-    h ^= (uint8_t)*s;
-    h *= 1099511628211ull;
-  }
-  return h ^ 0xffu; /* separator */
-}
+/* ---- what the cache trusts ------------------------------------------------------------------
+ * Code is loaded from the cache only when nobody else could have put it there: the folder must be
+ * owned by this user and writable by nobody else, and every folder above it owned by this user or
+ * root and writable by nobody else unless it is sticky (/tmp), as ssh asks of ~/.ssh.  Files are
+ * made 0600 (sources, digests) and 0700 (shared objects); a shared object is loaded only when it
+ * is a regular file of this user that nobody else can write and its SHA-256 is the one recorded
+ * beside it (<key>.so.sha256) when mbd built it, and the name loaded is still the file that was
+ * hashed (its device and inode). */
 
-/* text into path through a temporary sibling renamed when complete: the compile cache never
- * holds a half-written source under its final name */
-static int write_file(const char *path, const char *text) {
-  char part[4096];
-  int k = snprintf(part, sizeof part, "%s.part-%ld", path, (long)getpid());
-  if (k < 0 || (size_t)k >= sizeof part) {
-    return -1;
+/* why the folder (self = 1) or an ancestor of it (self = 0) cannot be trusted, into why; 0 when
+ * it can */
+static int untrusted(const char *path, const struct stat *st, int self, char *why, size_t cap) {
+  uid_t me = geteuid();
+  if (!S_ISDIR(st->st_mode)) {
+    snprintf(why, cap, "not a folder");
+    return 1;
   }
-  FILE *f = fopen(part, "w");
-  if (!f) {
-    return -1;
+  if (st->st_uid != me && (self || st->st_uid != 0)) {
+    if (self) {
+      snprintf(why, cap, "owned by uid %ld", (long)st->st_uid);
+    } else {
+      snprintf(why, cap, "inside '%s' of uid %ld", path, (long)st->st_uid);
+    }
+    return 1;
   }
-  size_t len = strlen(text);
-  int ok = fwrite(text, 1, len, f) == len;
-  ok &= fclose(f) == 0;
-  if (!ok || rename(part, path) != 0) {
-    remove(part);
-    return -1;
+  if ((st->st_mode & 022) && (self || !(st->st_mode & S_ISVTX))) {
+    if (self) {
+      snprintf(why, cap, "writable by others (mode %04o)", (unsigned)(st->st_mode & 07777));
+    } else {
+      snprintf(why, cap, "inside '%s', writable by others (mode %04o)", path,
+               (unsigned)(st->st_mode & 07777));
+    }
+    return 1;
   }
   return 0;
+}
+
+int mbd_sym_cache_private(char *dir, size_t cap, mbd_error *err) {
+  int status = mbd_sym_cache_dir(dir, cap, err);
+  if (status) {
+    return status;
+  }
+  if (make_dirs(dir)) {
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_MKDIR, dir, strerror(errno));
+  }
+  // the folder itself, then each folder above its real path up to /
+  char real[PATH_MAX];
+  if (!realpath(dir, real)) {
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_MKDIR, dir, strerror(errno));
+  }
+  char why[PATH_MAX + 96];
+  for (int self = 1;; self = 0) {
+    struct stat st;
+    if (stat(real, &st) != 0) {
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_MKDIR, dir, strerror(errno));
+    }
+    if (untrusted(real, &st, self, why, sizeof why)) {
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_UNSAFE, dir, why);
+    }
+    char *slash = strrchr(real, '/');
+    if (!slash || slash == real) {
+      if (strcmp(real, "/") == 0) {
+        break;
+      }
+      snprintf(real, sizeof real, "/");  // the root folder last
+      continue;
+    }
+    *slash = '\0';
+  }
+  return MBD_OK;
+}
+
+/* the open file at fd is this user's, regular, and nobody else can write it; 0, or 1 with why */
+static int untrusted_file(int fd, char *why, size_t cap) {
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, cap, "not a regular file");
+    return 1;
+  }
+  if (st.st_uid != geteuid()) {
+    snprintf(why, cap, "owned by another user (uid %ld)", (long)st.st_uid);
+    return 1;
+  }
+  if (st.st_mode & 022) {
+    snprintf(why, cap, "writable by others (mode %04o)", (unsigned)(st.st_mode & 07777));
+    return 1;
+  }
+  return 0;
+}
+
+/* the whole file at fd, malloc'd with a terminator after *len bytes; NULL on failure */
+static char *read_fd(int fd, size_t *len) {
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    if (n == cap) {
+      char *nb = realloc(buf, 2 * cap + 1);
+      if (!nb) {
+        free(buf);
+        return NULL;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t k = read(fd, buf + n, cap - n);
+    if (k < 0 && errno == EINTR) {
+      continue;
+    }
+    if (k < 0) {
+      free(buf);
+      return NULL;
+    }
+    if (k == 0) {
+      break;
+    }
+    n += (size_t)k;
+  }
+  if (buf) {
+    buf[n] = '\0';
+    *len = n;
+  }
+  return buf;
+}
+
+char *mbd_sym_cache_read(const char *path, size_t *len, mbd_error *err) {
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_FILE, path, strerror(errno));
+    return NULL;
+  }
+  char why[96];
+  if (untrusted_file(fd, why, sizeof why)) {
+    close(fd);
+    MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_FILE, path, why);
+    return NULL;
+  }
+  size_t n = 0;
+  char *buf = read_fd(fd, &n);
+  close(fd);
+  if (!buf) {
+    MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_FILE, path, strerror(errno ? errno : ENOMEM));
+    return NULL;
+  }
+  if (len) {
+    *len = n;
+  }
+  return buf;
+}
+
+int mbd_sym_cache_write(const char *path, const void *data, size_t n, unsigned mode,
+                        mbd_error *err) {
+  return mbd_out_bytes("sym.compile", path, data, n, mode ? mode : 0600, err);
 }
 
 /* the first line of a compiler log, for error messages */
@@ -450,6 +578,56 @@ static int run_cc(const char *ccenv, const char *csrc, const char *so, const cha
   return MBD_OK;
 }
 
+/* SHA-256 of the file at path, in hexadecimal; 0, or -1 with errno */
+static int hash_file(const char *path, char out[65]) {
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    return -1;
+  }
+  size_t n = 0;
+  char *buf = read_fd(fd, &n);
+  close(fd);
+  if (!buf) {
+    return -1;
+  }
+  mbd_sha256_hex(out, buf, n);
+  free(buf);
+  return 0;
+}
+
+/* the cached object so opened (no link followed) into *fd when it is this user's, private, and
+ * its SHA-256 is the one recorded in sum; 0, or 1 with why (*fd then -1) */
+static int open_checked(const char *so, const char *sum, int *fd, char *why, size_t cap) {
+  *fd = open(so, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (*fd < 0) {
+    snprintf(why, cap, "%s", strerror(errno));
+    return 1;
+  }
+  mbd_error e;
+  size_t sn = 0, n = 0;
+  char *want = mbd_sym_cache_read(sum, &sn, &e);
+  char *buf = untrusted_file(*fd, why, cap) ? NULL : read_fd(*fd, &n);
+  int bad = 1;
+  if (!want) {
+    snprintf(why, cap, "no digest recorded when it was built");
+  } else if (buf) {
+    char got[65];
+    mbd_sha256_hex(got, buf, n);
+    bad = sn != 64 || memcmp(got, want, 64) != 0;
+    if (bad) {
+      snprintf(why, cap, "its SHA-256 is not the one recorded when it was built");
+    }
+  }
+  free(want);
+  free(buf);
+  if (bad) {
+    close(*fd);
+    *fd = -1;
+    return 1;
+  }
+  return 0;
+}
+
 int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sym_lib **lib,
                       int *ran_compiler, mbd_error *err) {
   *fn = NULL;
@@ -465,31 +643,36 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
     cc = "cc";
   }
   char dir[3072];
-  int status = mbd_sym_cache_dir(dir, sizeof dir, err);
+  int status = mbd_sym_cache_private(dir, sizeof dir, err);
   if (status) {
     return status;
   }
-  if (make_dirs(dir)) {
-    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_CACHE_MKDIR, dir, strerror(errno));
-  }
-  /* the cache key: source, compiler and flags */
-  uint64_t h = fnv(14695981039346656037ull, src);
-  h = fnv(h, cc);
+  /* the cache key: SHA-256 of the source, the compiler and the flags */
+  mbd_sha256 ks;
+  mbd_sha256_init(&ks);
+  mbd_sha256_update(&ks, src, strlen(src) + 1);
+  mbd_sha256_update(&ks, cc, strlen(cc) + 1);
   for (int i = 0; i < NCFLAGS; i++) {
-    h = fnv(h, cflags[i]);
+    mbd_sha256_update(&ks, cflags[i], strlen(cflags[i]) + 1);
   }
-  char so[3200], csrc[3200], tmp[3300], log[3300];
-  snprintf(so, sizeof so, "%s/%016llx.so", dir, (unsigned long long)h);
-  snprintf(csrc, sizeof csrc, "%s/%016llx.c", dir, (unsigned long long)h);
-  snprintf(tmp, sizeof tmp, "%s/%016llx.%ld.tmp.so", dir, (unsigned long long)h, (long)getpid());
-  snprintf(log, sizeof log, "%s/%016llx.%ld.log", dir, (unsigned long long)h, (long)getpid());
-  if (access(so, R_OK) != 0) {
+  char key[65];
+  mbd_sha256_final(&ks, key);
+  char so[3200], sum[3300], csrc[3200], tmp[3300], log[3300];
+  snprintf(so, sizeof so, "%s/%s.so", dir, key);
+  snprintf(sum, sizeof sum, "%s/%s.so.sha256", dir, key);
+  snprintf(csrc, sizeof csrc, "%s/%s.c", dir, key);
+  snprintf(tmp, sizeof tmp, "%s/%s.%ld.tmp.so", dir, key, (long)getpid());
+  snprintf(log, sizeof log, "%s/%s.%ld.log", dir, key, (long)getpid());
+  // a cached object that passes the checks is loaded; anything else is built again
+  int fd = -1;
+  char why[128];
+  if (open_checked(so, sum, &fd, why, sizeof why) != 0) {
     /* compile to a private name, then rename: concurrent compilers never see half a file */
     char csrc_tmp[3300];
-    snprintf(csrc_tmp, sizeof csrc_tmp, "%s/%016llx.%ld.c", dir, (unsigned long long)h,
-             (long)getpid());
-    if (write_file(csrc_tmp, src)) {
-      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_WRITE, csrc_tmp, strerror(errno));
+    snprintf(csrc_tmp, sizeof csrc_tmp, "%s/%s.%ld.c", dir, key, (long)getpid());
+    status = mbd_sym_cache_write(csrc_tmp, src, strlen(src), 0600, err);
+    if (status) {
+      return status;
     }
     status = run_cc(cc, csrc_tmp, tmp, log, err);
     if (ran_compiler) {
@@ -501,11 +684,38 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
       remove(tmp);
       return status;
     }
+    // the object's digest recorded beside it, then the object under its name (0700)
+    char digest[65];
+    if (chmod(tmp, 0700) != 0 || hash_file(tmp, digest) != 0) {
+      int e = errno;
+      remove(csrc_tmp);
+      remove(tmp);
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_STORE, so, strerror(e));
+    }
+    status = mbd_sym_cache_write(sum, digest, 64, 0600, err);
+    if (status) {
+      remove(csrc_tmp);
+      remove(tmp);
+      return status;
+    }
     rename(csrc_tmp, csrc); /* kept beside the .so for reading */
     if (rename(tmp, so)) {
+      int e = errno;
       remove(tmp);
-      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_STORE, so, strerror(errno));
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_STORE, so, strerror(e));
     }
+    if (open_checked(so, sum, &fd, why, sizeof why) != 0) {
+      return MBD_FAIL(err, MBD_E_IO, MSG_SYM_LOAD, so, why);
+    }
+  }
+  // load it by its name, which must still be the file that was checked (same device and inode:
+  // only this user can write the folder, so nobody else can swap it in between)
+  struct stat checked, now;
+  int same = fstat(fd, &checked) == 0 && stat(so, &now) == 0 && checked.st_dev == now.st_dev &&
+             checked.st_ino == now.st_ino;
+  close(fd);
+  if (!same) {
+    return MBD_FAIL(err, MBD_E_IO, MSG_SYM_LOAD, so, "it changed while it was checked");
   }
   void *hd = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!hd) {

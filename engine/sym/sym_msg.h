@@ -60,6 +60,11 @@
 #define MSG_SYM_CACHE_LONG "sym.compile: cache folder name too long"
 /* the cache folder could not be made: folder, strerror */
 #define MSG_SYM_CACHE_MKDIR "sym.compile: cannot create cache folder '%s': %s"
+/* the cache folder is not private: folder, why ("writable by others (mode 1777)", ...) */
+#define MSG_SYM_CACHE_UNSAFE \
+  "sym.compile: cache folder '%s' not used: %s (chmod 700 it, or set MBD_CACHE to a private folder)"
+/* a file of the cache is not used: file, why */
+#define MSG_SYM_CACHE_FILE "sym.compile: '%s' is not used: %s"
 /* no source or a bad function name (MBD_E_INPUT) */
 #define MSG_SYM_COMPILE_INPUT "sym.compile: no source or bad function name"
 /* $CC is empty */

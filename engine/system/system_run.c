@@ -515,6 +515,9 @@ static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_err
     mbd_run_set_errors(run, m, E, E + m);
     free(E);
   }
+  if (o->rtol > SIM_LOOSE_RTOL) {
+    mbd_run_warn(run, MSG_SIM_LOOSE_RTOL, o->rtol, SIM_LOOSE_RTOL);
+  }
   mbd_run_finish(run, rc, err);
   free(grid);
   free(y);

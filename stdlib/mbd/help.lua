@@ -457,7 +457,12 @@ Assembles the model (initial position and velocity analysis) and integrates it f
                    changes the motion: samples are taken on a copy of the integrator's state)
 Defaults that lose accuracy say so: augmented and baumgarte warn when the constraints drift
 beyond position_tol, and default samples far coarser than the integrator's steps warn of
-aliasing.  Every formulation passes singular configurations (a parallelogram flat on its
+aliasing; rtol above 1e-2 is too loose to mean anything and warns, with every formulation.
+Nothing is changed silently: when assembly moves a body farther than 1e-6 of the model's size
+(its largest position or joint point) from the position it was given, or turns it more than
+1e-6 rad (an angle given in degrees, a disk placed above the surface it touches), the run
+(m:simulate, m:kinematics) warns once naming the body and the distance or angle, and keeps it in
+run.warnings.  Every formulation passes singular configurations (a parallelogram flat on its
 ground line) on the motion's branch: kane and gcp in their partition, udwadia_kalaba by its
 projection, augmented and baumgarte by a passage in the independent coordinates of a partition
 (run.stats.singular_passages; not for models with contacts or more than 300 coordinates, which
@@ -639,8 +644,17 @@ topics.write_csv = {
   title = "run:write_csv(file [, {channels}])",
   text = [[
 Writes the recorded samples to a CSV file: a time column and one column per channel (all
-channels when the list is omitted).  The file is written to a temporary name and renamed when
-complete: an error or a Ctrl-C never leaves a half-written file under its name.]],
+channels when the list is omitted); NaN is written "nan".  Every writer of mbd (CSV, PNG and SVG
+figures, the animate page, export_c, modes and matrix files, the sweep's CSV, mbd.write_file)
+writes whole or not at all: into a temporary sibling "<file>.part-<pid>-XXXXXX", flushed to the
+disk and renamed onto the name only when every byte was written, so a full disk, an error or a
+Ctrl-C never leaves a half-written file and what was there stays until the new file is whole.
+A symbolic link is written through: the file it names is replaced, the link stays a link.
+Anything that is not a regular file (a FIFO, /dev/stdout, a device) is written directly and
+never replaced.  A folder, a missing folder or a file you may not write is an error that names
+the file and the reason.  mbd.write_file(file, text) writes a string the same way (true, or nil
+and the message); mbd.check_writable(file) says whether a write could start (touching nothing);
+mbd.sha256(text) gives the SHA-256 of a string in hexadecimal.]],
   example = [[run:write_csv("out.csv", {"link2.theta", "link2.y"})]],
   see = { "Run", "series", "plot" },
 }
@@ -679,7 +693,7 @@ s:simulate warns when its stabilization has an eigenvalue with a positive real p
 }
 
 topics.sweep = {
-  title = "mbd.sweep { params = {...}, fn = function(p) ... end, workers, csv, order }  -> result",
+  title = "mbd.sweep { params = {...}, fn = function(p) ... end, workers, csv, order, resume }  -> result",
   text = [[
 Runs fn over a grid of parameters on all cores (forked worker processes, mbd.parallel_map) with a
 progress bar on a terminal. A parameter is a list of values or { from =, to =, n = | step = };
@@ -687,7 +701,16 @@ order = {names} fixes the axes (the first varies fastest; default sorted names).
 point (p.alpha, ...) and returns a number or a table of numbers; an error in fn is kept in that
 point's .error and the others go on. Result: res.points (parameters and results per point),
 res.axes, res.order, res:grid(key) (a matrix for mbd.plot heatmaps), res:min(key), res:max(key),
-res.failed, res.time, res.workers; csv = "file" writes one row per point.
+res.failed, res.time, res.workers; csv = "file" writes one row per point (NaN as "nan").
+Nothing computed is lost: with csv, the destination is checked before the first point (a missing
+folder stops the sweep before it computes anything); each point is appended to a checkpoint
+"<csv>.partial" as soon as it is done; at the end the CSV is written whole or not at all and the
+checkpoint removed.  A sweep interrupted (Ctrl-C, a crash, a killed job) leaves the checkpoint:
+the same sweep run again (the same parameter names and values) takes the points it holds and
+computes only the others (res.resumed counts them; resume = false starts afresh; a checkpoint of
+another sweep stops it with a message).  A CSV that cannot be written at the end (a full disk)
+does not lose the sweep: the results are returned, res.write_error says why and a warning names
+the checkpoint that keeps them.  Under mpirun there is no checkpoint (rank 0 writes the CSV).
 The results are held in memory (about 200 bytes a point: 1e6 points take 200 MB); a grid whose
 points would not fit mbd.memory_limit() stops before it starts, with its size in the message.
 
@@ -698,7 +721,10 @@ ranks). Every rank gets every point's result, so the script goes on the same on 
 0 writes the CSV (the same bytes as a local sweep's) and only rank 0's standard output is shown.
 mbd.mpi_rank() and mbd.mpi_size() tell a script where it runs (0 and 1 outside mpirun). Without
 mpirun, or in a program built without MPI (libopenmpi-dev absent), sweeps stay on local worker
-processes. As root, OpenMPI wants mpirun --allow-run-as-root.]],
+processes. As root, OpenMPI wants mpirun --allow-run-as-root.  OpenMPI's TCP transport listens on
+every network interface while the sweep runs; on one machine keep it to the loopback with
+mpirun --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo (across machines, name the
+cluster's interface instead of lo).]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }
 s:holonomic { s.q.x^2 + s.q.y^2 - 1 }
 s:initial { q = {1, 0}, qd = {0, 4} }
@@ -715,11 +741,13 @@ mbd.plot { kind = "heatmap", x = res.axes.alpha, y = res.axes.beta, z = res:grid
 }
 
 topics.parallel_map = {
-  title = "mbd.parallel_map(n, fn [, workers [, progress]])  -> results",
+  title = "mbd.parallel_map(n, fn [, workers [, progress [, on_result]]])  -> results",
   text = [[
 fn(i) for i = 1..n in forked worker processes (default: one per core, mbd.ncores()); each worker
 takes a strided share of the indices. results[i] is fn's number or flat table of numbers, or the
 error message (a string) when fn(i) raised. Changes fn makes to Lua state stay in the worker.
+on_result(i, result), when given, is called in the calling process as each result arrives (the
+sweep's checkpoint); an error in it stops its calls, not the map, and is the second result.
 Under mpirun the ranks share the indices instead, each in its own process, and every rank gets
 all results (see sweep).
 mbd.wall_clock() gives monotonic seconds for timing.
@@ -1389,10 +1417,22 @@ How the equations of a run are evaluated (paper 002):
   numeric    the stages of the engine (the default)
   tape       derived symbolically (M, g, Phi, Phi_q, gamma of the model), evaluated in process
   compiled   the same expressions emitted as C, compiled by the system compiler (env CC, else cc)
-             into a shared object, cached (env MBD_CACHE, else ~/.cache/mbd) by a hash of the model:
-             an unchanged model loads its code without deriving, a changed mass or length derives
-             and compiles again.  No compiler, a failed compile or an unwritable cache: a warning,
-             and the tape runs instead (never a failed run).
+             into a shared object, cached (env MBD_CACHE, else $XDG_CACHE_HOME/mbd, else
+             ~/.cache/mbd) under the SHA-256 of the source, the compiler and its flags; the
+             derived source is kept under the SHA-256 of every model value in exact form, so an
+             unchanged model loads its code without deriving and a change in the last digit of a
+             mass, length, axis, spring constant or gravity derives and compiles again.  No
+             compiler, a failed compile or an unusable cache: a warning, and the tape runs
+             instead (never a failed run).
+What the cache trusts: compiled code is loaded into mbd and runs with your rights, so the cache
+is used only when nobody else can write it, as ssh asks of ~/.ssh: the folder must be yours and
+writable by nobody else (not a shared mode 1777 folder), and every folder above it yours or
+root's and writable by nobody else unless sticky (/tmp); otherwise the run warns and takes the
+tape.  Files are made 0600 (sources, digests) and 0700 (shared objects).  A cached object is
+loaded only when it is yours, nobody else can write it and its SHA-256 is the one mbd recorded
+when it built it (<key>.so.sha256); a kept source only when its digest line matches it; anything
+else is derived and compiled again.  Scripts themselves are trusted code: they can call
+os.execute, io.open and require, so run only scripts you trust (mbd is not a sandbox).
 With formulation = "relative" the equations are those of the joint coordinates; any other
 formulation runs on its Cartesian coordinates.  Forces given as functions stay numeric.
 run.stats.code says what ran; derive_time and compile_time (s) and cache_hit how it was made.]],
@@ -1554,6 +1594,10 @@ for _, f in ipairs { "compose", "euler_zyx", "from_axes", "rotate" } do
 end
 aliases["ncores"] = "parallel_map"
 aliases["wall_clock"] = "parallel_map"
+aliases["write_file"] = "write_csv"
+aliases["check_writable"] = "write_csv"
+aliases["file_is_stream"] = "write_csv"
+aliases["sha256"] = "write_csv"
 aliases["memory_limit"] = "parallel_map"
 aliases["mpi_rank"] = "sweep"
 aliases["mpi_size"] = "sweep"

@@ -217,7 +217,7 @@ local cases = {
   { "animate: a system's run has no bodies", function() local r = mbd.system { q = {"x"} }:simulate { t_end = 0.1 }; return r:animate { file = tmp .. ".html" } end,
     {}, false, "animate: only runs of an mbd.model can be animated" },
   { "animate: an unwritable file", function() local r = pendulum(0):simulate { t_end = 0.1 }; return r:animate { file = "/nonexistent/x.html" } end,
-    {}, false, "animate: cannot open '/nonexistent/x.html' for writing" },
+    {}, false, "animate '/nonexistent/x.html': cannot open for writing: No such file or directory" },
 
   -- m:explain ------------------------------------------------------------------------------------
   { "explain: released horizontal, the closed forms (thetadd = -3g/2L, pin force m g / 4)", function()

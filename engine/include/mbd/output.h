@@ -2,6 +2,8 @@
 #ifndef MBD_OUTPUT_H
 #define MBD_OUTPUT_H
 
+#include <stddef.h>
+
 #include "mbd/status.h"
 
 /* write a CSV file: a header line with the column names, then nrows rows; cols[j][i] is row i of
@@ -16,6 +18,10 @@ int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
                             const char *const *names, const double *const *cols, int nrows,
                             mbd_error *err);
 
+/* a number as the CSV writers write it: %.17g (it reads back exactly), and "nan" for every NaN
+ * (printf would write "-nan" for one with its sign bit set) */
+void mbd_csv_number(char *buf, size_t cap, double v);
+
 /* add text metadata to a figure file written by the plots: PNG files get one iTXt chunk per
  * entry (keyword "mbd.<key>", UTF-8 text) after the header chunk; SVG files a <metadata
  * id="mbd-manifest"> element, one "key: value" line per entry, right after the <svg> start tag.
@@ -23,6 +29,14 @@ int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
  * SVG this function does not recognize) or MBD_E_IO, with the message naming the file. */
 int mbd_file_annotate(const char *file, const char *const *keys, const char *const *values, int n,
                       mbd_error *err);
+
+/* text metadata written into a figure before it reaches its name (mbd_file_annotate's format):
+ * n entries keys[i], values[i] */
+typedef struct mbd_plot_meta {
+  const char *const *keys;
+  const char *const *values;
+  int n;
+} mbd_plot_meta;
 
 /* one curve of a line plot: n points (x[i], y[i]); label shown in the legend (may be NULL) */
 typedef struct mbd_plot_series {
@@ -42,7 +56,14 @@ typedef struct mbd_plot_spec {
   int width, height;  /* pixels; 0 = 800 x 600 */
   int equal_axes;     /* 1: same scale on both axes (loci y-vs-x) */
   int log_y;          /* 1: logarithmic y axis (points with y <= 0 are skipped) */
+  const mbd_plot_meta *meta; /* metadata of the figure (the runs' manifests); NULL = none */
 } mbd_plot_spec;
+
+/* Figures are written whole or not at all (mbd/fileout.h): PLplot draws into a private temporary
+ * file ($TMPDIR, else /tmp), the figure is checked whole (a PNG up to its end chunk, an SVG up to
+ * its closing tag), its metadata added, and it is written to its name through a temporary
+ * sibling renamed when complete; links are followed, FIFOs and devices written directly.  The
+ * destination is checked before drawing. */
 
 /* line plot of one or more series on white background, with axes, grid, labels and a legend.
  * Non-finite points are skipped (they break the line).  The legend (shown when there are several
@@ -68,6 +89,7 @@ typedef struct mbd_plot_heatmap_spec {
   int ncontour;       /* number of contour levels drawn over the map, 0 = none */
   int log_scale;      /* 1: colour by log10(z) (z > 0) */
   int width, height;
+  const mbd_plot_meta *meta; /* metadata of the figure; NULL = none */
 } mbd_plot_heatmap_spec;
 
 int mbd_plot_heatmap(const mbd_plot_heatmap_spec *spec, mbd_error *err);

@@ -211,7 +211,10 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
 
 /* compile source defining function name into a shared object with the system compiler
  * (env CC, else "cc"; flags -O2 -ffp-contract=off -shared -fPIC), cached in the cache folder as
- * <hash>.so where the hash covers the source, compiler and flags; load it and return the function.
+ * <key>.so where the key is the SHA-256 of the source, compiler and flags; load it and return the
+ * function.  The cache must be private (mbd_sym_cache_private); a cached object is loaded only
+ * when it is the user's, nobody else can write it and its SHA-256 matches <key>.so.sha256,
+ * recorded when mbd built it (else it is built again).
  * *ran_compiler (may be NULL) is 1 when the compiler ran, 0 on a cache hit.  Failure (no compiler,
  * compile error, no cache folder, dlopen failure) returns MBD_E_IO with the reason; the caller then
  * uses the tape.  Close with mbd_sym_lib_close (the function is invalid afterwards). */
@@ -229,5 +232,20 @@ void mbd_sym_lib_close(mbd_sym_lib *lib);
 /* the cache folder: env MBD_CACHE, else $XDG_CACHE_HOME/mbd, else $HOME/.cache/mbd.  Writes it to
  * buf; returns MBD_OK or MBD_E_IO (no HOME, too long). Does not create it. */
 int mbd_sym_cache_dir(char *buf, size_t cap, mbd_error *err);
+
+/* the cache folder, made (0700) when missing and checked private: owned by this user and
+ * writable by nobody else, every folder above it owned by this user or root and writable by
+ * nobody else unless sticky (/tmp).  MBD_OK, or MBD_E_IO saying why it is not used (the caller
+ * then runs without compiled code). */
+int mbd_sym_cache_private(char *buf, size_t cap, mbd_error *err);
+
+/* a file of the cache, whole (malloc'd, NUL-terminated after *len bytes; len may be NULL), when
+ * it is a regular file (no link is followed) of this user that nobody else can write; NULL with
+ * the reason in err otherwise */
+char *mbd_sym_cache_read(const char *path, size_t *len, mbd_error *err);
+
+/* n bytes into a file of the cache, whole or not at all, with mode (0 = 0600) */
+int mbd_sym_cache_write(const char *path, const void *data, size_t n, unsigned mode,
+                        mbd_error *err);
 
 #endif
