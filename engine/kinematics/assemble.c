@@ -339,6 +339,21 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
     }
     mbd_contact_open0(m, d);
     mbd_contact_activate(m, d);
+    // a contact without restitution whose surfaces start apart would be closed by the position
+    // analysis: the bodies moved onto each other at t = 0 (a disk 0.8 m above its floor
+    // teleported onto it).  Refused, naming the gap, beyond 1e-6 of the model's size (the
+    // assembly's own scale of a move worth reporting)
+    double size = 1e-3;
+    for (int b = 1; b < m->nbody; b++) {
+      const double *r = m->body[b].q0;
+      size = fmax(size, sqrt(r[0] * r[0] + r[1] * r[1] + (m->dim == 3 ? r[2] * r[2] : 0)));
+    }
+    for (int c = 0; c < m->ncontact; c++) {
+      if (!m->contact[c].has_e && d->cstate[c].gap > 1e-6 * size) {
+        return MBD_FAIL(err, MBD_E_ASSEMBLY, MSG_KIN_CONTACT_APART, m->contact[c].name,
+                        d->cstate[c].gap);
+      }
+    }
   }
   // position analysis with every row (redundant but consistent rows do no harm to min-norm)
   int rc = mbd_position_analysis(m, d, tol, max_iter, err);

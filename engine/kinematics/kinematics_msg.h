@@ -26,6 +26,11 @@
   "rows here but not along the given motion; every row is kept"
 /* assembly failed (MBD_E_ASSEMBLY): model, the analysis's message */
 #define MSG_KIN_ASSEMBLY "model '%s' cannot be assembled: %s"
+/* a contact without restitution starts apart: contact, gap */
+#define MSG_KIN_CONTACT_APART                                                                   \
+  "contact '%s' starts %.3g m apart (its surfaces' gap along the normal) and has no "          \
+  "restitution: closing it would move the bodies onto each other at t = 0; place the surfaces " \
+  "in contact, or give restitution = e to start it open (it closes by an impact)"
 /* a model without bodies: model */
 #define MSG_KIN_NO_BODIES "model '%s': no bodies to simulate (add one with m:body)"
 /* a drive's position function gave a NaN or infinity (MBD_E_NAN): joint, value, time */

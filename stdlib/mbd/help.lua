@@ -281,6 +281,8 @@ The normal force N comes from the contact's multiplier; a sliding contact's fric
 it, which the formulations solve by a fixed-point iteration (run.stats.contact_iterations).
 restitution = e lets the contact open where N falls to zero (without it the run stops there) and
 close again by Newton's impact law; a contact with a restitution whose surfaces start apart flies.
+A contact without one must start closed: surfaces apart by more than 1e-6 of the model's size
+are refused at assembly, naming the gap (they are not moved onto each other).
 With mu > 0 an impact's tangential impulse is Coulomb's: the one that stops the slip when it is
 within mu_static times the normal impulse, else mu times it against the slip.
 Channels: <contact>.normal (N), .nx .ny .nz (normal force on surface2's body), .friction,

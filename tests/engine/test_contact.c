@@ -299,7 +299,12 @@ static void test_disk_sine_energy(void **state) {
     // from rest on the slope of y = A sin(2πx/λ) (trough radius 1/(A k²) = 5 m > R): it rolls
     // to and fro through the trough
     double A = 0.05, lam = M_PI, R = 0.2;
-    mbd_body_spec b = {.name = "disk", .mass = 3, .inertia = {0.06}, .pos = {-0.4, R}};
+    // placed on the wave at x = −0.4: its centre R along the wave's normal there (a contact
+    // without restitution must start closed)
+    double k = 2 * M_PI / lam, xc = -0.4, yc = A * sin(k * xc), dy = A * k * cos(k * xc);
+    double nl = sqrt(1 + dy * dy);
+    mbd_body_spec b = {.name = "disk", .mass = 3, .inertia = {0.06},
+                       .pos = {xc - R * dy / nl, yc + R / nl}};
     int disk = mbd_model_add_body(m, &b, &err);
     mbd_surface_spec s1 = {
         .name = "wave", .body = 0, .shape = MBD_SHAPE_SINE, .amplitude = A, .wavelength = lam};
