@@ -39,27 +39,36 @@ end
 -- Examples 3 and 4: body 1 (m = 50 kg, J = (10, 10, 15)) turns about n3 at a constant rate omega
 -- (a driven revolute joint; the body is named bname), the ball (m = 10 kg, J = (1, 1, 1), radius 0.1 m) touches it, gravity
 -- 9.81 along -n3, regularized friction with slope beta = 1000 N·s/m up to mu N.  The ball starts
--- at rest at (x0, 0, z0); surface(m, body1) adds body 1's surface.
-local function ball_on(name, bname, omega, x0, z0, mu, surface)
+-- at rest at (x0, 0, z0); surface(m, body1) adds body 1's surface.  opts (optional, beyond the
+-- paper): coulomb = true for Coulomb friction with mu_s = mu instead; inertia = the ball's J (one
+-- number, about every axis) instead of 1.
+local function ball_on(name, bname, omega, x0, z0, mu, surface, opts)
+  opts = opts or {}
   local m = mbd.model { name = name, dim = 3, gravity = { 0, 0, -9.81 } }
   local body1 = m:body { name = bname, mass = 50, inertia = { 10, 10, 15 },
                          omega = { 0, 0, omega } }
-  local ball = m:body { name = "ball", mass = 10, inertia = { 1, 1, 1 }, pos = { x0, 0, z0 } }
+  local J = opts.inertia or 1
+  local ball = m:body { name = "ball", mass = 10, inertia = { J, J, J }, pos = { x0, 0, z0 } }
   local axis = m:revolute { name = "axis", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = body1, at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 },
                             axis2 = { 0, 0, 1 } }
   m:drive { joint = axis, position = omega * mbd.sym.t }
   local skin = m:surface { name = "skin", body = ball, shape = "sphere", radius = 0.1 }
-  m:contact { name = "c", surface1 = surface(m, body1), surface2 = skin, friction = "regularized",
-              mu = mu, slope = 1000 }
+  if opts.coulomb then
+    m:contact { name = "c", surface1 = surface(m, body1), surface2 = skin, friction = "coulomb", mu = mu,
+                mu_static = mu }
+  else
+    m:contact { name = "c", surface1 = surface(m, body1), surface2 = skin, friction = "regularized",
+                mu = mu, slope = 1000 }
+  end
   return m
 end
 
 -- example 3: the flat top of the plate, omega = 3 rad/s
-function models.ball_plate(mu, x0)
+function models.ball_plate(mu, x0, opts)
   return ball_on("ball on a rotating plate", "plate", 3, x0, 0.1, mu, function(m, plate)
     return m:surface { name = "top", body = plate, shape = "plane", at = { 0, 0, 0 },
                        normal = { 0, 0, 1 } }
-  end)
+  end, opts)
 end
 
 -- example 4: the bowl z = z0 + k rho² (a surface of revolution about body 1's axis, the ball on
