@@ -17,6 +17,17 @@
 #              own work) and the samples
 # Columns "/rhs": instructions divided by the right-hand-side evaluations (nfev; the root
 # functions' evaluations of the state are counted in the blocks, not in nfev).
+# Measured (Release build, Debian's gcc; instructions per evaluation, thousands):
+#   case  kane/aug  kane: /rhs state kinem search dynamics | augmented: /rhs state kinem search dynamics
+#   ex1     1.94          46.7  33.3  31.6   14.3    6.0   |            24.1  13.8  13.7    6.6    3.3
+#   ex2     0.92          53.9  40.8  38.9   21.5    5.9   |            28.3  15.9  15.8    9.6    3.9
+#   ex3     2.04         150.2  95.1  86.0   23.4   39.8   |           104.2  37.5  37.4   13.3   44.1
+#   ex4     1.64         172.5 111.0 101.3   31.5   44.7   |           119.8  43.8  43.7   17.5   49.8
+# kane's state costs 2.4-2.6 times augmented's, its dynamics (the n×n system of eq 28 against the
+# (n+m)×(n+m) augmented one, 12×12 against 19×19 in ex3) 0.90 times in the spatial examples and
+# 1.5-1.8 times in the planar ones.  ex1 is 24 evaluations and a switch: its counts move by ±20 %
+# with the last digits of rtol (the root finding at the switch: 0.58 M instructions for augmented
+# at 10^-5.5, 0.82 M at 3.16228e-6).
 #   bash scripts/bench/paper001_callgrind.sh [path/to/mbd]     (a Release build; default build/)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

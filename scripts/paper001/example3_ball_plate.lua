@@ -52,7 +52,7 @@
 -- 3.2e-10), and kane's evaluations cost 1.4 times augmented's instructions (its Newton position
 -- analysis re-evaluates the contact, 95k of its 150k instructions per evaluation; its reduced
 -- system itself, with the fixed point on N, costs 0.9 times augmented's): 2.0 times the
--- instructions, 2.3 times the CPU (scripts/bench/paper001.lua, paper001_callgrind.sh).
+-- instructions, 2.0-2.3 times the CPU (scripts/bench/paper001.lua, paper001_callgrind.sh).
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper001")
 local claims = study.claims()
@@ -242,7 +242,7 @@ print()
 -- (measured 2140 / 1510 = 1.42).  The regularization's stiffness (the slip relaxes at
 -- beta k / m = 110 /s) makes Adams' steps irregular here: neighbouring tolerances take 1200 to
 -- 8700 evaluations, kernels move them by 8 %; [1.1, 1.8]
-cost.check(claims, "ex3", 1.1, 1.8, " (measured 1.42; instructions 2.0, CPU 2.3: the benchmark)")
+cost.check(claims, "ex3", 1.1, 1.8, " (measured 1.42; instructions 2.0, CPU 2.0-2.3: the benchmark)")
 
 -- Fig. 12 in its two regimes, and the distance at 5 s against mu
 local function series_of(list)
@@ -256,7 +256,7 @@ end
 local file = out .. "/paper001_ex3_fig12_loci_slipping.png"
 mbd.plot { series = series_of { 2, 3, 4, 5, 6, 7 }, file = file, equal_axes = true, xlabel = "x' [m] (plate frame)",
            ylabel = "y' [m] (plate frame)",
-           title = "Paper 001 Fig. 12, mu < mu* = 0.076: the ball slips, more friction takes it further (5 s)" }
+           title = "Fig. 12, mu < mu* = 0.076: it slips, more mu goes further" }
 print("wrote " .. file)
 local rolling_series = series_of { 8, 9, 10 }
 local cu, cv = locus(ccou)
@@ -265,11 +265,11 @@ local ax, ay = {}, {}
 for i = 0, 200 do
   ax[i + 1], ay[i + 1] = roll.rho * math.cos(2 * math.pi * i / 200), roll.rho * math.sin(2 * math.pi * i / 200)
 end
-rolling_series[#rolling_series + 1] = { x = ax, y = ay, label = "rolling: circle about the axis (closed form)" }
+rolling_series[#rolling_series + 1] = { x = ax, y = ay, label = "rolling, closed form" }
 file = out .. "/paper001_ex3_fig12_loci_rolling.png"
 mbd.plot { series = rolling_series, file = file, equal_axes = true, xlabel = "x' [m] (plate frame)",
            ylabel = "y' [m] (plate frame)",
-           title = "Paper 001 Fig. 12, mu > mu*: the ball soon rolls, near its start circle (5 s)" }
+           title = "Fig. 12, mu > mu*: rolls, near its start circle" }
 print("wrote " .. file)
 local lx, ly = {}, {}
 for i, mu in ipairs(MUS) do lx[i], ly[i] = math.log(mu, 10), far[i] end
@@ -278,6 +278,6 @@ mbd.plot { series = { { x = lx, y = ly, label = "regularized (the paper's fricti
                       { x = { math.log(MU_STAR, 10), math.log(MU_STAR, 10) }, y = { 0, 2.6 },
                         label = "mu* = w_c^2 rho0 / g" } },
            file = file, xlabel = "log10 mu", ylabel = "distance from the axis at 5 s [m]",
-           title = "Paper 001 Fig. 12: the paper's trend holds below mu*, reverses above" }
+           title = "Fig. 12: the paper's trend below mu*, reversed above" }
 print("wrote " .. file)
 claims:finish()
