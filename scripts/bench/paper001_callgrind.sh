@@ -25,9 +25,14 @@
 #   ex4     1.64         172.5 111.0 101.3   31.5   44.7   |           119.8  43.8  43.7   17.5   49.8
 # kane's state costs 2.4-2.6 times augmented's, its dynamics (the n×n system of eq 28 against the
 # (n+m)×(n+m) augmented one, 12×12 against 19×19 in ex3) 0.90 times in the spatial examples and
-# 1.5-1.8 times in the planar ones.  ex1 is 24 evaluations and a switch: its counts move by ±20 %
-# with the last digits of rtol (the root finding at the switch: 0.58 M instructions for augmented
-# at 10^-5.5, 0.82 M at 3.16228e-6).
+# 1.5-1.8 times in the planar ones.  What it would take for eq 28 to be cheaper: with a state no
+# dearer than augmented's (one kinematic update per evaluation, e.g. Newton on the residual alone,
+# the contact search not repeated per iteration) kane's evaluation would cost 1.13, 1.02, 0.89,
+# 0.88 times augmented's on ex1-4, and with its evaluation counts its runs 1.13, 0.50, 1.26, 1.00
+# times augmented's: it would also need no more evaluations than augmented, which error control on
+# the independent coordinates alone does not give it in ex3-4.  ex1 is 24 evaluations and a
+# switch: its counts move by ±20 % with the last digits of rtol (the root finding at the switch:
+# 0.58 M instructions for augmented at 10^-5.5, 0.82 M at 3.16228e-6).
 #   bash scripts/bench/paper001_callgrind.sh [path/to/mbd]     (a Release build; default build/)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
