@@ -170,7 +170,8 @@ study.table {
   rows = { { "Table 3 (J = 1)", roll.ts, roll.rho, WC, roll.wdev, roll.centre, roll.drho, roll.plate_rate, WC - OMEGA },
            { "uniform (J = 0.04)", uni.ts, uni.rho, WU, uni.wdev, uni.centre, uni.drho, uni.plate_rate, WU - OMEGA } },
 }
-for _, c in ipairs { { "Table 3's ball, w_c = 30/11 rad/s", roll, WC }, { "uniform sphere, w_c = 2/7 Omega", uni, WU } } do
+for _, c in ipairs { { "Table 3's ball, w_c = 30/11 rad/s", roll, WC },
+                     { "uniform sphere, w_c = 2/7 Omega", uni, WU } } do
   local r = c[2]
   claims:near("rolling, " .. c[1] .. ": |v| / rho / w_c - 1", r.wdev, 0, { atol = 1e-5 })
   claims:near("rolling, " .. c[1] .. ": circle's centre off the axis [m]", r.centre, 0, { atol = 2e-6 })
