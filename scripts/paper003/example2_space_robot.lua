@@ -13,20 +13,21 @@
 --  * the figure, the sections, the material, the joint axes and the layout are not printed:
 --    Fig. 11 can only be reproduced in kind (the three curves and how they differ), not in value;
 --  * the material: with Table 1's masses and inertias the arms' dynamics depend on it through E/ρ
---    and G/ρ only.  Aluminium's (steel's are nearly the same) make the arms deflect by up to 17 % of
---    their length and twist arm 2 by 0.35 rad under eq 30 — the run at the end shows it — far
+--    and G/ρ only.  Aluminium's (steel's are nearly the same) make the arms deflect by up to 17 %
+--    of their length and twist arm 2 by 0.35 rad under eq 30 — the run at the end shows it — far
 --    outside the small deformations the paper's equations assume (sect. 2.2, assumptions 1 and 3);
---    beryllium (E = 287 GPa, G = 132 GPa, ρ = 1850 kg/m³), with 5.8 times aluminium's specific
---    stiffness, keeps them near 1 % and 0.02 rad.  The size of Fig. 11's differences follows from
+--    beryllium (E = 287 GPa, G = 132 GPa, ρ = 1850 kg/m³), with 6 times aluminium's E/ρ and 7 times
+--    its G/ρ, keeps them near 1 % and 0.02 rad.  The size of Fig. 11's differences follows from
 --    this choice;
 --  * the end effector is the payload link's centre of mass;
 --  * no damping (none is mentioned); CVODE BDF, rtol 1e-7, atol 1e-9 (the paper's integrator and
 --    tolerances are not printed).
 --  * Table 1's arm inertias come out of the lumped nodes: their mass and Ixx are the paper's by
---    construction; Iyy and Izz are 1.4 % and 0.9 % higher: the nodes carry the beam's mass at 9 and
---    11 points (the trapezoidal rule adds m_b h²/6 to Σ m x²) and have rotary inertias (m_b h²/39
---    more); and Table 2's joint inertias, added as printed in the arm's axes (x' along it), make
---    our Iyy exceed Izz where the paper's Izz exceeds Iyy by 0.0087 (its lumps' axes are not printed).
+--    construction; Iyy and Izz are 1.4 % (arm 2) and 0.9 % (arm 3) higher: the nodes carry the
+--    beam's mass at 9 and 11 points (the trapezoidal rule adds m_b h²/6 to Σ m x²) and have rotary
+--    inertias (m_b h²/39 more); and Table 2's joint inertias, added as printed in the arm's axes
+--    (x' along it), make our Iyy exceed Izz where the paper's Izz exceeds Iyy by 0.0087 (its
+--    lumps' axes are not printed).
 -- The paper's observations checked: with lumped masses only, the torsion mode of arm 2 has a
 -- singular modal mass and cannot be used (only the bendings); with rotary inertia the torsion is
 -- simulated and changes the end effector's motion.
@@ -124,8 +125,8 @@ for _, b in ipairs { 2, 3 } do
   worst = math.max(worst, math.abs(ours[b][1] / p[1] - 1), math.abs(ours[b][2][1] / p[2] - 1))
 end
 claims:within("Table 1: arms' mass and Ixx, largest relative difference from the paper's", worst, 0, 1e-12)
--- Iyy above the paper's by what lumping adds to the beam's m_b L²/12: the trapezoidal rule's m_b h²/6
--- and the nodes' HRZ rotary inertias m_b h²/39 (h the element length); the rest (3 %, measured) is
+-- Iyy above the paper's by what lumping adds to the beam's m_b L²/12: the trapezoidal rule's
+-- m_b h²/6 and the nodes' HRZ rotary inertias m_b h²/39 (h the element length); the rest (3 %, measured) is
 -- the rounding of the lengths to 4 and 5 m and the section's own inertia: bound 5 %
 for _, b in ipairs { 2, 3 } do
   local mb, h = models.table1[b][1] - 2 * models.table2[b][1], models.length[b] / models.elements[b]

@@ -1,6 +1,6 @@
--- Paper 003 (Kim 1996), sect. 3: lumped against consistent mass.  The paper's flexible body is a set
--- of lumped nodes, each with a mass and a rotary inertia taken from the FE model's consistent mass
--- matrix (row sums of the translational entries; the rotational diagonal times a correction
+-- Paper 003 (Kim 1996), sect. 3: lumped against consistent mass.  The paper's flexible body is a
+-- set of lumped nodes, each with a mass and a rotary inertia taken from the FE model's consistent
+-- mass matrix (row sums of the translational entries; the rotational diagonal times a correction
 -- factor), while its mode shapes come from the consistent model.  Its point: the lumping must keep
 -- the rotary inertias — without them a torsion mode moves no mass and cannot be simulated.  This
 -- script puts numbers on it for the cantilever of Fig. 4 (bare, with the tip disk, with the tip

@@ -1,5 +1,5 @@
--- Paper 003's models, shared by the reproductions and the benchmark: the cantilever of Fig. 4 with the
--- closed forms of its frequencies, the frequencies a flexible body swings at with lumped masses
+-- Paper 003's models, shared by the reproductions and the benchmark: the cantilever of Fig. 4 with
+-- the closed forms of its frequencies, the frequencies a flexible body swings at with lumped masses
 -- (paper 003 sect. 3), and the flexible space robot of Fig. 9–11 (Tables 1–2).
 --   local models = dofile(<this folder> .. "/models.lua")
 --   local fe = models.cantilever(models.tips.disk, 8)
@@ -27,9 +27,9 @@
 --    make the arms so soft (first bendings 2.5 and 1.4 Hz) that under eq 30 they deflect by up to
 --    17 % of their length and arm 2 twists by 0.35 rad: far outside the small deformations the
 --    paper's equations assume (its sect. 2.2, assumptions 1 and 3).  example2_space_robot.lua runs
---    that robot and prints the numbers.  Beryllium, a metal of space structures with 5.8 times
---    aluminium's specific stiffness, keeps them near 1 % and 0.02 rad.  `material = "aluminium"`
---    builds the soft robot.
+--    that robot and prints the numbers.  Beryllium, a metal of space structures with 6 times
+--    aluminium's E/ρ and 7 times its G/ρ, keeps them near 1 % and 0.02 rad.
+--    `material = "aluminium"` builds the soft robot.
 --  * Layout: joint 1 at the origin about the vertical z; the base link (CM at the origin) carries
 --    joint 2 at 0.1 m along x; arm 2 runs horizontally along x from joint 2 (4 m), the elbow (joint
 --    3) turns arm 3 upright (5 m along z), and the payload link sits on joint 4 with its CM 0.05 m
