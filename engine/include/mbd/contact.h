@@ -98,6 +98,8 @@ int mbd_model_find_contact(const mbd_model *m, const char *name);
 const char *mbd_model_contact_name(const mbd_model *m, int c);
 const char *mbd_model_surface_name(const mbd_model *m, int s);
 int mbd_model_surface_body(const mbd_model *m, int s);
+/* the two surfaces of contact c (surface 1 carries the normal): MBD_OK, or MBD_E_INPUT and −1 */
+int mbd_model_contact_surfaces(const mbd_model *m, int c, int *s1, int *s2);
 
 /* a surface as the model holds it, for drawings and reports (run:animate) */
 typedef struct mbd_surface_desc {
