@@ -244,7 +244,7 @@ function build(data, opts) {
   const surfaceGroup = new Group();
   scene.add(surfaceGroup);
   const edgeMat = new LineBasicMaterial({ color: 0x1d2433 });
-  const groundFill = new MeshLambertMaterial({ color: 0xb9c0cc, transparent: true, opacity: 0.55,
+  const groundFill = new MeshLambertMaterial({ color: 0x9aa4b4, transparent: true, opacity: 0.6,
     side: DoubleSide });
   for (const sf of surfaces) {
     const host = sf.body >= 0 ? groups[sf.body] : surfaceGroup;
