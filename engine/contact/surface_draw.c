@@ -27,8 +27,8 @@ enum {
   NSINE_MAX = 4000, /* sine segments, at most (24 per wavelength) */
   NLAT = 24,       /* sphere: latitudes */
   NLON = 48,       /* sphere and revolution: longitudes */
-  NAXIAL = 64,     /* revolution: profile samples */
-  NGRID = 48,      /* parametric: samples per parameter */
+  NAXIAL = 40,     /* revolution: profile samples */
+  NGRID = 32,      /* parametric: samples per parameter */
   NCUBE = 24       /* implicit: cubes per side of the window */
 };
 

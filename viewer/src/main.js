@@ -183,6 +183,17 @@ function build(data, opts) {
   }
   for (const a of data.ground.points) { lo.min(vec(a)); hi.max(vec(a)); }
   if (data.extent) { lo.min(vec(data.extent.lo)); hi.max(vec(data.extent.hi)); }
+  // bodies' surfaces reach beyond their origins: pad by the farthest drawn point from one
+  let reach = 0;
+  for (const sf of data.surfaces || []) {
+    if (sf.body < 0) continue;
+    const v = sf.line || (sf.mesh && sf.mesh.v) || [];
+    for (let i = 0; i + 2 < v.length; i += 3) reach = Math.max(reach, Math.hypot(v[i], v[i + 1], v[i + 2]));
+  }
+  if (isFinite(lo.x) && reach > 0) {
+    lo.subScalar(reach); hi.addScalar(reach);
+    if (dim === 2) { lo.z = Math.min(lo.z + reach, 0); hi.z = Math.max(hi.z - reach, 0); }
+  }
   for (const c of data.points) {
     for (let i = 0; i < times.length; i += step) {
       p.set(c.x[i], c.y[i], c.z ? c.z[i] : 0); lo.min(p); hi.max(p);
