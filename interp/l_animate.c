@@ -3,17 +3,26 @@
  * viewer's script, built from viewer/src and embedded at build time) has one marker, @MBD_DATA@,
  * where the run's data goes as JSON:
  *
- *   { format = "mbd-animation", version = 1, title, dim, gravity[3], manifest {key: value},
- *     t[nsample],
- *     bodies[ {name, mass, inertia[9], points[[x,y,z]...] (joint, spring, force and traced
- *              points in the body frame), shape (given, else null), x[], y[], z[] (spatial),
- *              theta[] (planar) | e0[] e1[] e2[] e3[] (spatial)} ],
+ *   { format = "mbd-animation", version = 2, title, dim, gravity[3], manifest {key: value},
+ *     t[nsample], extent {lo[3], hi[3]} (the run's bounding box: bodies' origins and contact points),
+ *     bodies[ {name, role ("body", "flex": a flexible body's frame, "node": one of its nodes),
+ *              mass, inertia[9], points[[x,y,z]...] (joint, spring, force and traced points in
+ *              the body frame), shape (given, else null), x[], y[], z[] (spatial), theta[]
+ *              (planar) | e0[] e1[] e2[] e3[] (spatial)} ],
  *     ground {points[[x,y,z]...]},
- *     joints[ {name, type, body1, body2 (index into bodies, -1 = ground), at1, at2, axis1, axis2}
- * ], springs[ {name, body1, body2, at1, at2} ], traces[ {body, at} ], points[ {name, x[], y[], z[]}
- * ]   (channels <name>.px .py [.pz]: contact points), flex[ {name, nodes[ {x[], y[], z[]} ]} ]
- * (channels <name>.node<N>.x .y .z) }
+ *     joints[ {name, type, body1, body2 (index into bodies, -1 = ground), at1, at2, axis1, axis2} ],
+ *     springs[ {name, body1, body2, at1, at2} ], traces[ {body, at} ],
+ *     surfaces[ {name, kind, body, inner, at, e1, e2, normal, radius, amplitude, wavelength, range,
+ *                closed, line[] and normals[] (planar: flat x,y,z lists, body frame) | mesh {v[],
+ *                i[]} (spatial: flat vertex list, body frame, and triangle indices)} ],
+ *     contacts[ {name, surface1, surface2, px[] py[] pz[], nx[] ny[] nz[] (normal force on body 2),
+ *                fx[] fy[] fz[] (friction force on body 2)} ],
+ *     points[ {name, x[], y[], z[]} ] (other channels <name>.px .py [.pz]),
+ *     flex[ {name, body, nodes[] (indices into bodies), xyz[] (undeformed nodes, body frame, flat),
+ *            elements[] (pairs of indices into nodes, flat: Hermite beam elements)} ] }
  *
+ * Surfaces are sampled once, in their body's frame (mbd_surface_draw), inside a window around the
+ * run's extent; the page poses them with their body every frame.
  * Numbers are written with 7 significant digits (a millionth of the model's size on screen), a
  * non-finite one as null.  Every argument is checked before the file is opened, so an error
  * raised here never leaves a file half written or open. */
@@ -29,6 +38,7 @@
 #include "l_model.h"
 #include "l_run.h"
 #include "l_util.h"
+#include "mbd/contact.h"
 #include "mbd/describe.h"
 #include "mbd/fileout.h"
 #include "mbd/manifest.h"
@@ -63,6 +73,7 @@ typedef struct anim {
   int ntrace;
   int *bmap;  /* nbody: model body → index in the page's bodies, −1 */
   int *bchan; /* nbody × 7 channels: x y z theta|e0 e1 e2 e3 (−1 absent) */
+  double lo[3], hi[3]; /* the run's extent: bodies' origins and contact points over the samples */
 } anim;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -83,6 +94,17 @@ static void putnum(out *o, double v) {
   char buf[40];
   if (isfinite(v)) {
     snprintf(buf, sizeof buf, "%.7g", v);
+    put(o, buf);
+  } else {
+    put(o, "null");
+  }
+}
+
+/* a number with 5 significant digits (sampled meshes: a hundred-thousandth of their size) */
+static void putnum5(out *o, double v) {
+  char buf[40];
+  if (isfinite(v)) {
+    snprintf(buf, sizeof buf, "%.5g", v);
     put(o, buf);
   } else {
     put(o, "null");
@@ -155,6 +177,243 @@ static int chan(const mbd_run *r, const char *prefix, const char *suffix) {
 
 /* ------------------------------------------------------------------------------------------ */
 /* the data                                                                                    */
+
+/* a flat list of n doubles (digits: 7 or 5) */
+static void putflat(out *o, const double *v, size_t n, int digits) {
+  put(o, "[");
+  for (size_t i = 0; i < n; i++) {
+    if (i) {
+      put(o, ",");
+    }
+    if (digits == 5) {
+      putnum5(o, v[i]);
+    } else {
+      putnum(o, v[i]);
+    }
+  }
+  put(o, "]");
+}
+
+/* the run's extent: the bodies' origins and the contact points over (up to 400 of) the samples,
+ * and the ground's points */
+static void extent(anim *a) {
+  const mbd_run *r = a->r;
+  int n = mbd_run_nsample(r), step = n > 400 ? n / 400 : 1;
+  for (int k = 0; k < 3; k++) {
+    a->lo[k] = INFINITY;
+    a->hi[k] = -INFINITY;
+  }
+  int dim = mbd_model_dim(a->m);
+  for (int b = 1; b < mbd_model_nbody(a->m); b++) {
+    for (int k = 0; k < dim; k++) {
+      int c = a->bchan[7 * b + k];
+      for (int i = 0; c >= 0 && i < n; i = (i < n - 1 && i + step > n - 1) ? n - 1 : i + step) {
+        double v = mbd_run_sample(r, c, i);
+        if (isfinite(v)) {
+          a->lo[k] = fmin(a->lo[k], v);
+          a->hi[k] = fmax(a->hi[k], v);
+        }
+      }
+    }
+  }
+  static const char *const p3[] = {"px", "py", "pz"};
+  for (int ct = 0; ct < mbd_model_ncontact(a->m); ct++) {
+    for (int k = 0; k < dim; k++) {
+      int c = chan(r, mbd_model_contact_name(a->m, ct), p3[k]);
+      for (int i = 0; c >= 0 && i < n; i += step) {
+        double v = mbd_run_sample(r, c, i);
+        if (isfinite(v)) {
+          a->lo[k] = fmin(a->lo[k], v);
+          a->hi[k] = fmax(a->hi[k], v);
+        }
+      }
+    }
+  }
+  for (int j = 0; j < mbd_model_njoint(a->m); j++) {
+    mbd_joint_desc jd;
+    mbd_model_describe_joint(a->m, j, &jd);
+    for (int k = 0; k < dim && (jd.body1 == 0 || jd.body2 == 0); k++) {
+      double v = jd.body1 == 0 ? jd.at1[k] : jd.at2[k];
+      a->lo[k] = fmin(a->lo[k], v);
+      a->hi[k] = fmax(a->hi[k], v);
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    if (!(a->lo[k] <= a->hi[k]) || k >= dim) {
+      a->lo[k] = a->hi[k] = 0;
+    }
+  }
+}
+
+/* the length of the extent's diagonal, at least 1 mm */
+static double extent_size(const anim *a) {
+  double d = 0;
+  for (int k = 0; k < 3; k++) {
+    d += (a->hi[k] - a->lo[k]) * (a->hi[k] - a->lo[k]);
+  }
+  return fmax(sqrt(d), 1e-3);
+}
+
+/* the parameters of surface s its contacts visited in the run: want_lo/hi[0..1] for curves and
+ * parametric surfaces (channels <contact>.u1 / .v2 ...), plo/phi the body-frame points of implicit
+ * ones (.x1 .y1 .z1 ...); unvisited entries stay at +inf / -inf */
+static void visited(const anim *a, int s, double *wlo, double *whi, double *plo, double *phi) {
+  static const char *const uv[] = {"u", "v"}, *const xyz[] = {"x", "y", "z"};
+  const mbd_run *r = a->r;
+  int n = mbd_run_nsample(r);
+  for (int k = 0; k < 3; k++) {
+    plo[k] = INFINITY;
+    phi[k] = -INFINITY;
+  }
+  wlo[0] = wlo[1] = INFINITY;
+  whi[0] = whi[1] = -INFINITY;
+  mbd_surface_desc sd;
+  mbd_model_describe_surface(a->m, s, &sd);
+  int implicit = sd.np == 3;
+  for (int c = 0; c < mbd_model_ncontact(a->m); c++) {
+    int s1, s2;
+    mbd_model_contact_surfaces(a->m, c, &s1, &s2);
+    for (int side = 0; side < 2; side++) {
+      if ((side ? s2 : s1) != s) {
+        continue;
+      }
+      for (int k = 0; k < sd.np; k++) {
+        char field[8];
+        snprintf(field, sizeof field, "%s%d", implicit ? xyz[k] : uv[k], side + 1);
+        int ch = chan(r, mbd_model_contact_name(a->m, c), field);
+        double *lo = implicit ? &plo[k] : &wlo[k], *hi = implicit ? &phi[k] : &whi[k];
+        for (int i = 0; ch >= 0 && i < n; i++) {
+          double v = mbd_run_sample(r, ch, i);
+          if (isfinite(v)) {
+            *lo = fmin(*lo, v);
+            *hi = fmax(*hi, v);
+          }
+        }
+      }
+    }
+  }
+}
+
+/* the surfaces: kind, parameters, body and their drawing in the body frame */
+static int putsurfaces(out *o, const anim *a, mbd_error *err) {
+  const mbd_model *m = a->m;
+  double size = extent_size(a);
+  put(o, "[");
+  for (int s = 0; s < mbd_model_nsurface(m); s++) {
+    mbd_surface_desc sd;
+    mbd_model_describe_surface(m, s, &sd);
+    // the window: the run's extent padded by a quarter of its size (ground), or a cube of that
+    // size around the surface's point (a body); an implicit surface's cube holds its contact points
+    double lo[3], hi[3], wlo[2], whi[2], plo[3], phi[3];
+    visited(a, s, wlo, whi, plo, phi);
+    for (int k = 0; k < 3; k++) {
+      if (sd.body == 0) {
+        lo[k] = a->lo[k] - 0.25 * size;
+        hi[k] = a->hi[k] + 0.25 * size;
+      } else {
+        lo[k] = sd.at[k] - 0.5 * size;
+        hi[k] = sd.at[k] + 0.5 * size;
+      }
+      if (sd.np == 3 && plo[k] <= phi[k]) {
+        double half = fmax(0.75 * (phi[k] - plo[k]), 0.25 * size), mid = 0.5 * (plo[k] + phi[k]);
+        lo[k] = mid - half;
+        hi[k] = mid + half;
+      }
+    }
+    mbd_surface_drawing dr;
+    int rc = mbd_surface_draw(m, s, lo, hi, wlo[0] <= whi[0] ? wlo : NULL,
+                              wlo[0] <= whi[0] ? whi : NULL, &dr, err);
+    if (rc != MBD_OK) {
+      return rc;
+    }
+    put(o, s ? ",{\"name\":" : "{\"name\":");
+    putstr(o, sd.name);
+    put(o, ",\"kind\":");
+    putstr(o, mbd_shape_name(sd.shape));
+    put(o, ",\"body\":");
+    putint(o, sd.body > 0 ? a->bmap[sd.body] : -1);
+    put(o, sd.inner ? ",\"inner\":true" : ",\"inner\":false");
+    put(o, ",\"at\":");
+    putvec(o, sd.at, 3);
+    if (sd.shape == MBD_SHAPE_LINE || sd.shape == MBD_SHAPE_PLANE) {
+      put(o, ",\"e1\":");
+      putvec(o, sd.e1, 3);
+    }
+    if (sd.shape == MBD_SHAPE_PLANE) {
+      put(o, ",\"e2\":");
+      putvec(o, sd.e2, 3);
+      put(o, ",\"normal\":");
+      putvec(o, sd.normal, 3);
+    }
+    if (sd.shape == MBD_SHAPE_CIRCLE || sd.shape == MBD_SHAPE_SPHERE) {
+      put(o, ",\"radius\":");
+      putnum(o, sd.radius);
+    }
+    if (sd.shape == MBD_SHAPE_SINE) {
+      put(o, ",\"amplitude\":");
+      putnum(o, sd.amplitude);
+      put(o, ",\"wavelength\":");
+      putnum(o, sd.wavelength);
+    }
+    if (sd.np < 3) {
+      put(o, ",\"range\":[");
+      for (int k = 0; k < sd.np; k++) {
+        put(o, k ? "," : "");
+        putvec(o, sd.range[k], 2);
+      }
+      put(o, "]");
+    }
+    if (dr.dim == 2) {
+      put(o, dr.closed ? ",\"closed\":true,\"line\":" : ",\"closed\":false,\"line\":");
+      putflat(o, dr.xyz, 3 * (size_t)dr.npoint, 7);
+      put(o, ",\"normals\":");
+      putflat(o, dr.nrm, 3 * (size_t)dr.npoint, 5);
+    } else {
+      put(o, ",\"mesh\":{\"v\":");
+      putflat(o, dr.xyz, 3 * (size_t)dr.npoint, 5);
+      put(o, ",\"i\":[");
+      for (int i = 0; i < 3 * dr.ntri; i++) {
+        put(o, i ? "," : "");
+        putint(o, dr.tri[i]);
+      }
+      put(o, "]}");
+    }
+    put(o, "}");
+    mbd_surface_drawing_free(&dr);
+  }
+  put(o, "]");
+  return MBD_OK;
+}
+
+/* the contacts: point, normal force and friction force (on body 2) per sample */
+static void putcontacts(out *o, const anim *a) {
+  static const char *const keys[] = {"px", "py", "pz", "nx", "ny", "nz", "fx", "fy", "fz"};
+  put(o, "[");
+  for (int c = 0; c < mbd_model_ncontact(a->m); c++) {
+    const char *name = mbd_model_contact_name(a->m, c);
+    int s1, s2;
+    mbd_model_contact_surfaces(a->m, c, &s1, &s2);
+    put(o, c ? ",{\"name\":" : "{\"name\":");
+    putstr(o, name);
+    put(o, ",\"surface1\":");
+    putint(o, s1);
+    put(o, ",\"surface2\":");
+    putint(o, s2);
+    for (int k = 0; k < 9; k++) {
+      put(o, ",\"");
+      put(o, keys[k]);
+      put(o, "\":");
+      putchannel(o, a, chan(a->r, name, keys[k]));
+    }
+    put(o, "}");
+  }
+  put(o, "]");
+}
+
+/* is channel prefix `name` a contact's (its points are in contacts[]) */
+static int is_contact(const anim *a, const char *name) {
+  return mbd_model_find_contact(a->m, name) >= 0;
+}
 
 /* the points body b carries (joints, springs, forces, traces), as a JSON list */
 static void putpoints(out *o, const anim *a, int b) {
@@ -244,7 +503,7 @@ static void putpoints_channels(out *o, const anim *a) {
     char prefix[128];
     snprintf(prefix, sizeof prefix, "%.*s", (int)(n - 3), name);
     int cy = chan(r, prefix, "py"), cz = chan(r, prefix, "pz");
-    if (cy < 0) {
+    if (cy < 0 || is_contact(a, prefix)) {
       continue;
     }
     put(o, first ? "" : ",");
@@ -262,53 +521,45 @@ static void putpoints_channels(out *o, const anim *a) {
   put(o, "]");
 }
 
-/* channels "<name>.node<N>.x" (.y, .z): a flexible body's nodes, in the order of N */
+/* the flexible bodies: frame, nodes (bodies of the page), undeformed positions and elements */
 static void putflex(out *o, const anim *a) {
-  const mbd_run *r = a->r;
+  const mbd_model *m = a->m;
   int first = 1;
   put(o, "[");
-  for (int c = 0; c < mbd_run_nchannel(r); c++) {
-    const char *name = mbd_run_channel_name(r, c);
-    const char *node = strstr(name, ".node1.x");
-    if (!node || node[8] != 0) {
-      continue;  // one entry per body, found at its first node
+  for (int b = 1; b < mbd_model_nbody(m); b++) {
+    int nn = mbd_model_flex_nnode(m, b);
+    if (nn == 0 || a->bmap[b] < 0) {
+      continue;
     }
-    char prefix[128];
-    snprintf(prefix, sizeof prefix, "%.*s", (int)(node - name), name);
-    put(o, first ? "" : ",");
+    put(o, first ? "{\"name\":" : ",{\"name\":");
     first = 0;
-    put(o, "{\"name\":");
-    putstr(o, prefix);
+    putstr(o, mbd_model_body_name(m, b));
+    put(o, ",\"body\":");
+    putint(o, a->bmap[b]);
     put(o, ",\"nodes\":[");
-    for (int k = 1;; k++) {
-      char nx[48];
-      snprintf(nx, sizeof nx, "node%d.x", k);
-      int cx = chan(r, prefix, nx);
-      if (cx < 0) {
-        break;
-      }
-      nx[strlen(nx) - 1] = 'y';
-      int cy = chan(r, prefix, nx);
-      nx[strlen(nx) - 1] = 'z';
-      int cz = chan(r, prefix, nx);
-      put(o, k > 1 ? ",{\"x\":" : "{\"x\":");
-      putchannel(o, a, cx);
-      put(o, ",\"y\":");
-      putchannel(o, a, cy);
-      put(o, ",\"z\":");
-      putchannel(o, a, cz);
-      put(o, "}");
+    for (int k = 1; k <= nn; k++) {
+      put(o, k > 1 ? "," : "");
+      putint(o, a->bmap[mbd_model_flex_node(m, b, k)]);
+    }
+    put(o, "],\"xyz\":");
+    putflat(o, mbd_model_flex_xyz(m, b), 3 * (size_t)nn, 7);
+    const int *elem;
+    int ne = mbd_model_flex_elements(m, b, &elem);
+    put(o, ",\"elements\":[");
+    for (int e = 0; e < 2 * ne; e++) {
+      put(o, e ? "," : "");
+      putint(o, elem[e] - 1);
     }
     put(o, "]}");
   }
   put(o, "]");
 }
 
-static void putdata(out *o, const anim *a) {
+static int putdata(out *o, const anim *a, mbd_error *err) {
   const mbd_model *m = a->m;
   const mbd_run *r = a->r;
   int dim = mbd_model_dim(m);
-  put(o, "{\"format\":\"mbd-animation\",\"version\":1,\"title\":");
+  put(o, "{\"format\":\"mbd-animation\",\"version\":2,\"title\":");
   putstr(o, a->title ? a->title : mbd_model_name(m));
   put(o, ",\"dim\":");
   putint(o, dim);
@@ -336,7 +587,11 @@ static void putdata(out *o, const anim *a) {
     first = 0;
     putnum(o, t[i]);
   }
-  put(o, "],\"bodies\":[");
+  put(o, "],\"extent\":{\"lo\":");
+  putvec(o, a->lo, 3);
+  put(o, ",\"hi\":");
+  putvec(o, a->hi, 3);
+  put(o, "},\"bodies\":[");
   static const char *const q2[] = {"x", "y", NULL, "theta", NULL, NULL, NULL};
   static const char *const q3[] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
   first = 1;
@@ -349,6 +604,10 @@ static void putdata(out *o, const anim *a) {
     put(o, first ? "{\"name\":" : ",{\"name\":");
     first = 0;
     putstr(o, bd.name);
+    put(o, ",\"role\":");
+    put(o, mbd_model_flex_nnode(m, b) > 0     ? "\"flex\""
+           : mbd_model_body_owner(m, b) >= 0 ? "\"node\""
+                                             : "\"body\"");
     put(o, ",\"mass\":");
     putnum(o, bd.mass);
     put(o, ",\"inertia\":");
@@ -422,7 +681,12 @@ static void putdata(out *o, const anim *a) {
   putpoints_channels(o, a);
   put(o, ",\"flex\":");
   putflex(o, a);
+  put(o, ",\"contacts\":");
+  putcontacts(o, a);
+  put(o, ",\"surfaces\":");
+  int rc = putsurfaces(o, a, err);
   put(o, "}");
+  return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -590,6 +854,7 @@ int l_run_animate(lua_State *L) {
   read_shapes(L, 2, &a);
   read_traces(L, 2, &a);
   map_bodies(&a);
+  extent(&a);
 
   // the template around its marker
   const char *page = (const char *)mbd_viewer_page;
@@ -610,7 +875,10 @@ int l_run_animate(lua_State *L) {
   if (fwrite(page, 1, head, fo.f) != head) {
     o.bad = 1;
   }
-  putdata(&o, &a);
+  if (putdata(&o, &a, &err) != MBD_OK) {
+    mbd_out_discard(&fo);
+    return luaL_error(L, "animate: %s", err.msg);
+  }
   put(&o, mark + strlen(MARKER));
   if (mbd_out_commit(&fo, &err) != MBD_OK) {
     return luaL_error(L, "%s", err.msg);

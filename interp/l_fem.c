@@ -519,6 +519,8 @@ int l_fem_flexible_body(lua_State *L) {
     s.a0 = has_a ? a0 : NULL;
     s.adot0 = has_ad ? ad0 : NULL;
     s.label = labels;
+    s.nelem = mo->nelem;
+    s.elem = mo->elem;
     body = mbd_model_add_flexible_body(m, &s, &err);
     mbd_modal_set_free(set);
   }

@@ -43,6 +43,9 @@ void mbd_surface_guess(const mbd_surface *sf, const double *X, double *u);
 double mbd_surface_curvature(const mbd_surface *sf, const mbd_surf_geo *g, const double *e);
 /* index of parameter k of sf outside its range, or −1 */
 int mbd_surface_out_of_range(const mbd_surface *sf, const double *u);
+/* surface of revolution: the squared radius P = ρ² of its profile at axial coordinate z (from its
+ * axis point): MBD_OK, or MBD_E_SINGULAR where the profile is not finite */
+int mbd_surface_profile2(const mbd_surface *sf, double z, double *P);
 /* the names of the parameters of sf ("u"; "u", "v"; "x", "y", "z") */
 const char *mbd_surface_param_name(const mbd_surface *sf, int k);
 

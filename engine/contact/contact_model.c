@@ -455,6 +455,16 @@ const char *mbd_model_surface_name(const mbd_model *m, int s) {
   return s >= 0 && s < m->nsurface ? m->surface[s].name : "?";
 }
 
+int mbd_model_contact_surfaces(const mbd_model *m, int c, int *s1, int *s2) {
+  if (c < 0 || c >= m->ncontact) {
+    *s1 = *s2 = -1;
+    return MBD_E_INPUT;
+  }
+  *s1 = m->contact[c].s1;
+  *s2 = m->contact[c].s2;
+  return MBD_OK;
+}
+
 int mbd_model_surface_body(const mbd_model *m, int s) {
   return s >= 0 && s < m->nsurface ? m->surface[s].body : -1;
 }

@@ -14,6 +14,10 @@
 #define MSG_CONTACT_NAME_DOT "%s '%s': a name cannot contain '.'"
 /* a second object of the same name: kind, name */
 #define MSG_CONTACT_DUP "%s '%s': one with this name already exists"
+/* drawing a surface that does not exist: index, count */
+#define MSG_SURF_DRAW_INDEX "surface %d: no such surface (the model has %d)"
+/* drawing a surface in a window that is empty or not finite: surface */
+#define MSG_SURF_DRAW_WINDOW "surface '%s': the drawing's window must be finite and not inverted"
 /* a surface on a body outside the model: surface */
 #define MSG_SURF_BODY "surface '%s': body index out of range"
 /* an unknown shape number: surface, number */

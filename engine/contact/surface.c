@@ -301,6 +301,16 @@ int mbd_surface_out_of_range(const mbd_surface *sf, const double *u) {
   return -1;
 }
 
+int mbd_surface_profile2(const mbd_surface *sf, double z, double *P) {
+  double o[TAPE_REVOLUTION];
+  if (sf->shape != MBD_SHAPE_REVOLUTION) {
+    return MBD_E_INPUT;
+  }
+  mbd_sym_tape_eval(sf->tape, &z, o);
+  *P = o[0];
+  return isfinite(o[0]) ? MBD_OK : MBD_E_SINGULAR;
+}
+
 const char *mbd_surface_param_name(const mbd_surface *sf, int k) {
   static const char *const uv[] = {"u", "v"}, *const xyz[] = {"x", "y", "z"};
   return sf->implicit ? xyz[k] : uv[k];

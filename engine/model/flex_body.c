@@ -80,7 +80,7 @@ static void flex_free(struct mbd_flex *fx) {
     return;
   }
   void *ps[] = {fx->s,     fx->mass,  fx->J,  fx->Phi, fx->Psi, fx->K,    fx->D,   fx->G,  fx->a0,
-                fx->adot0, fx->label, fx->C1, fx->T4,  fx->T5,  fx->JPsi, fx->Mff, fx->Mft};
+                fx->adot0, fx->label, fx->C1, fx->T4,  fx->T5,  fx->JPsi, fx->Mff, fx->Mft, fx->elem};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -287,6 +287,13 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FLEX_FINITE, name,
                     "mode shapes, modal matrices and initial modal state");
   }
+  // the beam elements (for drawings): each joins two of the nodes
+  for (int e = 0; s->elem && e < s->nelem; e++) {
+    int n1 = s->elem[2 * e], n2 = s->elem[2 * e + 1];
+    if (n1 < 1 || n1 > N || n2 < 1 || n2 > N) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_FLEX_ELEMENT, name, e + 1, n1, n2, N);
+    }
+  }
   if (!all_finite(fr->pos, 3) || !all_finite(fr->vel, 3) || !all_finite(fr->omega, 3) ||
       !isfinite(fr->angle) || !all_finite(fr->rot, 4)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_BODY_FINITE, name,
@@ -347,10 +354,18 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
     fx->JPsi = calloc(3 * nmm, sizeof(double));
     fx->Mff = calloc(nmm * nmm, sizeof(double));
     fx->Mft = calloc(nmm * nmm, sizeof(double));
+    if (s->elem && s->nelem > 0) {
+      fx->elem = malloc(2 * (size_t)s->nelem * sizeof(int));
+      if (fx->elem) {
+        memcpy(fx->elem, s->elem, 2 * (size_t)s->nelem * sizeof(int));
+        fx->nelem = s->nelem;
+      }
+    }
   }
   if (!fx || !fx->s || !fx->mass || !fx->J || !fx->Phi || !fx->Psi || !fx->K ||
       (s->dmodal && !fx->D) || (s->gmodal && !fx->G) || !fx->a0 || !fx->adot0 || !fx->label ||
-      !fx->C1 || !fx->T4 || !fx->T5 || !fx->JPsi || !fx->Mff || !fx->Mft) {
+      !fx->C1 || !fx->T4 || !fx->T5 || !fx->JPsi || !fx->Mff || !fx->Mft ||
+      (s->elem && s->nelem > 0 && !fx->elem)) {
     flex_free(fx);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FLEX_NOMEM, name);
   }
@@ -542,6 +557,19 @@ void mbd_flex_velocity0(const mbd_body *b, const double *q, double *v) {
 
 void mbd_flex_node_velocity0(const mbd_body *b, const double *q, double *v) {
   (void)b, (void)q, (void)v;  // a node has no coordinates of its own
+}
+
+const double *mbd_model_flex_xyz(const mbd_model *m, int body) {
+  return mbd_model_flex_nnode(m, body) > 0 ? m->body[body].flex->s : NULL;
+}
+
+int mbd_model_flex_elements(const mbd_model *m, int body, const int **elem) {
+  *elem = NULL;
+  if (mbd_model_flex_nnode(m, body) == 0) {
+    return 0;
+  }
+  *elem = m->body[body].flex->elem;
+  return m->body[body].flex->nelem;
 }
 
 /* ------------------------------------------------------------------------------------------ */

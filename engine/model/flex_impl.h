@@ -33,6 +33,8 @@ struct mbd_flex {
                          (ω'y² + ω'z²) — column-major; D, G NULL when absent */
   double *a0, *adot0; /* nm initial modal coordinates and rates */
   char (*label)[64];  /* nm mode names for messages ("mode 3 (torsion, 738 Hz)") */
+  int nelem;          /* beam elements, for drawings (0 when unknown) */
+  int *elem;          /* 2 × nelem node numbers from 1, or NULL */
   /* invariants of the mass matrix (paper 003 eq 17), computed once */
   double mt;      /* Σ m_i */
   double c0[3];   /* Σ m_i s_i */

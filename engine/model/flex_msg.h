@@ -34,6 +34,8 @@
 #define MSG_FLEX_SYMMETRIC "flexible body '%s': the modal %s matrix must be symmetric"
 /* a spatial model with Euler parameters all zero: body */
 #define MSG_FLEX_EULER_ZERO "flexible body '%s': Euler parameters are all zero"
+/* a beam element with a node out of range: body, element, its nodes, node count */
+#define MSG_FLEX_ELEMENT "flexible body '%s': element %d joins nodes %d and %d, outside 1 .. %d"
 /* out of memory: body */
 #define MSG_FLEX_NOMEM "flexible body '%s': out of memory"
 

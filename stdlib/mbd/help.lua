@@ -959,15 +959,21 @@ topics.animate = {
   title = "run:animate { file, title, trace, shapes, every }  -> file",
   text = [[
 Writes one self-contained HTML page (three.js inside; no network needed) that replays the run in
-3-D: bodies, joints, springs, traced points, contact points (channels <name>.px .py .pz) and
-flexible bodies' nodes (<name>.node<N>.x ..). Open it in any browser: play/pause (space), a time
-slider, the speed, and the camera under the mouse (drag: rotate, right-drag: pan, wheel: zoom).
-A planar model is seen from +z; a spatial one obliquely, "up" against gravity.
-Bodies are drawn from what they carry: a body with joint, spring or force points is the box
-spanning them (its thickness a few percent of the motion's size); a body without is the box of
-the same mass and inertia (planar: a square plate). shapes = {} overrides that per body.
+3-D, drawn as the model declares it: every surface (m:surface: line, circle, sine, curve, plane,
+sphere, revolution; implicit and parametric ones as meshes sampled once), a closed curve around a
+body filled with a spoke; each contact's point with its normal (green) and friction (orange)
+forces as arrows (the "forces" box; the scale, newtons per metre, is on the page); a flexible
+body as its beam, the centreline through its nodes interpolated element by element with Hermite
+cubics; joints, springs and traced points. The surfaces' names are listed under the title.
+Open it in any browser: play/pause (space), a time slider, the speed, and the camera under the
+mouse (drag: rotate, right-drag: pan, wheel: zoom). A planar model is seen from +z; a spatial one
+obliquely, "up" against gravity.
+A body with no surface and no given shape is drawn from what it carries: the box spanning its
+joint, spring and force points, or without such points the box of the same mass and inertia
+(planar: a square plate). shapes = {} sets a shape per body.
 After '#' in the page's address: t=<s> or t=end (show that time, paused), speed=<factor>,
-view=x0,x1,y0,y1 (an exact view of that rectangle of the x-y plane), highlight=<body>, ui=0.
+view=x0,x1,y0,y1 (an exact view of that rectangle of the x-y plane; with axes=xz of the x-z
+plane from -y), highlight=<body>, forces=0, beam=deflection (beams coloured by deflection), ui=0.
 The data format inside the page: docs/viewer.md.]],
   example = [[run:animate { file = "pendulum.html" }
 run:animate { file = "slider.html", title = "slider-crank", trace = { "rod", { body = crank, at = {0.15, 0} } },

@@ -190,8 +190,25 @@ local cases = {
                #b.x, b.theta[6] - r:value("rod.theta", 0.5), d.joints[1].type, d.joints[1].body1,
                d.joints[1].body2, #d.traces, d.traces[2].at[1], d.manifest.formulation, #b.points,
                html:find("a <b>", 1, true) == nil }
-    end, {}, true, { "mbd-animation", 1, "a <b>", 2, 6, 0.5, "rod", "box", 1, 6, 0, "revolute", -1, 0,
+    end, {}, true, { "mbd-animation", 2, "a <b>", 2, 6, 0.5, "rod", "box", 1, 6, 0, "revolute", -1, 0,
                      2, 0.5, "kane", 3, true }, tol = 1e-6 },  -- 7 significant digits in the page
+  { "animate: the page holds the surfaces (drawn in their body's frame) and the contacts' forces", function()
+      local m = mbd.model { dim = 2, gravity = {0, -9.81} }
+      local disk = m:body { name = "disk", mass = 3, inertia = 2, pos = {0, 0.2}, vel = {1, 0} }
+      local floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+      local rim = m:surface { name = "rim", body = disk, shape = "circle", radius = 0.2 }
+      m:contact { name = "c", surface1 = floor, surface2 = rim, friction = "coulomb", mu = 0.3, mu_static = 0.35 }
+      local r = m:simulate { t_end = 0.2, formulation = "kane", output_every = 0.1 }
+      local d = page_data(r:animate { file = tmp .. ".html" })
+      os.remove(tmp .. ".html")
+      local f, c, k = d.surfaces[1], d.surfaces[2], d.contacts[1]
+      -- the rim: 193 points on the radius, closed; the floor: two points on y = 0, normal up
+      local off = 0
+      for i = 1, #c.line, 3 do off = math.max(off, math.abs(math.sqrt(c.line[i] ^ 2 + c.line[i + 1] ^ 2) - 0.2)) end
+      return { f.name, f.kind, f.body, #f.line, f.line[2], f.normals[2], c.name, c.kind, c.body,
+               c.closed, #c.line // 3, off, k.name, k.surface1, k.surface2, k.ny[1], #d.points }
+    end, {}, true, { "floor", "line", -1, 6, 0, 1, "rim", "circle", 0, true, 193, 0, "c", 0, 1,
+                     3 * 9.81, 0 }, tol = 1e-6 },
   { "animate: every = 2 keeps every other sample and the last", function()
       local r = pendulum(0):simulate { t_end = 0.5, formulation = "kane", output_every = 0.1 }
       local d = page_data(r:animate { file = tmp .. ".html", every = 2 })

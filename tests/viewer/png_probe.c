@@ -4,9 +4,16 @@
  *                                           channel, 0..255) of the colour, and their centroid in
  *                                           pixel coordinates (x right, y down, pixel centres at
  *                                           i + 0.5); N = 0 prints "0 nan nan"
+ *   png_probe far FILE RRGGBB TOL X Y W     the far end of a body drawn in that colour seen from
+ *                                           the pixel point (X, Y) (a pin): prints "N DMAX CX CY
+ *                                           BEHIND": the N pixels of the colour, the largest
+ *                                           distance DMAX of one from (X, Y), the centroid of those
+ *                                           farther than DMAX − W, and the count BEHIND of those
+ *                                           more than W behind (X, Y) seen from the centroid of all
  *   png_probe diff FILE1 FILE2 TOL          prints the number of pixels whose colours differ by
  *                                           more than TOL in some channel (same sizes required)
  * Exit 0, or 1 with a message on standard error. */
+#include <math.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +92,57 @@ int main(int argc, char **argv) {
     free(im.px);
     return 0;
   }
+  if (argc == 8 && strcmp(argv[1], "far") == 0) {
+    image im;
+    unsigned rgb = (unsigned)strtoul(argv[3], NULL, 16);
+    unsigned char want[3] = {(unsigned char)(rgb >> 16), (unsigned char)(rgb >> 8),
+                             (unsigned char)rgb};
+    int tol = atoi(argv[4]);
+    double px = atof(argv[5]), py = atof(argv[6]), w = atof(argv[7]);
+    if (!load(argv[2], &im)) {
+      return 1;
+    }
+    // pass 1: count, centroid of all, farthest distance; pass 2: the far end and those behind
+    long n = 0, nf = 0, behind = 0;
+    double gx = 0, gy = 0, dmax = 0, fx = 0, fy = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      double ux = gx - px, uy = gy - py, ul = sqrt(ux * ux + uy * uy);
+      for (int y = 0; y < im.h; y++) {
+        for (int x = 0; x < im.w; x++) {
+          if (!near(im.px + 3 * ((size_t)y * im.w + x), want, tol)) {
+            continue;
+          }
+          double dx = x + 0.5 - px, dy = y + 0.5 - py, d = sqrt(dx * dx + dy * dy);
+          if (pass == 0) {
+            n++;
+            gx += x + 0.5;
+            gy += y + 0.5;
+            dmax = d > dmax ? d : dmax;
+          } else {
+            if (d >= dmax - w) {
+              nf++;
+              fx += x + 0.5;
+              fy += y + 0.5;
+            }
+            if (ul > 0 && (dx * ux + dy * uy) / ul < -w) {
+              behind++;
+            }
+          }
+        }
+      }
+      if (pass == 0 && n) {
+        gx /= n;
+        gy /= n;
+      }
+    }
+    if (nf) {
+      printf("%ld %.3f %.3f %.3f %ld\n", n, dmax, fx / nf, fy / nf, behind);
+    } else {
+      printf("0 0 nan nan 0\n");
+    }
+    free(im.px);
+    return 0;
+  }
   if (argc == 5 && strcmp(argv[1], "diff") == 0) {
     image a, b;
     int tol = atoi(argv[4]);
@@ -110,6 +168,7 @@ int main(int argc, char **argv) {
     free(b.px);
     return 0;
   }
-  fprintf(stderr, "usage: png_probe size FILE | centroid FILE RRGGBB TOL | diff FILE1 FILE2 TOL\n");
+  fprintf(stderr, "usage: png_probe size FILE | centroid FILE RRGGBB TOL | far FILE RRGGBB TOL X Y W | "
+                  "diff FILE1 FILE2 TOL\n");
   return 1;
 }

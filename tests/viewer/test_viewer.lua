@@ -3,7 +3,11 @@
 -- A compound pendulum swings from the horizontal; its page must load with no error, show the
 -- pendulum's box where the run says it is (pixel position of its centroid at t = 0 and at t_end,
 -- through an exact orthographic view), and the two screenshots must differ.  A spatial top's page
--- must load with no error too.  Exits 77 (ctest: skipped) with a message when chromium is not
+-- must load with no error too.  The pages of lessons 6 and 7 (run by their own scripts) are drawn
+-- as the models declare them: the disk is round (its silhouette's area against π r² within 2 %),
+-- centred where the run puts it, on a drawn floor line, with the normal force's arrow above the
+-- contact point; the flexible pendulum's beam starts at the pin and its tip is where the run puts
+-- node 9 (3 px, 1 cm).  Exits 77 (ctest: skipped) with a message when chromium is not
 -- installed: `bash scripts/setup.sh --deps` installs it.
 local here = debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or "."
 local H = dofile(here .. "/../lua/harness.lua")
@@ -76,8 +80,8 @@ local function shot(t, name)
   return file
 end
 -- the magenta pixels of the highlighted body: their count and centroid
-local function centroid(file)
-  local out = sh(string.format("'%s' centroid '%s' ff00ff 40", probe, file))
+local function centroid(file, colour)
+  local out = sh(string.format("'%s' centroid '%s' %s 40", probe, file, colour or "ff00ff"))
   local n, cx, cy = out:match("^(%d+) (%S+) (%S+)")
   return tonumber(n), tonumber(cx), tonumber(cy), out
 end
@@ -135,5 +139,101 @@ cases[#cases + 1] = { "a spatial page loads: status ready, no error", function()
     if #uncaught > 0 then return false, table.concat(uncaught, "\n") end
     return true
   end, {}, true, check = function(ok, msg) return ok, msg end }
+
+-- the measures of the lessons' pages are printed (ctest -V shows them)
+local function measured(ok, msg)
+  print("  " .. tostring(msg))
+  return ok, msg
+end
+
+-- the lessons' own scripts, their pages written into work
+local root = here .. "/../.."
+local function lesson(script)
+  local saved = arg
+  arg = { [1] = work }
+  local out = io.output()
+  io.output(work .. "/lesson.log")  -- the lessons' printed lines are not the test's
+  dofile(root .. "/examples/tutorial/" .. script)
+  io.output():close()
+  io.output(out)
+  arg = saved
+  return _G.run  -- the lesson's global (a local run above is the pendulum's)
+end
+local print0 = print
+print = function() end
+local crun = lesson("06_contact.lua")
+local frun = lesson("07_flexible.lua")
+print = print0
+
+-- lesson 6 at t = 0.5 s: a 2 m × 1.333 m view centred on the disk, 900 × 600 (450 px/m)
+local cx, cy = crun:value("disk.x", 0.5), crun:value("disk.y", 0.5)
+local CX0, CX1, CY0, CY1 = cx - 1, cx + 1, cy - 0.6, cy + 0.7333333
+local function cpix(x, y) return (x - CX0) / (CX1 - CX0) * W, (CY1 - y) / (CY1 - CY0) * Hh end
+local function cshot(name, extra, dx)
+  local file = work .. "/" .. name .. ".png"
+  os.remove(file)
+  dx = dx or 0
+  local hash = string.format("#t=0.5&ui=0&view=%.9g,%.9g,%.9g,%.9g%s", CX0 + dx, CX1 + dx, CY0, CY1,
+                             extra)
+  browse("file://" .. work .. "/06_contact.html" .. hash, "--screenshot=" .. file, W .. "," .. Hh)
+  return file
+end
+cases[#cases + 1] = { "lesson 6: the disk is round (silhouette area / π r² within 2 %) and where the run puts it", function()
+    local file = cshot("contact_disk", "&highlight=disk&forces=0")
+    local n, x, y, raw = centroid(file)
+    if not n or n < 100 then return false, "magenta pixels: " .. raw end
+    local ppm = W / (CX1 - CX0)
+    local area = math.pi * (0.2 * ppm) ^ 2
+    local ex, ey = cpix(cx, cy)
+    local ratio = n / area
+    return math.abs(ratio - 1) < 0.02 and math.abs(x - ex) <= 1 and math.abs(y - ey) <= 1,
+           string.format("area %d px / π r² %.0f px = %.4f; centroid (%.1f, %.1f), run (%.1f, %.1f)",
+                         n, area, ratio, x, y, ex, ey)
+  end, {}, true, check = measured }
+cases[#cases + 1] = { "lesson 6: the floor is drawn: its band spans the view, its top edge at y = 0", function()
+    local file = cshot("contact_floor", "&forces=0", 2.5)  -- beside the disk, whose rim's edge
+    -- pixels could pass for the band's colour
+    -- the grey band on the floor's material side; its top row: the farthest of its pixels from a
+    -- point far below the view (1e6 px: the top row within 0.1 px)
+    local out = sh(string.format("'%s' far '%s' b4bac4 8 %g 1e6 1", probe, file, W / 2))
+    local n, dmax = out:match("^(%d+) (%S+)")
+    n, dmax = tonumber(n), tonumber(dmax)
+    local _, ey = cpix(0, 0)
+    local top = n and 1e6 - dmax + 0.5
+    return n and n > 10 * W and math.abs(top - ey) <= 2.5,  -- the floor line covers its top row
+           string.format("band pixels %s, top row %.1f, floor row %.1f", tostring(n), top or 0 / 0, ey)
+  end, {}, true, check = measured }
+cases[#cases + 1] = { "lesson 6: the normal force's arrow stands on the contact point", function()
+    local file = cshot("contact_forces", "")
+    local n, x, y, raw = centroid(file, "1f8a3a")
+    local px, py = cpix(crun:value("c.px", 0.5), crun:value("c.py", 0.5))
+    return n and n > 50 and math.abs(x - px) <= 2 and y < py,
+           string.format("green pixels %s at (%.1f, %.1f), contact point (%.1f, %.1f)",
+                         tostring(n), x or 0 / 0, y or 0 / 0, px, py)
+  end, {}, true, check = measured }
+
+-- lesson 7 at t = 0.5 s: the x-z plane from -y, x -1.5 .. 1.5, z -1.5 .. 0.5 (300 px/m)
+local function fpix(x, z) return (x - X0) / (X1 - X0) * W, (Y1 - z) / (Y1 - Y0) * Hh end
+cases[#cases + 1] = { "lesson 7: the beam starts at the pin, its tip where the run puts node 9 (3 px)", function()
+    local file = work .. "/flexible.png"
+    os.remove(file)
+    local hash = string.format("#t=0.5&ui=0&highlight=arm&axes=xz&view=%g,%g,%g,%g", X0, X1, Y0, Y1)
+    browse("file://" .. work .. "/07_flexible.html" .. hash, "--screenshot=" .. file, W .. "," .. Hh)
+    local px, py = fpix(0, 0)
+    local Wend = 6  -- the far end: pixels within 6 px of the farthest one
+    local out = sh(string.format("'%s' far '%s' ff00ff 40 %g %g %g", probe, file, px, py, Wend))
+    local n, dmax, fx, fy, behind = out:match("^(%d+) (%S+) (%S+) (%S+) (%d+)")
+    n, dmax, fx, fy, behind = tonumber(n), tonumber(dmax), tonumber(fx), tonumber(fy), tonumber(behind)
+    if not n or n < 500 then return false, "magenta pixels: " .. out end
+    -- the tip: the far end's centroid, moved by half its depth along the beam
+    local ux, uy = fx - px, fy - py
+    local l = math.sqrt(ux * ux + uy * uy)
+    local tx, ty = fx + Wend / 2 * ux / l, fy + Wend / 2 * uy / l
+    local ex, ey = fpix(frun:value("arm.node9.x", 0.5), frun:value("arm.node9.z", 0.5))
+    local err = math.sqrt((tx - ex) ^ 2 + (ty - ey) ^ 2)
+    return err <= 3 and behind == 0,
+           string.format("tip (%.1f, %.1f) px, run (%.1f, %.1f) px: %.2f px = %.2f mm; %d pixels behind the pin",
+                         tx, ty, ex, ey, err, 1000 * err / (W / (X1 - X0)), behind)
+  end, {}, true, check = measured }
 
 H.run(cases, "viewer: run:animate in headless Chromium")

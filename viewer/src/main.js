@@ -5,15 +5,18 @@
 // Options after '#' in the address, for sharing a view and for the tests:
 //   t=<seconds>|end   show that time, paused        speed=<factor>   playback speed
 //   view=x0,x1,y0,y1  orthographic view down -z onto that rectangle of the x-y plane
+//   axes=xz           with view: the x-z plane seen from -y instead (x right, z up)
+//   forces=0|1        contact forces as arrows (shown by default)
+//   beam=deflection   flexible bodies coloured by their deflection
 //   highlight=<body>  that body drawn flat magenta (#ff00ff) over everything else
 //   ui=0              no title and no controls
 // The page reports on <html>: data-mbd-status ("ready", "no-webgl", "error") and
 // data-mbd-errors (a JSON list of the error messages seen, "[]" when none).
 import {
-  AmbientLight, BoxGeometry, BufferAttribute, BufferGeometry, Color, CylinderGeometry,
-  DirectionalLight, GridHelper, Group, Line, LineBasicMaterial, Mesh, MeshBasicMaterial,
-  MeshLambertMaterial, OrthographicCamera, PerspectiveCamera, Quaternion, Scene, SphereGeometry,
-  Vector3, WebGLRenderer,
+  AmbientLight, ArrowHelper, BoxGeometry, BufferAttribute, BufferGeometry, Color,
+  CylinderGeometry, DirectionalLight, DoubleSide, GridHelper, Group, Line, LineBasicMaterial, Mesh,
+  MeshBasicMaterial, MeshLambertMaterial, OrthographicCamera, PerspectiveCamera, Quaternion, Scene,
+  Shape, ShapeGeometry, SphereGeometry, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
@@ -179,6 +182,18 @@ function build(data, opts) {
     }
   }
   for (const a of data.ground.points) { lo.min(vec(a)); hi.max(vec(a)); }
+  if (data.extent) { lo.min(vec(data.extent.lo)); hi.max(vec(data.extent.hi)); }
+  // bodies' surfaces reach beyond their origins: pad by the farthest drawn point from one
+  let reach = 0;
+  for (const sf of data.surfaces || []) {
+    if (sf.body < 0) continue;
+    const v = sf.line || (sf.mesh && sf.mesh.v) || [];
+    for (let i = 0; i + 2 < v.length; i += 3) reach = Math.max(reach, Math.hypot(v[i], v[i + 1], v[i + 2]));
+  }
+  if (isFinite(lo.x) && reach > 0) {
+    lo.subScalar(reach); hi.addScalar(reach);
+    if (dim === 2) { lo.z = Math.min(lo.z + reach, 0); hi.z = Math.max(hi.z - reach, 0); }
+  }
   for (const c of data.points) {
     for (let i = 0; i < times.length; i += step) {
       p.set(c.x[i], c.y[i], c.z ? c.z[i] : 0); lo.min(p); hi.max(p);
@@ -211,20 +226,84 @@ function build(data, opts) {
   // bodies: a group each, posed every frame; the highlighted one flat and on top
   const groups = [];
   const hl = opts.highlight;
+  const surfaces = data.surfaces || [];
+  const bodyMats = [];
   data.bodies.forEach((b, k) => {
     const g = new Group();
     g.name = b.name;
     const lit = hl === b.name;
     const mat = lit
-      ? new MeshBasicMaterial({ color: MAGENTA, depthTest: false, depthWrite: false })
+      ? new MeshBasicMaterial({ color: MAGENTA, depthTest: false, depthWrite: false,
+        side: DoubleSide })
       : new MeshLambertMaterial({ color: PALETTE[k % PALETTE.length], transparent: true,
-        opacity: 0.92 });
-    const mesh = meshOf(shapeOf(data, b, scale), mat);
-    if (lit) mesh.renderOrder = 10;
-    g.add(mesh);
+        opacity: 0.92, side: DoubleSide });
+    bodyMats.push({ mat, lit });
+    // drawn as what the model declares: a flexible body as its beam (below), a node not at all, a
+    // body with surfaces as its surfaces; the box only when nothing else describes the body
+    const declared = b.role === 'flex' || b.role === 'node' ||
+      surfaces.some((sf) => sf.body === k && !sf.inner);
+    if (b.shape || !declared) {
+      const mesh = meshOf(shapeOf(data, b, scale), mat);
+      if (lit) mesh.renderOrder = 10;
+      g.add(mesh);
+    }
     scene.add(g);
     groups.push(g);
   });
+
+  // surfaces, sampled in their body's frame by run:animate: posed with their body
+  const surfaceGroup = new Group();
+  scene.add(surfaceGroup);
+  const edgeMat = new LineBasicMaterial({ color: 0x1d2433 });
+  const groundFill = new MeshLambertMaterial({ color: 0x9aa4b4, transparent: true, opacity: 0.6,
+    side: DoubleSide });
+  for (const sf of surfaces) {
+    const host = sf.body >= 0 ? groups[sf.body] : surfaceGroup;
+    const fill = sf.body >= 0 ? bodyMats[sf.body].mat : groundFill;
+    const lit = sf.body >= 0 && bodyMats[sf.body].lit;
+    const g = new Group();
+    g.name = sf.name;
+    if (sf.line) {
+      const pts = [];
+      for (let i = 0; i + 2 < sf.line.length; i += 3) pts.push(new Vector3(sf.line[i], sf.line[i + 1], 0));
+      if (pts.length < 2) continue;
+      g.add(new Line(new BufferGeometry().setFromPoints(pts), edgeMat));
+      if (sf.closed && !sf.inner) {
+        // a closed curve around the material: filled, with a spoke so that turning shows
+        const fillMesh = new Mesh(new ShapeGeometry(new Shape(pts.map((p) => new Vector2(p.x, p.y))), 1), fill);
+        fillMesh.position.z = -1e-4 * scale;
+        if (lit) fillMesh.renderOrder = 10;
+        g.add(fillMesh);
+        const c = vec(sf.at);
+        g.add(new Line(new BufferGeometry().setFromPoints([c, pts[0]]), edgeMat));
+      } else {
+        // an open curve: a band on its material side (against the normal)
+        const w = 0.02 * scale;
+        const n = sf.normals;
+        const pos = [];
+        for (let i = 0; i + 1 < pts.length; i++) {
+          const a = pts[i], b = pts[i + 1];
+          const a2 = [a.x - w * n[3 * i], a.y - w * n[3 * i + 1]];
+          const b2 = [b.x - w * n[3 * i + 3], b.y - w * n[3 * i + 4]];
+          pos.push(a.x, a.y, 0, b.x, b.y, 0, b2[0], b2[1], 0, a.x, a.y, 0, b2[0], b2[1], 0, a2[0], a2[1], 0);
+        }
+        const geo = new BufferGeometry();
+        geo.setAttribute('position', new BufferAttribute(new Float32Array(pos), 3));
+        const band = new Mesh(geo, sf.body >= 0 ? fill : groundFill);
+        band.position.z = -2e-4 * scale;
+        g.add(band);
+      }
+    } else if (sf.mesh && sf.mesh.i.length) {
+      const geo = new BufferGeometry();
+      geo.setAttribute('position', new BufferAttribute(new Float32Array(sf.mesh.v), 3));
+      geo.setIndex(sf.mesh.i);
+      geo.computeVertexNormals();
+      const mesh = new Mesh(geo, fill);
+      if (lit) mesh.renderOrder = 10;
+      g.add(mesh);
+    }
+    host.add(g);
+  }
 
   // joints: a marker at the joint point on body2 (on the ground when body2 is the ground)
   const jointMat = new MeshLambertMaterial({ color: 0x333a46 });
@@ -293,19 +372,159 @@ function build(data, opts) {
     return line;
   });
 
-  // points recorded as channels (contact points), and flexible bodies' nodes as polylines
+  // points recorded as channels <name>.px .py [.pz]
   const pointMeshes = data.points.map((c) => {
     const m = meshOf({ kind: 'sphere', radius: 1.2 * r }, new MeshBasicMaterial({ color: 0xe02020 }));
     scene.add(m);
     return { c, m };
   });
-  const flexLines = data.flex.map((f, k) => {
-    const geo = new BufferGeometry();
-    geo.setAttribute('position', new BufferAttribute(new Float32Array(3 * f.nodes.length), 3));
-    const line = new Line(geo, new LineBasicMaterial({ color: PALETTE[k % PALETTE.length] }));
-    scene.add(line);
-    return { f, line };
+
+  // contacts: the point, and the normal and friction forces on body 2 as arrows, one scale for
+  // both (a round number of newtons per metre, the largest force about a tenth of the scene)
+  const contacts = data.contacts || [];
+  let fmax = 0;
+  for (const c of contacts) {
+    for (let i = 0; i < times.length; i++) {
+      const n = Math.hypot(c.nx ? c.nx[i] : 0, c.ny ? c.ny[i] : 0, c.nz ? c.nz[i] : 0);
+      const f = Math.hypot(c.fx ? c.fx[i] : 0, c.fy ? c.fy[i] : 0, c.fz ? c.fz[i] : 0);
+      if (Number.isFinite(n)) fmax = Math.max(fmax, n);
+      if (Number.isFinite(f)) fmax = Math.max(fmax, f);
+    }
+  }
+  const forceGroup = new Group();
+  scene.add(forceGroup);
+  let perMetre = 0;
+  if (fmax > 0) {
+    const raw = fmax / (0.1 * scale);
+    const p10 = 10 ** Math.floor(Math.log10(raw));
+    perMetre = [1, 2, 5, 10].map((x) => x * p10).find((x) => x >= raw);
+  }
+  // the contact dot: small against the smallest round surface
+  const radii = surfaces.map((sf) => sf.radius).filter((x) => x > 0);
+  const dotR = Math.min(1.2 * r, 0.12 * Math.min(Infinity, ...radii));
+  const contactMarks = contacts.map((c) => {
+    const dot = meshOf({ kind: 'sphere', radius: dotR }, new MeshBasicMaterial({ color: 0xe02020 }));
+    dot.renderOrder = 5;
+    scene.add(dot);
+    const normal = new ArrowHelper(new Vector3(0, 1, 0), new Vector3(), 1, 0x1f8a3a);
+    const friction = new ArrowHelper(new Vector3(1, 0, 0), new Vector3(), 1, 0xd9822b);
+    forceGroup.add(normal, friction);
+    return { c, dot, normal, friction };
   });
+  function setArrow(arrow, o, x, y, z) {
+    const len = Math.hypot(x, y, z) / (perMetre || 1);
+    arrow.visible = perMetre > 0 && len > 1e-6 * scale && Number.isFinite(len);
+    if (!arrow.visible) return;
+    arrow.position.copy(o);
+    arrow.setDirection(new Vector3(x, y, z).normalize());
+    const head = Math.min(0.25 * len, 0.03 * scale, 4 * dotR);
+    arrow.setLength(len, head, 0.6 * head);
+  }
+
+  // flexible bodies: the centreline through the nodes, each beam element a Hermite cubic of its
+  // nodes' positions and slopes (the element's undeformed direction turned by the node's frame),
+  // drawn as a tube; nodes without elements as dots
+  const SEG = 10, SIDES = 10;
+  const tubeR = 0.01 * scale;
+  const beams = (data.flex || []).map((f) => {
+    const nn = f.nodes.length;
+    const xyz = [];
+    for (let k = 0; k < nn; k++) xyz.push(new Vector3(f.xyz[3 * k], f.xyz[3 * k + 1], f.xyz[3 * k + 2]));
+    const elems = [];
+    for (let e = 0; e + 1 < f.elements.length; e += 2) {
+      const a = f.elements[e], b = f.elements[e + 1];
+      const d = xyz[b].clone().sub(xyz[a]);
+      elems.push({ a, b, L: d.length(), t0: d.normalize() });
+    }
+    const lit = hl === f.name;
+    const mat = lit
+      ? new MeshBasicMaterial({ color: MAGENTA, depthTest: false, depthWrite: false, side: DoubleSide })
+      : new MeshLambertMaterial({ color: PALETTE[f.body % PALETTE.length], side: DoubleSide,
+        vertexColors: opts.beam === 'deflection' });
+    const np = elems.length * (SEG + 1);
+    const geo = new BufferGeometry();
+    geo.setAttribute('position', new BufferAttribute(new Float32Array(3 * np * SIDES), 3));
+    geo.setAttribute('color', new BufferAttribute(new Float32Array(3 * np * SIDES), 3));
+    const idx = [];
+    for (let e = 0; e < elems.length; e++) {
+      for (let i = 0; i < SEG; i++) {
+        const p = e * (SEG + 1) + i;
+        for (let k = 0; k < SIDES; k++) {
+          const k1 = (k + 1) % SIDES;
+          idx.push(p * SIDES + k, (p + 1) * SIDES + k, (p + 1) * SIDES + k1,
+            p * SIDES + k, (p + 1) * SIDES + k1, p * SIDES + k1);
+        }
+      }
+    }
+    geo.setIndex(idx);
+    const tube = new Mesh(geo, mat);
+    if (lit) tube.renderOrder = 10;
+    tube.frustumCulled = false;
+    scene.add(tube);
+    const dots = elems.length ? [] : f.nodes.map(() => {
+      const m = meshOf({ kind: 'sphere', radius: 1.5 * r }, mat);
+      scene.add(m);
+      return m;
+    });
+    return { f, elems, tube, dots, xyz, np };
+  });
+  let deflMax = 0;
+
+  // the centreline of beam bm at the current pose: points and deflections along it
+  const hp = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
+  function centreline(bm) {
+    const pts = [], defl = [];
+    const fr = groups[bm.f.body];
+    const nodeDefl = bm.f.nodes.map((n, k) => groups[n].position.distanceTo(
+      bm.xyz[k].clone().applyQuaternion(fr.quaternion).add(fr.position)));
+    for (const el of bm.elems) {
+      const ga = groups[bm.f.nodes[el.a]], gb = groups[bm.f.nodes[el.b]];
+      hp[0].copy(el.t0).applyQuaternion(ga.quaternion).multiplyScalar(el.L);
+      hp[1].copy(el.t0).applyQuaternion(gb.quaternion).multiplyScalar(el.L);
+      for (let i = 0; i <= SEG; i++) {
+        const x = i / SEG, x2 = x * x, x3 = x2 * x;
+        // Hermite cubics: h00 = 2x³ − 3x² + 1, h10 = x³ − 2x² + x, h01 = 3x² − 2x³, h11 = x³ − x²
+        const p = ga.position.clone().multiplyScalar(2 * x3 - 3 * x2 + 1)
+          .addScaledVector(hp[0], x3 - 2 * x2 + x)
+          .addScaledVector(gb.position, 3 * x2 - 2 * x3)
+          .addScaledVector(hp[1], x3 - x2);
+        pts.push(p);
+        defl.push((1 - x) * nodeDefl[el.a] + x * nodeDefl[el.b]);
+      }
+    }
+    return { pts, defl };
+  }
+  const side1 = new Vector3(), side2 = new Vector3(), tan = new Vector3(), col = new Color();
+  function poseBeam(bm) {
+    if (!bm.elems.length) {
+      bm.dots.forEach((m, k) => m.position.copy(groups[bm.f.nodes[k]].position));
+      return;
+    }
+    const { pts, defl } = centreline(bm);
+    const pos = bm.tube.geometry.attributes.position;
+    const colors = bm.tube.geometry.attributes.color;
+    for (let i = 0; i < pts.length; i++) {
+      const e0 = i - (i % (SEG + 1));
+      const j0 = i === e0 ? i : i - 1, j1 = i === e0 ? i + 1 : i;
+      tan.copy(pts[j1]).sub(pts[j0]).normalize();
+      side1.set(0, 0, 1).cross(tan);
+      if (side1.lengthSq() < 1e-6) side1.set(0, 1, 0).cross(tan);
+      side1.normalize();
+      side2.copy(tan).cross(side1).normalize();
+      const u = deflMax > 0 ? Math.min(defl[i] / deflMax, 1) : 0;
+      col.setHSL(0.66 * (1 - u), 0.8, 0.45);
+      for (let k = 0; k < SIDES; k++) {
+        const a = 2 * Math.PI * k / SIDES;
+        const v = pts[i].clone().addScaledVector(side1, tubeR * Math.cos(a))
+          .addScaledVector(side2, tubeR * Math.sin(a));
+        pos.setXYZ(i * SIDES + k, v.x, v.y, v.z);
+        colors.setXYZ(i * SIDES + k, col.r, col.g, col.b);
+      }
+    }
+    pos.needsUpdate = true;
+    colors.needsUpdate = true;
+    bm.tube.geometry.computeVertexNormals();
+  }
 
   // pose everything at time t
   const wp = [new Vector3(), new Vector3()];
@@ -337,15 +556,27 @@ function build(data, opts) {
       m.position.set(lerpAt(c.x, i, s), lerpAt(c.y, i, s), c.z ? lerpAt(c.z, i, s) : 0);
       m.visible = [m.position.x, m.position.y, m.position.z].every(Number.isFinite);
     }
-    for (const { f, line } of flexLines) {
-      const pos = line.geometry.attributes.position;
-      f.nodes.forEach((nd, k) => pos.setXYZ(k, lerpAt(nd.x, i, s), lerpAt(nd.y, i, s),
-        nd.z ? lerpAt(nd.z, i, s) : 0));
-      pos.needsUpdate = true;
+    for (const { c, dot, normal, friction } of contactMarks) {
+      p.set(lerpAt(c.px, i, s), lerpAt(c.py, i, s), c.pz ? lerpAt(c.pz, i, s) : 0);
+      dot.position.copy(p);
+      dot.visible = [p.x, p.y, p.z].every(Number.isFinite);
+      setArrow(normal, p, lerpAt(c.nx, i, s), lerpAt(c.ny, i, s), c.nz ? lerpAt(c.nz, i, s) : 0);
+      setArrow(friction, p, lerpAt(c.fx, i, s), lerpAt(c.fy, i, s), c.fz ? lerpAt(c.fz, i, s) : 0);
+    }
+    for (const bm of beams) poseBeam(bm);
+  }
+
+  // the largest deflection of the run, for the colours (every sample, or 200 of them)
+  if (opts.beam === 'deflection') {
+    for (let i = 0; i < times.length; i += step) {
+      setTime(times[i]);
+      for (const bm of beams) if (bm.elems.length) deflMax = Math.max(deflMax, ...centreline(bm).defl);
     }
   }
 
-  return { scene, setTime, center, scale, up, traceGroup };
+  const legend = surfaces.map((sf) => `${sf.name} (${sf.kind}, ${sf.body >= 0
+    ? data.bodies[sf.body].name : 'ground'})`);
+  return { scene, setTime, center, scale, up, traceGroup, forceGroup, perMetre, legend, deflMax };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -359,6 +590,13 @@ function makeCamera(data, world, opts, aspect) {
     const cx = 0.5 * (x0 + x1), cy = 0.5 * (y0 + y1);
     const cam = new OrthographicCamera(x0 - cx, x1 - cx, y1 - cy, y0 - cy, 0.01 * scale,
       100 * scale);
+    if (opts.axes === 'xz') {
+      // the x-z plane from -y: x right, z up
+      cam.position.set(cx, -10 * scale, cy);
+      cam.up.set(0, 0, 1);
+      cam.lookAt(cx, 0, cy);
+      return { cam, target: new Vector3(cx, 0, cy), fixed: true };
+    }
     cam.position.set(cx, cy, 10 * scale);
     cam.up.set(0, 1, 0);
     cam.lookAt(cx, cy, 0);
@@ -412,6 +650,13 @@ function main() {
   view.appendChild(renderer.domElement);
 
   const world = build(data, opts);
+  if (world.legend.length) {
+    document.getElementById('legend').textContent = `surfaces: ${world.legend.join(' · ')}`;
+  }
+  if (world.deflMax > 0) {
+    document.getElementById('legend').textContent +=
+      `${world.legend.length ? ' — ' : ''}beam colour: deflection 0 (blue) … ${world.deflMax.toPrecision(3)} m (red)`;
+  }
   const [w0, h0] = size();
   const { cam, target, fixed } = makeCamera(data, world, opts, w0 / h0);
   const controls = new OrbitControls(cam, renderer.domElement);
@@ -449,6 +694,19 @@ function main() {
     show();
   });
   speedSel.addEventListener('change', () => { speed = Number(speedSel.value); });
+  const forcesBox = document.getElementById('forces');
+  const forcesLbl = document.getElementById('forces-label');
+  if (world.perMetre > 0) {
+    forcesLbl.style.display = '';
+    document.getElementById('force-scale').textContent =
+      `(1 m = ${world.perMetre.toPrecision(3).replace(/\.?0+$/, '')} N)`;
+    forcesBox.checked = opts.forces !== '0';
+  }
+  world.forceGroup.visible = world.perMetre > 0 && opts.forces !== '0';
+  forcesBox.addEventListener('change', (e) => {
+    world.forceGroup.visible = e.target.checked;
+    show();
+  });
   document.getElementById('traces').addEventListener('change', (e) => {
     world.traceGroup.visible = e.target.checked;
     show();

@@ -98,6 +98,50 @@ int mbd_model_find_contact(const mbd_model *m, const char *name);
 const char *mbd_model_contact_name(const mbd_model *m, int c);
 const char *mbd_model_surface_name(const mbd_model *m, int s);
 int mbd_model_surface_body(const mbd_model *m, int s);
+/* the two surfaces of contact c (surface 1 carries the normal): MBD_OK, or MBD_E_INPUT and −1 */
+int mbd_model_contact_surfaces(const mbd_model *m, int c, int *s1, int *s2);
+
+/* a surface as the model holds it, for drawings and reports (run:animate) */
+typedef struct mbd_surface_desc {
+  const char *name;    /* valid while the model lives */
+  int body;            /* body index (0 = ground) */
+  int shape;           /* mbd_shape */
+  int inner;           /* 1: the normal turned over */
+  int np;              /* parameters: 1 (planar), 2 (plane, parametric), 3 (implicit: the point) */
+  double at[3];        /* point, centre, origin or axis point (body frame) */
+  double e1[3], e2[3]; /* line: e1 its unit direction; plane: unit e1, e2 with e1 × e2 = normal */
+  double normal[3];    /* plane: its unit normal as given */
+  double radius;       /* circle, sphere */
+  double amplitude, wavelength; /* sine */
+  double range[2][2];  /* [k] = {lo, hi} of parameter k (−inf, inf when unbounded) */
+} mbd_surface_desc;
+
+/* surface s into out: MBD_OK or MBD_E_INPUT for an index out of range */
+int mbd_model_describe_surface(const mbd_model *m, int s, mbd_surface_desc *out);
+
+/* a drawing of a surface in its body's frame (mbd_surface_draw); owned by the caller */
+typedef struct mbd_surface_drawing {
+  int dim;     /* 2: a polyline (planar shapes); 3: a triangle mesh */
+  int npoint;  /* points of the polyline, vertices of the mesh */
+  double *xyz; /* 3 × npoint, body frame */
+  double *nrm; /* planar: 3 × npoint unit normals out of the material; spatial: NULL */
+  int ntri;    /* spatial: triangles */
+  int *tri;    /* 3 × ntri vertex indices from 0 */
+  int closed;  /* planar: a closed loop (circle, a curve whose ends meet); the last point repeats
+                  the first */
+} mbd_surface_drawing;
+
+/* sample surface s once for a drawing, in its body's frame: planar shapes as a polyline with
+ * normals, spatial ones as a triangle mesh (surface_draw.c tells how each shape is sampled).  The
+ * body-frame box lo..hi is the window that cuts unbounded shapes (line, sine, plane; the axial
+ * range of a surface of revolution) and the cube an implicit surface is meshed in; want_lo and
+ * want_hi (2 each, or NULL) are parameter values a curve or parametric surface without a range
+ * must cover (the contact points of a run), besides u0 ± 5.  MBD_OK, MBD_E_INPUT (no such
+ * surface, a window not finite) or MBD_E_NOMEM; free with mbd_surface_drawing_free. */
+int mbd_surface_draw(const mbd_model *m, int s, const double lo[3], const double hi[3],
+                     const double *want_lo, const double *want_hi, mbd_surface_drawing *out,
+                     mbd_error *err);
+void mbd_surface_drawing_free(mbd_surface_drawing *d);
 
 /* Coulomb friction in a joint from its reaction (paper 001's closing remark): revolute, a
  * friction torque μ |F| r against the relative rotation (F the reaction force, r the pin radius);

@@ -159,6 +159,8 @@ typedef struct mbd_flex_spec {
   const double *a0;     /* nmode initial modal coordinates, NULL: zero */
   const double *adot0;  /* nmode initial modal rates, NULL: zero */
   const char *const *label; /* nmode names for messages ("mode 3 (torsion, 738 Hz)"), or NULL */
+  int nelem;            /* beam elements (drawings: the page of run:animate), 0 when unknown */
+  const int *elem;      /* 2 × nelem node numbers from 1, or NULL */
 } mbd_flex_spec;
 
 /* add a flexible body and one body per node, named "<name>.node<k>" (usable in joints, forces
@@ -172,6 +174,12 @@ int mbd_model_body_owner(const mbd_model *m, int body);
 /* nodes and modes of a flexible body (0 for other bodies) */
 int mbd_model_flex_nnode(const mbd_model *m, int body);
 int mbd_model_flex_nmode(const mbd_model *m, int body);
+/* the undeformed node positions of a flexible body (3 × nnode, body frame), NULL for other
+ * bodies; valid while the model lives */
+const double *mbd_model_flex_xyz(const mbd_model *m, int body);
+/* the beam elements of a flexible body: their count (0 when unknown or not a flexible body) and,
+ * in *elem, 2 × count node numbers from 1 */
+int mbd_model_flex_elements(const mbd_model *m, int body, const int **elem);
 
 /* ------------------------------------------------------------------------------------------ */
 /* assembly                                                                                    */
