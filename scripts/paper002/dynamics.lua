@@ -33,8 +33,9 @@
 -- CVODE Adams throughout (the paper's DE is not available).  The paper's gains put the constraint
 -- errors' eigenvalues at −200 ± 200i: for an Adams method the stabilized equations are stiff, its
 -- steps are bounded by stability and not by the tolerance, so the paper's method takes more
--- evaluations than the Cartesian formulations — that, not the cost of an evaluation, is why mbd
--- does not reproduce the paper's ratios with the paper's gains on the RSSR (see the claims).
+-- evaluations than the Cartesian formulations (twice as many on the RSCR and the RSSR) — that,
+-- not the cost of an evaluation, is why its CPU ratios on those two fall short of the paper's
+-- (see the claims; per evaluation the compiled relative equations are 3 to 10 times cheaper).
 -- CPU times are of the integration alone (least of 5 runs recording one sample; derivation and
 -- compiler excluded; with a warm cache the compiler does not run), of a 2020s machine on which
 -- other programs may run: they are printed, not checked; the CPU ratios at equal accuracy are
