@@ -208,9 +208,9 @@ local DADS, PAPER = "Cartesian augmented (DADS)", "relative, paper gains, compil
 claims:holds("RSST: tape and compiled code take the same steps",
              nfev(PAPER) == nfev("relative, paper gains, tape"),
              string.format("%s / %s evaluations", nfev(PAPER), nfev("relative, paper gains, tape")))
--- the paper's gains: Adams' steps bounded by stability, not by the tolerance (measured 14.6 times
--- Cartesian augmented's evaluations compiled, 8.4 numeric: the stiff counts move with the order
--- of the operations): the reason the paper's ratio 0.09 is not reproduced with its gains
+-- the paper's gains: Adams' steps bounded by stability, not by the tolerance (measured 8.6 to 14.6
+-- times Cartesian augmented's evaluations across OpenBLAS kernels, 8.4 numeric: the stiff counts
+-- move with the round-off): the reason the paper's ratio 0.09 is not reproduced with its gains
 claims:within("RSST: evaluations, paper gains / Cartesian augmented (stiff)", nfev(PAPER) / nfev(DADS),
               5, nil)
 -- without the stabilization the same coordinates take about Cartesian's evaluations (measured
