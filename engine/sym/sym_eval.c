@@ -260,7 +260,13 @@ enum {
   OP_ABS,
   OP_SIGN,
   OP_ATAN2,
-  OP_IFELSE /* r[d] = r[a] > 0 ? r[b] : r[c] */
+  OP_IFELSE, /* r[d] = r[a] > 0 ? r[b] : r[c] */
+  /* a sum's term that is a product used nowhere else, its last multiplication fused with the sum:
+   * the product is rounded, then added (two roundings, as apart: never a fused multiply-add) */
+  OP_MULADD,  /* r[d] = r[c] + r[a] * r[b] */
+  OP_MULSUB,  /* r[d] = r[c] - r[a] * r[b] */
+  OP_MULSUBR, /* r[d] = r[a] * r[b] - r[c] */
+  OP_END      /* the last instruction */
 };
 
 typedef struct sym_instr {
@@ -284,6 +290,7 @@ typedef struct tape_b {
   int32_t *free_; /* free temporary registers (stack) */
   int nfree;
   int nreg;
+  const uint8_t *fuse; /* fuse[id]: a product computed inside the sum that uses it (no register) */
 } tape_b;
 
 static int emit(tape_b *B, int op, int d, int a, int b, int c) {
@@ -302,6 +309,33 @@ static int emit(tape_b *B, int op, int d, int a, int b, int c) {
 
 static int new_reg(tape_b *B) { return B->nfree > 0 ? B->free_[--B->nfree] : B->nreg++; }
 
+/* a fused product f0·f1·…·fk of a sum's term: the registers x, y of its last multiplication, the
+ * leading factors multiplied left to right into a temporary register *tmp (-1 when k = 1, else
+ * the caller gives it back after the sum's instruction) — the same roundings as the product
+ * computed on its own */
+static int fused_factors(const mbd_sym_ctx *ctx, tape_b *B, mbd_sym_id t, int *x, int *y,
+                         int *tmp) {
+  const sym_node *n = NODE(ctx, t);
+  int err = 0;
+  *tmp = -1;
+  *x = B->reg[ARG(ctx, t, 0)];
+  for (int i = 1; i < n->nargs - 1; i++) {
+    if (*tmp < 0) {
+      *tmp = new_reg(B);
+    }
+    err |= emit(B, OP_MUL, *tmp, *x, B->reg[ARG(ctx, t, i)], 0);
+    *x = *tmp;
+  }
+  *y = B->reg[ARG(ctx, t, n->nargs - 1)];
+  return err;
+}
+
+static void give_back(tape_b *B, int reg) {
+  if (reg >= 0) {
+    B->free_[B->nfree++] = reg;
+  }
+}
+
 /* instructions computing node id into register d */
 static int emit_node(const mbd_sym_ctx *ctx, tape_b *B, mbd_sym_id id, int d) {
   const sym_node *n = NODE(ctx, id);
@@ -316,19 +350,44 @@ static int emit_node(const mbd_sym_ctx *ctx, tape_b *B, mbd_sym_id id, int d) {
     case MBD_SYM_ADD: {
       mbd_sym_id f0, f1;
       int neg0 = sym_is_negation(ctx, a[0], &f0), neg1 = sym_is_negation(ctx, a[1], &f1);
-      int r0 = B->reg[neg0 ? f0 : a[0]], r1 = B->reg[neg1 ? f1 : a[1]];
-      if (!neg0) {
-        err |= emit(B, neg1 ? OP_SUB : OP_ADD, d, r0, r1, 0);
-      } else if (!neg1) {
-        err |= emit(B, OP_SUB, d, r1, r0, 0); /* -a + b = b - a exactly */
+      mbd_sym_id t1 = neg1 ? f1 : a[1];
+      int r0 = B->reg[neg0 ? f0 : a[0]];
+      if (B->fuse[t1]) {
+        /* the second term a product x·y: t0 + x·y, t0 - x·y, x·y - t0, or -t0 - x·y */
+        int x, y, tmp;
+        err |= fused_factors(ctx, B, t1, &x, &y, &tmp);
+        if (!neg0) {
+          err |= emit(B, neg1 ? OP_MULSUB : OP_MULADD, d, x, y, r0);
+        } else if (!neg1) {
+          err |= emit(B, OP_MULSUBR, d, x, y, r0);
+        } else {
+          err |= emit(B, OP_NEG, d, r0, 0, 0);
+          err |= emit(B, OP_MULSUB, d, x, y, d);
+        }
+        give_back(B, tmp);
       } else {
-        err |= emit(B, OP_NEG, d, r0, 0, 0);
-        err |= emit(B, OP_SUB, d, d, r1, 0);
+        int r1 = B->reg[t1];
+        if (!neg0) {
+          err |= emit(B, neg1 ? OP_SUB : OP_ADD, d, r0, r1, 0);
+        } else if (!neg1) {
+          err |= emit(B, OP_SUB, d, r1, r0, 0); /* -a + b = b - a exactly */
+        } else {
+          err |= emit(B, OP_NEG, d, r0, 0, 0);
+          err |= emit(B, OP_SUB, d, d, r1, 0);
+        }
       }
       for (int i = 2; i < n->nargs; i++) {
         mbd_sym_id f;
         int neg = sym_is_negation(ctx, a[i], &f);
-        err |= emit(B, neg ? OP_SUB : OP_ADD, d, d, B->reg[neg ? f : a[i]], 0);
+        mbd_sym_id t = neg ? f : a[i];
+        if (B->fuse[t]) {
+          int x, y, tmp;
+          err |= fused_factors(ctx, B, t, &x, &y, &tmp);
+          err |= emit(B, neg ? OP_MULSUB : OP_MULADD, d, x, y, d);
+          give_back(B, tmp);
+        } else {
+          err |= emit(B, neg ? OP_SUB : OP_ADD, d, d, B->reg[t], 0);
+        }
       }
       return err;
     }
@@ -397,9 +456,32 @@ int mbd_sym_tape_new(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int n
   B.reg = malloc(sizeof(int32_t) * nn);
   B.free_ = malloc(sizeof(int32_t) * nn);
   int32_t *refs = malloc(sizeof(int32_t) * nn);
+  uint8_t *fuse = calloc(nn, 1);
   mbd_sym_tape *t = calloc(1, sizeof *t);
-  if (!B.reg || !B.free_ || !refs || !t) {
+  B.fuse = fuse;
+  if (!B.reg || !B.free_ || !refs || !fuse || !t) {
     goto nomem;
+  }
+  /* products fused into the sum that uses them: a term after a sum's first that is a product of
+   * plain factors (no divisor), used by nothing else and not an output itself */
+  for (int i = 0; i < P.n; i++) {
+    mbd_sym_id id = P.order[i];
+    if (NODE(ctx, id)->op != MBD_SYM_ADD) {
+      continue;
+    }
+    int nr = sym_recipe_refs(ctx, id, refs);
+    for (int k = 1; k < nr; k++) {
+      mbd_sym_id c = refs[k], f;
+      const sym_node *cn = NODE(ctx, c);
+      int plain = cn->op == MBD_SYM_MUL && P.uses[c] == 1;
+      for (int q = 0; plain && q < cn->nargs; q++) {
+        plain = !sym_is_reciprocal(ctx, ARG(ctx, c, q), &f);
+      }
+      fuse[c] = (uint8_t)plain;
+    }
+  }
+  for (int j = 0; j < nexpr; j++) {
+    fuse[exprs[j]] = 0;
   }
   memset(B.reg, 0xff, sizeof(int32_t) * nn);
   /* constants take the first registers */
@@ -418,16 +500,26 @@ int mbd_sym_tape_new(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int n
       if (emit(&B, OP_LOAD, B.reg[id], P.slot[id], 0, 0)) {
         goto nomem;
       }
+    } else if (fuse[id]) {
+      continue; /* computed by the sum that uses it */
     } else if (op != MBD_SYM_CONST) {
       B.reg[id] = new_reg(&B);
       if (emit_node(ctx, &B, id, B.reg[id])) {
         goto nomem;
       }
-      /* operands whose last use this was give their registers back */
+      /* operands whose last use this was give their registers back (a fused product's: its
+       * factors') */
       int nr = sym_recipe_refs(ctx, id, refs);
       for (int k = 0; k < nr; k++) {
         mbd_sym_id c = refs[k];
-        if (--P.uses[c] == 0 && NODE(ctx, c)->op != MBD_SYM_CONST) {
+        if (fuse[c]) {
+          for (int q = 0; q < NODE(ctx, c)->nargs; q++) {
+            mbd_sym_id x = ARG(ctx, c, q);
+            if (--P.uses[x] == 0 && NODE(ctx, x)->op != MBD_SYM_CONST) {
+              B.free_[B.nfree++] = B.reg[x];
+            }
+          }
+        } else if (--P.uses[c] == 0 && NODE(ctx, c)->op != MBD_SYM_CONST) {
           B.free_[B.nfree++] = B.reg[c];
         }
       }
@@ -442,7 +534,7 @@ int mbd_sym_tape_new(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int n
     }
   }
   t->reg = malloc(sizeof(double) * (size_t)(B.nreg > 0 ? B.nreg : 1));
-  if (!t->reg) {
+  if (!t->reg || emit(&B, OP_END, 0, 0, 0, 0)) {
     goto nomem;
   }
   for (int i = 0; i < P.n; i++) {
@@ -463,6 +555,7 @@ int mbd_sym_tape_new(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int n
   free(B.reg);
   free(B.free_);
   free(refs);
+  free(fuse);
   sym_plan_free(&P);
   return MBD_OK;
 nomem:
@@ -470,84 +563,86 @@ nomem:
   free(B.reg);
   free(B.free_);
   free(refs);
+  free(fuse);
+  if (t) {
+    free(t->reg);
+  }
   free(t);
   sym_plan_free(&P);
   return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM_TAPE, nexpr);
 }
 
+/* the interpreter: one case per operation; with GCC or Clang each operation jumps straight to the
+ * next one's code (labels as values: one indirect jump per instruction instead of a switch's
+ * bounds check and shared jump), else a switch in a loop.  The tape ends with OP_END. */
+// the cases' layout, one line per operation whether in or out of the switch, is kept by hand
+// clang-format off
+#if defined(__GNUC__)
+#define TAPE_THREADED 1
+#define CASE(op) L_##op
+#define NEXT goto *lab[(++p)->op]
+#else
+#define TAPE_THREADED 0
+#define CASE(op) case op
+#define NEXT break
+#endif
 void mbd_sym_tape_eval(mbd_sym_tape *tape, const double *v, double *out) {
   double *restrict r = tape->reg;
-  const sym_instr *p = tape->code, *end = p + tape->ncode;
-  for (; p < end; p++) {
+  const sym_instr *p = tape->code;
+#if TAPE_THREADED
+  static const void *const lab[] = {
+      [OP_LOAD] = &&L_OP_LOAD,     [OP_STORE] = &&L_OP_STORE,     [OP_ADD] = &&L_OP_ADD,
+      [OP_SUB] = &&L_OP_SUB,       [OP_MUL] = &&L_OP_MUL,         [OP_DIV] = &&L_OP_DIV,
+      [OP_NEG] = &&L_OP_NEG,       [OP_RECIP] = &&L_OP_RECIP,     [OP_SQR] = &&L_OP_SQR,
+      [OP_POWI] = &&L_OP_POWI,     [OP_POW] = &&L_OP_POW,         [OP_SIN] = &&L_OP_SIN,
+      [OP_COS] = &&L_OP_COS,       [OP_TAN] = &&L_OP_TAN,         [OP_EXP] = &&L_OP_EXP,
+      [OP_LOG] = &&L_OP_LOG,       [OP_SQRT] = &&L_OP_SQRT,       [OP_ABS] = &&L_OP_ABS,
+      [OP_SIGN] = &&L_OP_SIGN,     [OP_ATAN2] = &&L_OP_ATAN2,     [OP_IFELSE] = &&L_OP_IFELSE,
+      [OP_MULADD] = &&L_OP_MULADD, [OP_MULSUB] = &&L_OP_MULSUB,   [OP_MULSUBR] = &&L_OP_MULSUBR,
+      [OP_END] = &&L_OP_END};
+  goto *lab[p->op];
+#else
+  for (;; p++) {
     switch (p->op) {
-      case OP_LOAD:
-        r[p->d] = v[p->a];
-        break;
-      case OP_STORE:
-        out[p->d] = r[p->a];
-        break;
-      case OP_ADD:
-        r[p->d] = r[p->a] + r[p->b];
-        break;
-      case OP_SUB:
-        r[p->d] = r[p->a] - r[p->b];
-        break;
-      case OP_MUL:
-        r[p->d] = r[p->a] * r[p->b];
-        break;
-      case OP_DIV:
-        r[p->d] = r[p->a] / r[p->b];
-        break;
-      case OP_NEG:
-        r[p->d] = -r[p->a];
-        break;
-      case OP_RECIP:
-        r[p->d] = 1.0 / r[p->a];
-        break;
-      case OP_SQR:
-        r[p->d] = r[p->a] * r[p->a];
-        break;
-      case OP_POWI:
-        r[p->d] = sym_powi(r[p->a], p->b);
-        break;
-      case OP_POW:
-        r[p->d] = pow(r[p->a], r[p->b]);
-        break;
-      case OP_SIN:
-        r[p->d] = sin(r[p->a]);
-        break;
-      case OP_COS:
-        r[p->d] = cos(r[p->a]);
-        break;
-      case OP_TAN:
-        r[p->d] = tan(r[p->a]);
-        break;
-      case OP_EXP:
-        r[p->d] = exp(r[p->a]);
-        break;
-      case OP_LOG:
-        r[p->d] = log(r[p->a]);
-        break;
-      case OP_SQRT:
-        r[p->d] = sqrt(r[p->a]);
-        break;
-      case OP_ABS:
-        r[p->d] = fabs(r[p->a]);
-        break;
-      case OP_SIGN:
-        r[p->d] = sym_signf(r[p->a]);
-        break;
-      case OP_ATAN2:
-        r[p->d] = atan2(r[p->a], r[p->b]);
-        break;
-      case OP_IFELSE:
-        r[p->d] = r[p->a] > 0 ? r[p->b] : r[p->c];
-        break;
+#endif
+  CASE(OP_LOAD): r[p->d] = v[p->a]; NEXT;
+  CASE(OP_STORE): out[p->d] = r[p->a]; NEXT;
+  CASE(OP_ADD): r[p->d] = r[p->a] + r[p->b]; NEXT;
+  CASE(OP_SUB): r[p->d] = r[p->a] - r[p->b]; NEXT;
+  CASE(OP_MUL): r[p->d] = r[p->a] * r[p->b]; NEXT;
+  CASE(OP_DIV): r[p->d] = r[p->a] / r[p->b]; NEXT;
+  CASE(OP_NEG): r[p->d] = -r[p->a]; NEXT;
+  CASE(OP_RECIP): r[p->d] = 1.0 / r[p->a]; NEXT;
+  CASE(OP_SQR): r[p->d] = r[p->a] * r[p->a]; NEXT;
+  CASE(OP_POWI): r[p->d] = sym_powi(r[p->a], p->b); NEXT;
+  CASE(OP_POW): r[p->d] = pow(r[p->a], r[p->b]); NEXT;
+  CASE(OP_SIN): r[p->d] = sin(r[p->a]); NEXT;
+  CASE(OP_COS): r[p->d] = cos(r[p->a]); NEXT;
+  CASE(OP_TAN): r[p->d] = tan(r[p->a]); NEXT;
+  CASE(OP_EXP): r[p->d] = exp(r[p->a]); NEXT;
+  CASE(OP_LOG): r[p->d] = log(r[p->a]); NEXT;
+  CASE(OP_SQRT): r[p->d] = sqrt(r[p->a]); NEXT;
+  CASE(OP_ABS): r[p->d] = fabs(r[p->a]); NEXT;
+  CASE(OP_SIGN): r[p->d] = sym_signf(r[p->a]); NEXT;
+  CASE(OP_ATAN2): r[p->d] = atan2(r[p->a], r[p->b]); NEXT;
+  CASE(OP_IFELSE): r[p->d] = r[p->a] > 0 ? r[p->b] : r[p->c]; NEXT;
+  /* the product in a statement of its own: rounded before the sum (no contraction into a fused
+   * multiply-add, which would change the last bit against the generated C) */
+  CASE(OP_MULADD): { double x = r[p->a] * r[p->b]; r[p->d] = r[p->c] + x; } NEXT;
+  CASE(OP_MULSUB): { double x = r[p->a] * r[p->b]; r[p->d] = r[p->c] - x; } NEXT;
+  CASE(OP_MULSUBR): { double x = r[p->a] * r[p->b]; r[p->d] = x - r[p->c]; } NEXT;
+  CASE(OP_END): return;
+#if !TAPE_THREADED
       default:
-        break;
+        return;
     }
   }
+#endif
 }
+#undef CASE
+#undef NEXT
+#undef TAPE_THREADED
+// clang-format on
 
 void mbd_sym_tape_free(mbd_sym_tape *tape) {
   if (tape) {

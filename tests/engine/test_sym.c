@@ -348,6 +348,13 @@ static int make_exprs(mbd_sym_ctx *c, mbd_sym_id x, mbd_sym_id y, mbd_sym_id z, 
   e[n++] = K(4.25); /* a constant */
   e[n++] = z;       /* a variable */
   e[n++] = mbd_sym_powc(c, mbd_sym_sub(c, mbd_sym_add(c, x, K(1)), mbd_sym_mul(c, y, z)), 12);
+  /* sums whose later terms are products used once (the tape fuses their last multiplication into
+   * the sum): -z + 2xy - 1.3y, and -e^x - 0.7z */
+  e[n++] = mbd_sym_add_n(
+      c, 3,
+      (mbd_sym_id[]){mbd_sym_neg(c, z), mbd_sym_mul_n(c, 3, (mbd_sym_id[]){K(2), x, y}),
+                     mbd_sym_neg(c, mbd_sym_mul(c, y, K(1.3)))});
+  e[n++] = mbd_sym_sub(c, mbd_sym_neg(c, mbd_sym_exp(c, x)), mbd_sym_mul(c, z, K(0.7)));
   return n;
 }
 
