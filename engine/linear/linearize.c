@@ -70,6 +70,11 @@ void mbd_linear_free(mbd_linear *l) {
   free(l);
 }
 
+void mbd_linear_state_size(const mbd_model *m, int *nq, int *nv) {
+  *nq = m->nq;
+  *nv = m->nv;
+}
+
 static mbd_linear *linear_alloc(int f, int nu, int ny, const mbd_model *m, int nsteady) {
   mbd_linear *l = calloc(1, sizeof *l);
   if (!l) {

@@ -142,6 +142,8 @@ typedef struct mbd_linear {
  * singular configuration), MBD_E_NEWTON, MBD_E_NOMEM, with err naming the cause. */
 int mbd_linearize(const mbd_model *m, const mbd_lin_opts *o, mbd_linear **out, mbd_error *err);
 void mbd_linear_free(mbd_linear *l);
+/* the sizes of the model's positions and velocities (an operating state's q and v) */
+void mbd_linear_state_size(const mbd_model *m, int *nq, int *nv);
 
 /* the model's motion in mode k (0-based, into l->mode) as a run: the operating point plus
  * amplitude · Re(shape · e^{iωt}) over `cycles` periods (a real or rigid mode: a sine of period
