@@ -67,8 +67,7 @@ static int body_at(lua_State *L, int idx, int midx, const mbd_model *m, const ch
   } else {
     l_obj *o = luaL_testudata(L, idx, BODY_MT);
     if (!o) {
-      luaL_error(L, "%s: expects an mbd.Body or a body's name, got %s", what,
-                 lx_typename(L, idx));
+      luaL_error(L, "%s: expects an mbd.Body or a body's name, got %s", what, lx_typename(L, idx));
     }
     lua_getiuservalue(L, idx, 1);
     if (!lua_rawequal(L, -1, midx)) {
@@ -135,8 +134,8 @@ int l_model_equilibrium(lua_State *L) {
     lua_settop(L, 1);
     lua_newtable(L);
   }
-  static const char *const fields[] = {"formulation", "tol", "max_iterations", "fixed",
-                                       "cut",         "quiet", NULL};
+  static const char *const fields[] = {"formulation", "tol", "max_iterations", "fixed", "cut",
+                                       "quiet",       NULL};
   lx_check_fields(L, 2, "equilibrium", fields);
   lua_settop(L, 2);
   int quiet = l_sim_quiet(L, 2, "equilibrium");
@@ -218,8 +217,8 @@ int l_model_equilibrium(lua_State *L) {
  * table at nidx */
 static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mbd_lin_input *u,
                         int n, int nidx) {
-  static const char *const fields[] = {"torque",     "force", "joint", "at", "direction",
-                                       "coordinate", "name",  NULL};
+  static const char *const fields[] = {"torque",    "force",      "joint", "at",
+                                       "direction", "coordinate", "name",  NULL};
   int dim = mbd_model_dim(m);
   for (int i = 1; i <= n; i++) {
     char what[48];
@@ -227,8 +226,10 @@ static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mb
     lua_geti(L, tidx, i);
     int e = lua_gettop(L);
     if (!lua_istable(L, e)) {
-      luaL_error(L, "%s: expects a table ({torque = body}, {force = body, at = ..., direction = "
-                 "...}, {joint = J}), got %s", what, lx_typename(L, e));
+      luaL_error(L,
+                 "%s: expects a table ({torque = body}, {force = body, at = ..., direction = "
+                 "...}, {joint = J}), got %s",
+                 what, lx_typename(L, e));
     }
     lx_check_fields(L, e, what, fields);
     mbd_lin_input *in = &u[i - 1];
@@ -296,8 +297,10 @@ static void read_steady(lua_State *L, int tidx, int midx, const mbd_model *m, mb
     lua_geti(L, tidx, i);
     int e = lua_gettop(L);
     if (!lua_istable(L, e)) {
-      luaL_error(L, "%s: expects a table ({axis = ..., at = ...} or {body = b, axis = ...}), got "
-                 "%s", what, lx_typename(L, e));
+      luaL_error(L,
+                 "%s: expects a table ({axis = ..., at = ...} or {body = b, axis = ...}), got "
+                 "%s",
+                 what, lx_typename(L, e));
     }
     lx_check_fields(L, e, what, fields);
     mbd_lin_steady *s = &g[i - 1];
@@ -502,7 +505,7 @@ int l_model_linearize(lua_State *L) {
     lua_settop(L, 1);
     lua_newtable(L);
   }
-  static const char *const fields[] = {"at",     "t",       "formulation", "method", "inputs",
+  static const char *const fields[] = {"at",      "t",      "formulation", "method", "inputs",
                                        "outputs", "steady", "cut",         "quiet",  NULL};
   lx_check_fields(L, 2, "linearize", fields);
   lua_settop(L, 2);
@@ -538,8 +541,10 @@ int l_model_linearize(lua_State *L) {
   if (lua_getfield(L, 2, "at") != LUA_TNIL) {
     mbd_run *run = luaL_testudata(L, -1, "mbd.Run") ? l_run_check(L, -1) : NULL;
     if (!run) {
-      luaL_error(L, "linearize: field 'at' expects an mbd.Run (a run or an equilibrium of this "
-                 "model), got %s", lx_typename(L, -1));
+      luaL_error(L,
+                 "linearize: field 'at' expects an mbd.Run (a run or an equilibrium of this "
+                 "model), got %s",
+                 lx_typename(L, -1));
     }
     if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
       luaL_error(L, "linearize: field 'at' is a run of another model");
@@ -547,15 +552,16 @@ int l_model_linearize(lua_State *L) {
     lua_pop(L, 1);
     int ns = mbd_run_nsample(run);
     if (!has_t && ns != 1) {
-      luaL_error(L, "linearize: missing field 't' (the time of the run to linearize about; a run "
+      luaL_error(L,
+                 "linearize: missing field 't' (the time of the run to linearize about; a run "
                  "of one sample, an equilibrium, needs none)");
     }
     if (!has_t) {
       t = mbd_run_times(run)[0];
     }
     mbd_linear_state_size(m, &nq, &nv);
-    double *q = lua_newuserdatauv(
-        L, sizeof(double) * (size_t)(nq + nv + mbd_model_njoint(m) + 3), 0);
+    double *q =
+        lua_newuserdatauv(L, sizeof(double) * (size_t)(nq + nv + mbd_model_njoint(m) + 3), 0);
     double *v = q + nq + 1, *memo = v + nv + 1;
     if (mbd_run_state_at(m, run, t, q, v, memo, &err) != MBD_OK) {
       return raise_err(L, &err);
@@ -565,7 +571,8 @@ int l_model_linearize(lua_State *L) {
     o.memo = memo;
     o.t = t;
   } else if (has_t && t != 0) {
-    luaL_error(L, "linearize: field 't' needs field 'at' (without a run: the assembled initial "
+    luaL_error(L,
+               "linearize: field 't' needs field 'at' (without a run: the assembled initial "
                "state, t = 0)");
   } else {
     lua_pushnil(L);

@@ -68,12 +68,19 @@ void lin_sys_poses(const lin_sys *s, mbd_data *d);
 void lin_sys_coord_name(const lin_sys *s, int k, char *buf, size_t len);
 /* w's coordinate behind independent coordinate k */
 int lin_sys_icoord(const lin_sys *s, int k);
-/* the central-difference step of x's component k: ε^(1/3) of the coordinate's scale for a
- * position (truncation error ~ (h/scale)² = 4e-11 against rounding ε·scale/h = 4e-11); for a
- * velocity 1e-3 of the larger of its scale per second and its value — the right-hand side is
- * quadratic in the velocities (velocity-quadratic terms, linear dampers), so central
- * differences are exact there and a larger step only lowers rounding */
+/* the central-difference step of x's component k: for a position ε^(1/5) of the coordinate's
+ * scale (lin_sys_derivative extrapolates two of them: truncation ~ (h/scale)⁴ = 3e-13 against
+ * rounding ε·scale/h = 3e-13); for a velocity 1e-3 of the larger of its scale per second and its
+ * value — the right-hand side is quadratic in the velocities (velocity-quadratic terms, linear
+ * dampers), so a central difference is exact there and a larger step only lowers rounding */
 double lin_sys_step(const lin_sys *s, int k);
+/* a vector function of the state (n entries into out) */
+typedef int (*lin_vecfn)(lin_sys *s, const double *x, double *out, void *ctx, mbd_error *err);
+/* the derivative of fn (n entries) along x's component k at the operating point, into d: a
+ * central difference for a velocity, Richardson's extrapolation (4 D(h/2) − D(h)) / 3 of central
+ * differences for a position */
+int lin_sys_derivative(lin_sys *s, int k, lin_vecfn fn, void *ctx, int n, double *d,
+                       mbd_error *err);
 /* the partition's B (n × f): v = B v_i at the operating point, into out (ld n) */
 int lin_sys_partial_velocities(lin_sys *s, double *out, mbd_error *err);
 

@@ -322,6 +322,10 @@ static int reduced_generator(lin_sys *s, const mbd_lin_steady *g, const double *
   return MBD_OK;
 }
 
+static int generator_fn(lin_sys *s, const double *x, double *out, void *ctx, mbd_error *err) {
+  return reduced_generator(s, ctx, x, out, err);
+}
+
 /* the steady motion's rates Ω (least squares of ẋ0 = Σ Ω_k g_k(x0) over the position rates,
  * each scaled by its coordinate's scale), A −= Σ Ω_k Dg_k, and ẋ0 − Σ Ω_k g_k(x0) into res */
 static int steady_frame(lin_sys *s, const mbd_lin_opts *o, mbd_linear *l, double *res,
@@ -359,21 +363,14 @@ static int steady_frame(lin_sys *s, const mbd_lin_opts *o, mbd_linear *l, double
       res[i] -= l->rate[k] * G[(size_t)k * nx + i];
     }
   }
-  // A −= Σ Ω_k Dg_k, Dg_k by central differences of g_k (linear in the full state: the
-  // completion's derivatives are all there is)
-  double *gp = xp + nx, *gm = xp + 2 * nx;
+  // A −= Σ Ω_k Dg_k, Dg_k by differences of g_k (linear in the full state: the completion's
+  // derivatives are all there is)
+  double *dg = xp;
   for (int j = 0; rc == MBD_OK && j < nx; j++) {
-    double h = lin_sys_step(s, j);
     for (int k = 0; rc == MBD_OK && k < ns; k++) {
-      memcpy(xp, s->x0, (size_t)nx * sizeof(double));
-      xp[j] += h;
-      rc = reduced_generator(s, &o->steady[k], xp, gp, err);
-      xp[j] -= 2 * h;
-      if (rc == MBD_OK) {
-        rc = reduced_generator(s, &o->steady[k], xp, gm, err);
-      }
+      rc = lin_sys_derivative(s, j, generator_fn, (void *)&o->steady[k], nx, dg, err);
       for (int i = 0; rc == MBD_OK && i < nx; i++) {
-        MBD_AT(l->A, nx, i, j) -= l->rate[k] * (gp[i] - gm[i]) / (2 * h);
+        MBD_AT(l->A, nx, i, j) -= l->rate[k] * dg[i];
       }
     }
   }
@@ -423,25 +420,28 @@ static int outputs_at(lin_sys *s, const double *x, const mbd_lin_input *u, doubl
   return MBD_OK;
 }
 
-/* C and D by central differences (D: ±1 of each input; the channels are linear in it) */
+typedef struct out_ctx {
+  const int *chan;
+  int ny;
+} out_ctx;
+
+static int outputs_fn(lin_sys *s, const double *x, double *out, void *ctx, mbd_error *err) {
+  const out_ctx *c = ctx;
+  return outputs_at(s, x, NULL, 0, c->chan, c->ny, out, err);
+}
+
+/* C by differences of the outputs; D by ±1 of each input (the channels are linear in it) */
 static int output_matrices(lin_sys *s, const mbd_lin_opts *o, const int *chan, mbd_linear *l,
                            mbd_error *err) {
   int nx = l->nx, ny = l->ny;
-  double *xp = calloc((size_t)nx, sizeof(double));
   double *yp = calloc((size_t)ny * 2 + 2, sizeof(double));
-  int rc = xp && yp ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");
+  int rc = yp ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");
   double *ym = yp + ny;
+  out_ctx c = {chan, ny};
   for (int k = 0; rc == MBD_OK && k < nx; k++) {
-    double h = lin_sys_step(s, k);
-    memcpy(xp, s->x0, (size_t)nx * sizeof(double));
-    xp[k] += h;
-    rc = outputs_at(s, xp, NULL, 0, chan, ny, yp, err);
-    xp[k] -= 2 * h;
-    if (rc == MBD_OK) {
-      rc = outputs_at(s, xp, NULL, 0, chan, ny, ym, err);
-    }
+    rc = lin_sys_derivative(s, k, outputs_fn, &c, ny, yp, err);
     for (int j = 0; rc == MBD_OK && j < ny; j++) {
-      MBD_AT(l->C, ny, j, k) = (yp[j] - ym[j]) / (2 * h);
+      MBD_AT(l->C, ny, j, k) = yp[j];
     }
   }
   for (int k = 0; rc == MBD_OK && k < l->nu; k++) {
@@ -453,7 +453,6 @@ static int output_matrices(lin_sys *s, const mbd_lin_opts *o, const int *chan, m
       MBD_AT(l->D, ny, j, k) = (yp[j] - ym[j]) / 2;
     }
   }
-  free(xp);
   free(yp);
   return rc;
 }
@@ -494,24 +493,21 @@ static int input_matrix(lin_sys *s, const mbd_lin_opts *o, mbd_linear *l, mbd_er
 /* ------------------------------------------------------------------------------------------ */
 /* the linearization                                                                           */
 
-/* A by central differences of f */
+static int rhs_fn(lin_sys *s, const double *x, double *out, void *ctx, mbd_error *err) {
+  (void)ctx;
+  return lin_sys_rhs(s, x, out, err);
+}
+
+/* A by differences of f */
 static int differences_A(lin_sys *s, mbd_linear *l, mbd_error *err) {
   int nx = l->nx;
-  double *xp = calloc((size_t)nx * 3, sizeof(double));
-  if (!xp) {
+  double *col = calloc((size_t)nx, sizeof(double));
+  if (!col) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");
   }
-  double *fp = xp + nx, *fm = xp + 2 * nx;
   int rc = MBD_OK;
   for (int k = 0; rc == MBD_OK && k < nx; k++) {
-    double h = lin_sys_step(s, k);
-    memcpy(xp, s->x0, (size_t)nx * sizeof(double));
-    xp[k] += h;
-    rc = lin_sys_rhs(s, xp, fp, err);
-    xp[k] -= 2 * h;
-    if (rc == MBD_OK) {
-      rc = lin_sys_rhs(s, xp, fm, err);
-    }
+    rc = lin_sys_derivative(s, k, rhs_fn, NULL, nx, col, err);
     if (rc != MBD_OK) {
       char nm[MBD_LIN_NAME], msg[sizeof err->msg];
       lin_sys_coord_name(s, k % s->f, nm, sizeof nm);
@@ -519,11 +515,9 @@ static int differences_A(lin_sys *s, mbd_linear *l, mbd_error *err) {
       rc = MBD_FAIL(err, rc, MSG_LIN_RHS, "linearize", nm, msg);
       break;
     }
-    for (int i = 0; i < nx; i++) {
-      MBD_AT(l->A, nx, i, k) = (fp[i] - fm[i]) / (2 * h);
-    }
+    memcpy(l->A + (size_t)k * nx, col, (size_t)nx * sizeof(double));
   }
-  free(xp);
+  free(col);
   return rc;
 }
 

@@ -108,35 +108,25 @@ static void shares(int f, const double *S, const double *pr, const double *pi, d
   }
 }
 
-/* Jq (nq × f): the model's coordinates' derivative by the independent positions, by central
- * differences of the completed states in Cartesian coordinates */
-static int position_jacobian(lin_sys *s, double *Jq, mbd_error *err) {
-  const mbd_model *m = s->m;
-  int nx = 2 * s->f;
-  double *xp = calloc((size_t)nx + 2 * (size_t)m->nq, sizeof(double));
-  if (!xp) {
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");
+/* the model's coordinates at the state x (w's completed, as m's) */
+static int cartesian_q(lin_sys *s, const double *x, double *out, void *ctx, mbd_error *err) {
+  (void)ctx;
+  int rc = lin_sys_complete(s, x, err);
+  if (rc == MBD_OK) {
+    rc = lin_sys_cartesian(s, s->d, s->dc, err);
   }
-  double *qp = xp + nx, *qm = qp + m->nq;
+  if (rc == MBD_OK) {
+    memcpy(out, s->dc->q, (size_t)s->m->nq * sizeof(double));
+  }
+  return rc;
+}
+
+/* Jq (nq × f): the model's coordinates' derivative by the independent positions */
+static int position_jacobian(lin_sys *s, double *Jq, mbd_error *err) {
   int rc = MBD_OK;
   for (int k = 0; rc == MBD_OK && k < s->f; k++) {
-    double h = lin_sys_step(s, k);
-    for (int sg = 0; rc == MBD_OK && sg < 2; sg++) {
-      memcpy(xp, s->x0, (size_t)nx * sizeof(double));
-      xp[k] += sg ? -h : h;
-      rc = lin_sys_complete(s, xp, err);
-      if (rc == MBD_OK) {
-        rc = lin_sys_cartesian(s, s->d, s->dc, err);
-      }
-      if (rc == MBD_OK) {
-        memcpy(sg ? qm : qp, s->dc->q, (size_t)m->nq * sizeof(double));
-      }
-    }
-    for (int i = 0; rc == MBD_OK && i < m->nq; i++) {
-      MBD_AT(Jq, m->nq, i, k) = (qp[i] - qm[i]) / (2 * h);
-    }
+    rc = lin_sys_derivative(s, k, cartesian_q, NULL, s->m->nq, Jq + (size_t)k * s->m->nq, err);
   }
-  free(xp);
   return rc;
 }
 
@@ -303,7 +293,8 @@ int lin_modes(lin_sys *s, mbd_linear *l, mbd_error *err) {
   for (int k = 0; k < nx; k++) {
     l->max_re = fmax(l->max_re, l->re[k]);
   }
-  l->stable = l->max_re <= LIN_STABLE_REL * wmax && nrig == 0;
+  // (rigid modes about a steady motion are its symmetries' families: neutral, not unstable)
+  l->stable = l->max_re <= LIN_STABLE_REL * wmax && (nrig == 0 || l->nsteady > 0);
   // shapes and participation per coordinate
   size_t NM = (size_t)(nm ? nm : 1);
   l->shape_re = calloc((size_t)f * NM, sizeof(double));

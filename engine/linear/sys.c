@@ -424,10 +424,38 @@ void lin_sys_coord_name(const lin_sys *s, int k, char *buf, size_t len) {
 double lin_sys_step(const lin_sys *s, int k) {
   int f = s->f;
   if (k < f) {
-    return cbrt(DBL_EPSILON) * s->scale[lin_sys_icoord(s, k)];
+    return pow(DBL_EPSILON, 0.2) * s->scale[lin_sys_icoord(s, k)];
   }
   int c = lin_sys_icoord(s, k - f);
   return 1e-3 * fmax(s->scale[c], fabs(s->x0[k]));
+}
+
+int lin_sys_derivative(lin_sys *s, int k, lin_vecfn fn, void *ctx, int n, double *d,
+                       mbd_error *err) {
+  int nx = 2 * s->f, pos = k < s->f;
+  double *xp = calloc((size_t)nx + 2 * (size_t)n + 1, sizeof(double));
+  if (!xp) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");
+  }
+  double *gp = xp + nx, *gm = gp + n, h = lin_sys_step(s, k);
+  int rc = MBD_OK;
+  // D(h), then for a position D(h/2) and the extrapolation
+  for (int pass = 0; rc == MBD_OK && pass < (pos ? 2 : 1); pass++) {
+    double hh = pass ? 0.5 * h : h;
+    memcpy(xp, s->x0, (size_t)nx * sizeof(double));
+    xp[k] += hh;
+    rc = fn(s, xp, gp, ctx, err);
+    xp[k] -= 2 * hh;
+    if (rc == MBD_OK) {
+      rc = fn(s, xp, gm, ctx, err);
+    }
+    for (int i = 0; rc == MBD_OK && i < n; i++) {
+      double D = (gp[i] - gm[i]) / (2 * hh);
+      d[i] = pass ? (4 * D - d[i]) / 3 : D;
+    }
+  }
+  free(xp);
+  return rc;
 }
 
 int lin_sys_partial_velocities(lin_sys *s, double *out, mbd_error *err) {
