@@ -62,6 +62,7 @@ typedef struct eq {
   double *q;    /* nq: the current iterate */
   double *qb;   /* nq: the pose a completion starts from */
   double fref;  /* the starting generalized forces' size, s_k |Q_k| (N·m) */
+  double mref;  /* the largest mass on a length coordinate (kg) */
   double *wk;   /* scratch */
   mbd_lsq_ws lsq;
 } eq;
@@ -241,13 +242,72 @@ static int eq_r(eq *E, const double *x, double *r, mbd_error *err) {
 
 static double eq_scale(const eq *E, int k) { return E->s->scale[E->perm[E->mr + k]]; }
 
-static double merit(const eq *E, const double *r) {
-  double p = 0;
-  for (int k = 0; k < E->f; k++) {
-    double a = eq_scale(E, k) * r[k];
-    p += 0.5 * a * a;
+/* B = [−J_dd⁻¹ J_di; I] (n × f, ld n) at the pose of the last eq_force (J_dd factored there) */
+static void eq_B(eq *E, double *B) {
+  int n = E->n, f = E->f, mr = E->mr;
+  memset(B, 0, (size_t)n * (size_t)f * sizeof(double));
+  for (int k = 0; k < f; k++) {
+    double *col = E->wk;
+    for (int r = 0; r < mr; r++) {
+      col[r] = -MBD_AT(E->J, mr, r, E->perm[mr + k]);
+    }
+    if (mr > 0) {
+      mbd_lu_solve(mr, E->lu, mr, E->piv, col, 1);
+    }
+    for (int r = 0; r < mr; r++) {
+      MBD_AT(B, n, E->perm[r], k) = col[r];
+    }
+    MBD_AT(B, n, E->perm[mr + k], k) = 1;
   }
-  return p;
+}
+
+/* the reduced mass BᵀMB (f × f) with M of the last eq_force; MB scratch n × f */
+static void eq_mass(eq *E, const double *B, double *MB, double *Mr) {
+  int n = E->n, f = E->f;
+  mbd_gemm(0, 0, n, f, n, 1.0, E->d->M, n, B, n, 0.0, MB, n);
+  mbd_gemm(1, 0, f, f, n, 1.0, B, n, MB, n, 0.0, Mr, f);
+  for (int i = 0; i < f; i++) {
+    for (int j = i + 1; j < f; j++) {
+      double a = 0.5 * (MBD_AT(Mr, f, i, j) + MBD_AT(Mr, f, j, i));
+      MBD_AT(Mr, f, i, j) = MBD_AT(Mr, f, j, i) = a;
+    }
+  }
+}
+
+/* how far a step p of the independent coordinates moves the model, relative to its scales and
+ * the same in every frame and units: the largest over the bodies of the centre of mass's
+ * displacement over the model's size and the turn (planar |δθ|, spatial 2|δp|), of a modal
+ * coordinate's change over its scale, of a joint coordinate's over its scale (B p the motion of
+ * every coordinate) */
+static double eq_step_size(eq *E, const double *B, const double *p) {
+  const mbd_model *w = E->w;
+  int n = E->n, f = E->f;
+  double *dq = E->wk, big = 0;
+  mbd_gemv(0, n, f, 1.0, B, n, p, 0.0, dq);
+  for (int k = 0; k < w->nblock; k++) {
+    const mbd_block *bl = &w->block[k];
+    if (bl->kind != MBD_BLOCK_BODY) {
+      for (int c = 0; c < bl->nv; c++) {
+        big = fmax(big, fabs(dq[bl->vadr + c]) / E->s->scale[bl->vadr + c]);
+      }
+      continue;
+    }
+    const mbd_body_kind_desc *kd = mbd_body_kind_get(w->body[bl->owner].kind);
+    const double *d = dq + bl->vadr;
+    double r2 = 0, t2 = 0;
+    for (int c = 0; c < kd->npos; c++) {
+      r2 += d[c] * d[c];
+    }
+    for (int c = kd->npos; c < kd->nv; c++) {
+      t2 += d[c] * d[c];
+    }
+    big = fmax(big, sqrt(r2) / E->s->scale[bl->vadr]);
+    big = fmax(big, (kd->nv - kd->npos == 1 ? 1 : 2) * sqrt(t2));
+    for (int c = kd->nv; c < bl->nv; c++) {
+      big = fmax(big, fabs(d[c]) / E->s->scale[bl->vadr + c]);
+    }
+  }
+  return big;
 }
 
 /* K = −∂r/∂x at x by central differences (the partition held) */
@@ -276,93 +336,24 @@ static int eq_stiffness(eq *E, const double *x, double *K, mbd_error *err) {
   return rc;
 }
 
-/* the scaled stiffness S K S's smallest singular value relative to its largest, and the
- * independent coordinate with the largest share of its right singular vector */
-static double eq_singular(eq *E, const double *K, int *at) {
+/* the spectrum of the symmetric part of K against the reduced mass: K_s v = λ M v, λ ascending,
+ * V's columns M-orthonormal (VᵀMV = I, VᵀK_sV = Λ: the potential's curvature in the kinetic
+ * energy's metric, the same in every parametrization) */
+static int eq_spectrum(const eq *E, const double *K, const double *Mr, double *lam, double *V,
+                       double *Mc, mbd_error *err) {
   int f = E->f;
-  double *SKS = calloc((size_t)f * (size_t)f, sizeof(double));
-  if (!SKS) {
-    return 1;
-  }
-  for (int j = 0; j < f; j++) {
-    for (int i = 0; i < f; i++) {
-      MBD_AT(SKS, f, i, j) = eq_scale(E, i) * MBD_AT(K, f, i, j) * eq_scale(E, j);
+  for (int i = 0; i < f; i++) {
+    for (int j = 0; j < f; j++) {
+      MBD_AT(V, f, i, j) = 0.5 * (MBD_AT(K, f, i, j) + MBD_AT(K, f, j, i));
+      MBD_AT(Mc, f, i, j) = MBD_AT(Mr, f, i, j);
     }
   }
-  const double *U = NULL, *Vt = NULL;
-  double ratio = 1;
-  *at = 0;
-  if (mbd_svd(&E->lsq, f, f, SKS, f, &U, &Vt) == MBD_OK) {
-    const double *s = E->lsq.s;
-    ratio = s[0] > 0 ? s[f - 1] / s[0] : 0;
-    double big = -1;
-    for (int k = 0; k < f; k++) {
-      double v = fabs(MBD_AT(Vt, f, f - 1, k));
-      if (v > big * (1 + 1e-9)) {
-        big = v;
-        *at = k;
-      }
-    }
-  }
-  free(SKS);
-  return ratio;
-}
-
-/* the verdict at the converged pose: K (f × f) there, its symmetric part's generalized
- * eigenvalues with the reduced mass: *min_w2 the least ω², stable when all are positive */
-static int eq_verdict(eq *E, const double *K, int *stable, double *min_w2, mbd_error *err) {
-  const mbd_model *w = E->w;
-  mbd_data *d = E->d;
-  int f = E->f, n = E->n, mr = E->mr;
-  double *Ks = calloc((size_t)f * (size_t)f, sizeof(double));
-  double *Mr = calloc((size_t)f * (size_t)f, sizeof(double));
-  double *B = calloc((size_t)n * (size_t)f, sizeof(double));
-  double *MB = calloc((size_t)n * (size_t)f, sizeof(double));
-  double *ev = calloc((size_t)f, sizeof(double));
-  int rc =
-      Ks && Mr && B && MB && ev ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "equilibrium");
-  // B = [−J_dd⁻¹ J_di; I] at d (completed, forces evaluated: M)
-  if (rc == MBD_OK && factor_dd(E) != 0) {
-    rc = MBD_FAIL(err, MBD_E_SINGULAR, MSG_EQ_SINGULAR, mr - 1, mr);
-  }
-  for (int k = 0; rc == MBD_OK && k < f; k++) {
-    double *col = E->wk;
-    for (int r = 0; r < mr; r++) {
-      col[r] = -MBD_AT(E->J, mr, r, E->perm[mr + k]);
-    }
-    if (mr > 0) {
-      mbd_lu_solve(mr, E->lu, mr, E->piv, col, 1);
-    }
-    for (int r = 0; r < mr; r++) {
-      MBD_AT(B, n, E->perm[r], k) = col[r];
-    }
-    MBD_AT(B, n, E->perm[mr + k], k) = 1;
-  }
-  if (rc == MBD_OK) {
-    mbd_gemm(0, 0, n, f, n, 1.0, d->M, n, B, n, 0.0, MB, n);
-    mbd_gemm(1, 0, f, f, n, 1.0, B, n, MB, n, 0.0, Mr, f);
-    for (int i = 0; i < f; i++) {
-      for (int j = 0; j < f; j++) {
-        MBD_AT(Ks, f, i, j) = 0.5 * (MBD_AT(K, f, i, j) + MBD_AT(K, f, j, i));
-      }
-    }
-    int e = mbd_eig_sym_gen(f, Ks, f, Mr, f, ev);
-    if (e != MBD_OK) {
-      rc = MBD_FAIL(err, e < 0 ? e : MBD_E_SINGULAR, MSG_LIN_EIG, "equilibrium",
+  int e = mbd_eig_sym_gen(f, V, f, Mc, f, lam);
+  if (e != MBD_OK) {
+    return MBD_FAIL(err, e < 0 ? e : MBD_E_SINGULAR, MSG_LIN_EIG, "equilibrium",
                     mbd_status_text(e < 0 ? e : MBD_E_SINGULAR));
-    }
   }
-  if (rc == MBD_OK) {
-    double big = 0;
-    for (int k = 0; k < f; k++) {
-      big = fmax(big, fabs(ev[k]));
-    }
-    *min_w2 = ev[0];
-    *stable = ev[0] > EQ_SINGULAR_REL * big;
-  }
-  (void)w;
-  free(Ks), free(Mr), free(B), free(MB), free(ev);
-  return rc;
+  return MBD_OK;
 }
 
 /* the state of w in E->d as the sample of the run: the model's reactions by the augmented solve
@@ -399,19 +390,61 @@ static void eq_free(eq *E) {
   mbd_lsq_free(&E->lsq);
 }
 
-/* the iterations from the pose in E->q; *iters, the residual (largest |r_k|) and its coordinate */
+/* the workspace of the iterations */
+typedef struct eq_ws {
+  double *x, *r, *K, *Kl, *p, *xt, *rt, *lam, *V, *Mc, *Mr, *B, *MB, *c;
+  int *piv;
+} eq_ws;
+
+static void ws_free(eq_ws *w) {
+  free(w->x), free(w->r), free(w->K), free(w->Kl), free(w->p), free(w->xt), free(w->rt);
+  free(w->lam), free(w->V), free(w->Mc), free(w->Mr), free(w->B), free(w->MB), free(w->c);
+  free(w->piv);
+}
+
+static int ws_alloc(eq_ws *w, int f, int n) {
+  size_t F = (size_t)(f ? f : 1), N = (size_t)(n ? n : 1);
+  memset(w, 0, sizeof *w);
+  w->x = calloc(F, sizeof(double));
+  w->r = calloc(F, sizeof(double));
+  w->K = calloc(F * F, sizeof(double));
+  w->Kl = calloc(F * F, sizeof(double));
+  w->p = calloc(F, sizeof(double));
+  w->xt = calloc(F, sizeof(double));
+  w->rt = calloc(F, sizeof(double));
+  w->lam = calloc(F, sizeof(double));
+  w->V = calloc(F * F, sizeof(double));
+  w->Mc = calloc(F * F, sizeof(double));
+  w->Mr = calloc(F * F, sizeof(double));
+  w->B = calloc(N * F, sizeof(double));
+  w->MB = calloc(N * F, sizeof(double));
+  w->c = calloc(F, sizeof(double));
+  w->piv = calloc(F, sizeof(int));
+  return w->x && w->r && w->K && w->Kl && w->p && w->xt && w->rt && w->lam && w->V && w->Mc &&
+         w->Mr && w->B && w->MB && w->c && w->piv;
+}
+
+/* ½ rᵀ M⁻¹ r in the eigenbasis of the iteration (M⁻¹ = V Vᵀ) */
+static double merit(int f, const double *V, const double *r) {
+  double phi = 0;
+  for (int j = 0; j < f; j++) {
+    double c = 0;
+    for (int i = 0; i < f; i++) {
+      c += MBD_AT(V, f, i, j) * r[i];
+    }
+    phi += 0.5 * c * c;
+  }
+  return phi;
+}
+
+/* the iterations from the pose in E->q; *iters, the residual (largest |r_k|) and its coordinate,
+ * the verdict */
 static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int *resid_at,
                    int *stable, double *min_w2, mbd_error *err) {
   int f = E->f, mr = E->mr;
-  size_t F = (size_t)f;
-  double *x = calloc(F, sizeof(double)), *r = calloc(F, sizeof(double));
-  double *K = calloc(F * F, sizeof(double)), *Kl = calloc(F * F, sizeof(double));
-  double *p = calloc(F, sizeof(double)), *xt = calloc(F, sizeof(double));
-  double *rt = calloc(F, sizeof(double)), *ev = calloc(F, sizeof(double));
-  int *piv = calloc(F, sizeof(int));
-  int rc = x && r && K && Kl && p && xt && rt && ev && piv
-               ? MBD_OK
-               : MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "equilibrium");
+  eq_ws W;
+  int rc =
+      ws_alloc(&W, f, E->n) ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "equilibrium");
   int converged = 0, stalled = 0, it = 0, sing_prev = -1;
   double unbalanced_prev = 0;
   const char *why = MSG_EQ_MAX_ITER;
@@ -419,7 +452,7 @@ static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int 
     if (o->poll && (rc = o->poll(o->poll_ud, 0, err)) < 0) {
       break;
     }
-    // the partition at the iterate, x its independent coordinates, r and K there
+    // the partition at the iterate, x its independent coordinates, r, B, M and K there
     memcpy(E->qb, E->q, (size_t)E->w->nq * sizeof(double));
     memcpy(E->d->q, E->q, (size_t)E->w->nq * sizeof(double));
     memset(E->d->v, 0, (size_t)E->w->nv * sizeof(double));
@@ -428,41 +461,84 @@ static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int 
       rc = eq_partition(E, err);
     }
     for (int k = 0; rc == MBD_OK && k < f; k++) {
-      x[k] = E->q[E->perm[mr + k]];
+      W.x[k] = E->q[E->perm[mr + k]];
     }
     if (rc == MBD_OK) {
-      rc = eq_r(E, x, r, err);
+      rc = eq_r(E, W.x, W.r, err);
     }
     if (rc == MBD_OK) {
       memcpy(E->q, E->d->q, (size_t)E->w->nq * sizeof(double));
-      rc = eq_stiffness(E, x, K, err);
+      eq_B(E, W.B);
+      eq_mass(E, W.B, W.MB, W.Mr);
+      rc = eq_stiffness(E, W.x, W.K, err);
+    }
+    if (rc == MBD_OK) {
+      rc = eq_spectrum(E, W.K, W.Mr, W.lam, W.V, W.Mc, err);
     }
     if (rc != MBD_OK) {
       break;
     }
-    double big = 0;
+    double big = 0, fs = 0;
     *resid_at = 0;
     for (int k = 0; k < f; k++) {
-      if (fabs(r[k]) > big) {
-        big = fabs(r[k]);
+      if (fabs(W.r[k]) > big) {
+        big = fabs(W.r[k]);
         *resid_at = k;
       }
+      fs += (eq_scale(E, k) * W.r[k]) * (eq_scale(E, k) * W.r[k]);
     }
     *resid = big;
     *iters = it;
-    double phi = merit(E, r);
-    int at = 0;
-    double sratio = eq_singular(E, K, &at);
+    double lmax = 0;
+    for (int k = 0; k < f; k++) {
+      lmax = fmax(lmax, fabs(W.lam[k]));
+    }
+    // the null space of K_s (its eigenvalues within EQ_SINGULAR_REL of the largest): the
+    // coordinate that moves most along it, and the force acting along it (scaled, N·m)
+    int singular = 0, at = 0, fat = 0;
+    double amax = -1, fnull = 0;
+    memset(W.c, 0, (size_t)f * sizeof(double));
+    for (int j = 0; j < f; j++) {
+      if (!(fabs(W.lam[j]) <= EQ_SINGULAR_REL * lmax)) {
+        continue;
+      }
+      singular = 1;
+      double cj = 0;
+      for (int i = 0; i < f; i++) {
+        cj += MBD_AT(W.V, f, i, j) * W.r[i];
+      }
+      for (int i = 0; i < f; i++) {
+        double v = fabs(MBD_AT(W.V, f, i, j)) / eq_scale(E, i);
+        if (v > amax * (1 + 1e-9)) {
+          amax = v;
+          at = i;
+        }
+        // (M v: the force of the direction, per coordinate)
+        double mv = 0;
+        for (int k = 0; k < f; k++) {
+          mv += MBD_AT(W.Mr, f, i, k) * MBD_AT(W.V, f, k, j);
+        }
+        W.c[i] += cj * mv;
+      }
+    }
+    for (int i = 0; i < f; i++) {
+      double a = fabs(W.c[i]) * eq_scale(E, i);
+      if (a > fnull * (1 + 1e-9)) {
+        fnull = a;
+        fat = i;
+      }
+    }
     // balanced to rounding, or the last full Newton step below tol: converged
-    if (converged || sqrt(2 * phi) <= EQ_BALANCE_REL * E->fref) {
-      if (sratio < EQ_SINGULAR_REL) {
+    if (converged || sqrt(fs) <= EQ_BALANCE_REL * E->fref) {
+      if (singular) {
         char nm[MBD_LIN_NAME];
         mbd_model_coord_name(E->w, E->perm[mr + at], nm, sizeof nm);
         rc = MBD_FAIL(err, MBD_E_SINGULAR, MSG_EQ_NEUTRAL, E->s->m->name, nm);
         break;
       }
       converged = 1;
-      rc = eq_verdict(E, K, stable, min_w2, err);
+      *min_w2 = W.lam[0];
+      *stable = W.lam[0] > EQ_SINGULAR_REL * lmax;
       break;
     }
     if (it == o->max_iter) {
@@ -470,55 +546,45 @@ static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int 
     }
     // a force along a direction that nothing restores, twice in a row and not falling: the
     // motion accelerates forever
-    if (sratio < EQ_SINGULAR_REL) {
-      double fr = fabs(r[at]);
-      if (sing_prev == at && fr >= 0.999 * unbalanced_prev && it >= 3) {
+    if (singular && fnull > EQ_BALANCE_REL * E->fref) {
+      if (sing_prev == fat && fnull >= 0.999 * unbalanced_prev && it >= 3) {
         char nm[MBD_LIN_NAME];
-        mbd_model_coord_name(E->w, E->perm[mr + at], nm, sizeof nm);
-        rc = MBD_FAIL(err, MBD_E_SINGULAR, MSG_EQ_UNBALANCED, E->s->m->name, r[at], nm);
+        mbd_model_coord_name(E->w, E->perm[mr + fat], nm, sizeof nm);
+        rc = MBD_FAIL(err, MBD_E_SINGULAR, MSG_EQ_UNBALANCED, E->s->m->name, W.r[fat], nm);
         break;
       }
-      sing_prev = at;
-      unbalanced_prev = fr;
+      sing_prev = fat;
+      unbalanced_prev = fnull;
     } else {
       sing_prev = -1;
     }
-    // the Newton step, when K is regular
+    double phi = merit(f, W.V, W.r);
+    // Newton, where K is regular and the potential convex (or the equilibrium near)
     int newton = 0;
-    double pmax = 0;
-    memcpy(Kl, K, F * F * sizeof(double));
-    if (sratio >= EQ_SINGULAR_REL && mbd_lu_factor(f, Kl, f, piv) == 0) {
-      memcpy(p, r, F * sizeof(double));
-      mbd_lu_solve(f, Kl, f, piv, p, 1);
-      for (int k = 0; k < f; k++) {
-        pmax = fmax(pmax, fabs(p[k]) / eq_scale(E, k));
-      }
-      // K_s positive definite (S K_s S's eigenvalues), or the equilibrium close
-      for (int i = 0; i < f; i++) {
-        for (int j = 0; j < f; j++) {
-          MBD_AT(Kl, f, i, j) =
-              0.5 * eq_scale(E, i) * (MBD_AT(K, f, i, j) + MBD_AT(K, f, j, i)) * eq_scale(E, j);
-        }
-      }
-      int pd = mbd_eig_sym(f, Kl, f, ev) == MBD_OK && ev[0] > 0;
-      newton = isfinite(pmax) && (pd || pmax <= EQ_NEWTON_NEAR);
+    double size = 0;
+    memcpy(W.Kl, W.K, (size_t)f * f * sizeof(double));
+    if (!singular && mbd_lu_factor(f, W.Kl, f, W.piv) == 0) {
+      memcpy(W.p, W.r, (size_t)f * sizeof(double));
+      mbd_lu_solve(f, W.Kl, f, W.piv, W.p, 1);
+      size = eq_step_size(E, W.B, W.p);
+      newton = isfinite(size) && (W.lam[0] > 0 || size <= EQ_NEWTON_NEAR);
     }
     if (newton) {
-      double cap = pmax > EQ_TRUST ? EQ_TRUST / pmax : 1, alpha = cap;
+      double alpha = size > EQ_TRUST ? EQ_TRUST / size : 1;
       int accepted = 0;
       for (int ls = 0; ls < 30 && !accepted; ls++, alpha *= 0.5) {
         for (int k = 0; k < f; k++) {
-          xt[k] = x[k] + alpha * p[k];
+          W.xt[k] = W.x[k] + alpha * W.p[k];
         }
         mbd_error e2;
         mbd_error_clear(&e2);
-        if (eq_r(E, xt, rt, &e2) != MBD_OK) {
+        if (eq_r(E, W.xt, W.rt, &e2) != MBD_OK) {
           continue;  // (the constraints could not be met there: a shorter step)
         }
-        if (merit(E, rt) <= (1 - 1e-4 * alpha) * phi) {
+        if (merit(f, W.V, W.rt) <= (1 - 1e-4 * alpha) * phi) {
           accepted = 1;
           memcpy(E->q, E->d->q, (size_t)E->w->nq * sizeof(double));
-          if (alpha == 1 && pmax <= o->tol) {
+          if (alpha == 1 && size <= o->tol) {
             converged = 1;  // (r and K once more at the new pose, then the verdict)
           }
         }
@@ -528,59 +594,40 @@ static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int 
         continue;
       }
     }
-    // downhill in the potential: (K_s + μ S⁻²) p = r with μ making it positive definite
-    for (int i = 0; i < f; i++) {
-      for (int j = 0; j < f; j++) {
-        MBD_AT(Kl, f, i, j) =
-            0.5 * eq_scale(E, i) * (MBD_AT(K, f, i, j) + MBD_AT(K, f, j, i)) * eq_scale(E, j);
+    // downhill in the potential: (K_s + μ M) p = r, μ past the most negative eigenvalue (so that
+    // the step lowers the potential) and at least 1e-3 of the spectrum's or the force's own scale
+    double lam_r = sqrt(2 * phi) / (E->s->m->size > 0 ? E->s->m->size : 1) / sqrt(E->mref);
+    double mu = fmax(-W.lam[0], 0) + 1e-3 * fmax(lmax, lam_r) + DBL_MIN;
+    memset(W.p, 0, (size_t)f * sizeof(double));
+    for (int j = 0; j < f; j++) {
+      double cj = 0;
+      for (int i = 0; i < f; i++) {
+        cj += MBD_AT(W.V, f, i, j) * W.r[i];
+      }
+      for (int i = 0; i < f; i++) {
+        W.p[i] += cj / (W.lam[j] + mu) * MBD_AT(W.V, f, i, j);
       }
     }
-    double lo = 0, hi = 0, rs = 0;
-    if (mbd_eig_sym(f, Kl, f, ev) == MBD_OK) {
-      lo = ev[0];
-      hi = fmax(fabs(ev[0]), fabs(ev[f - 1]));
-    }
-    for (int k = 0; k < f; k++) {
-      rs = fmax(rs, fabs(eq_scale(E, k) * r[k]));
-    }
-    // μ: past the most negative eigenvalue, and at least what keeps the step within the trust
-    // region when the stiffness is nil
-    double mu = fmax(-lo, 0) + fmax(1e-3 * hi, rs / EQ_TRUST);
-    for (int i = 0; i < f; i++) {
-      for (int j = 0; j < f; j++) {
-        MBD_AT(Kl, f, i, j) =
-            0.5 * eq_scale(E, i) * (MBD_AT(K, f, i, j) + MBD_AT(K, f, j, i)) * eq_scale(E, j) +
-            (i == j ? mu : 0);
-      }
-      p[i] = eq_scale(E, i) * r[i];
-    }
-    if (mbd_chol_factor(f, Kl, f) != 0) {
-      why = MSG_EQ_STALLED;
-      break;
-    }
-    mbd_chol_solve(f, Kl, f, p, 1);
-    pmax = 0;
     double work0 = 0;
     for (int k = 0; k < f; k++) {
-      p[k] *= eq_scale(E, k);
-      pmax = fmax(pmax, fabs(p[k]) / eq_scale(E, k));
-      work0 += r[k] * p[k];
+      work0 += W.r[k] * W.p[k];
     }
-    double alpha = pmax > EQ_TRUST ? EQ_TRUST / pmax : 1;
+    size = eq_step_size(E, W.B, W.p);
+    double alpha = size > EQ_TRUST ? EQ_TRUST / size : 1;
     int accepted = 0;
-    for (int ls = 0; ls < 30 && !accepted; ls++, alpha *= 0.5) {
+    for (int ls = 0; ls < 30 && !accepted && isfinite(size); ls++, alpha *= 0.5) {
       for (int k = 0; k < f; k++) {
-        xt[k] = x[k] + alpha * p[k];
+        W.xt[k] = W.x[k] + alpha * W.p[k];
       }
       mbd_error e2;
       mbd_error_clear(&e2);
-      if (eq_r(E, xt, rt, &e2) != MBD_OK) {
+      if (eq_r(E, W.xt, W.rt, &e2) != MBD_OK) {
         continue;
       }
       // the work of r along the step (trapezoid): the potential falls
       double work = 0;
       for (int k = 0; k < f; k++) {
-        work += 0.5 * (r[k] + rt[k]) * alpha * p[k];
+        work += 0.5 * (W.r[k] + W.rt[k]) * alpha * W.p[k];
       }
       if (work >= 1e-4 * alpha * work0) {
         accepted = 1;
@@ -597,7 +644,7 @@ static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int 
     mbd_model_coord_name(E->w, E->perm[mr + *resid_at], nm, sizeof nm);
     rc = MBD_FAIL(err, MBD_E_NEWTON, MSG_EQ_NO_CONVERGENCE, it, *resid, nm, why);
   }
-  free(x), free(r), free(K), free(Kl), free(p), free(xt), free(rt), free(ev), free(piv);
+  ws_free(&W);
   return rc;
 }
 
@@ -698,9 +745,16 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
     if (rc == MBD_OK) {
       lin_sys_poses(&s, E.d);
       rc = mbd_forces_eval(w, E.d, err);
+      double f2 = 0;
+      E.mref = 0;
       for (int c = 0; rc == MBD_OK && c < E.n; c++) {
-        E.fref = fmax(E.fref, s.scale[c] * fabs(E.d->Q[c]));
+        f2 += (s.scale[c] * E.d->Q[c]) * (s.scale[c] * E.d->Q[c]);
+        if (s.ckind[c] == LIN_LENGTH) {
+          E.mref = fmax(E.mref, MBD_AT(E.d->M, E.n, c, c));
+        }
       }
+      E.fref = sqrt(f2);
+      E.mref = E.mref > 0 ? E.mref : 1;
       memcpy(E.q, s.d0->q, (size_t)w->nq * sizeof(double));
     }
     long iters = 0;

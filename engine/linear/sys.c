@@ -20,6 +20,10 @@
 
 /* the weight of an angle-like column against a length's in the partition's QR */
 #define LIN_ANGLE_WEIGHT 0.1
+/* the smallest / largest pivot of Φq's QR below which a state counts as a singular configuration:
+ * the independent coordinates are not defined there (a position analysis reaches a singular pose
+ * only to about √ε ≈ 1.5e-8 of the coordinates: a double root) */
+#define LIN_SINGULAR_RATIO 1e-7
 
 void lin_sys_close(lin_sys *s) {
   if (s->self && s->ops && s->ops->destroy) {
@@ -274,10 +278,11 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   }
   coord_kinds(s);
   column_weights(s, s->d0);
-  // a singular configuration: the active rows have lost rank here
+  // a singular configuration: the active rows have lost rank here, or nearly (Newton reaches a
+  // singular pose only to about √ε: its double root)
   int rank = 0;
   double ratio = pivot_ratio(s, s->d0, &rank);
-  if (rank < s->d0->ma) {
+  if (rank < s->d0->ma || ratio < LIN_SINGULAR_RATIO) {
     return MBD_FAIL(err, MBD_E_SINGULAR, MSG_LIN_SINGULAR, fn, t, ratio);
   }
   // the formulation on w (relative: Kane's on the joint coordinates; gcp and kane partition
@@ -309,6 +314,9 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   s->partitioned = F == MBD_FORM_GCP || F == MBD_FORM_KANE;
   if (s->partitioned) {
     s->p = s->self;  // (gcp's and kane's run state is their partition: formulations.h)
+    // no window of a singular configuration (mbd_part_windowed): it interpolates accelerations
+    // along the velocity for an integrator crossing one; here each evaluation is the state's own
+    s->p->in_window = 1;
   } else {
     rc = mbd_part_alloc(&s->p, w, s->d0, &s->so, err);
     if (rc != MBD_OK) {
