@@ -54,8 +54,13 @@ local function coordinate_shares(md)
   return s
 end
 
+-- a real part or a damping ratio within rounding of zero (an undamped mode's: 1e-17 of |λ|)
+-- printed as 0
+local function clean(x, scale) return math.abs(x) <= 1e-12 * scale and 0 or x end
+
 local function eigen_text(md)
-  local re, im = md.eigenvalue[1], md.eigenvalue[2]
+  local mod = math.sqrt(md.eigenvalue[1] ^ 2 + md.eigenvalue[2] ^ 2)
+  local re, im = clean(md.eigenvalue[1], mod), md.eigenvalue[2]
   if im > 0 then return string.format("%s ± %si", num(re), num(im)) end
   return num(re)
 end
@@ -128,7 +133,7 @@ function linear.report(L)
       rows[#rows + 1] = {
         tostring(k), md.kind,
         md.kind == "oscillatory" and num(md.frequency) or "-",
-        md.kind == "rigid" and "-" or num(md.damping),
+        md.kind == "rigid" and "-" or num(clean(md.damping, 1)),
         eigen_text(md),
         leaders(L.coordinates, coordinate_shares(md)),
         leaders(L.bodies, md.participation.bodies),
