@@ -906,7 +906,8 @@ topics.Model = {
 A mechanism under construction. Fields: m.ground. Methods: m:body, m:flexible_body,
 m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical, m:drive,
 m:force, m:torque, m:spring, m:rotational_spring, m:surface, m:contact, m:info,
-m:simulate, m:kinematics, m:explain, m:find. Fields also: m.last_run, m.name, m.dim.]],
+m:simulate, m:kinematics, m:explain, m:equilibrium, m:linearize, m:find. Fields also: m.last_run,
+m.name, m.dim.]],
   example = [[local m = mbd.model { dim = 2 }
 m:info()]],
   see = { "model", "body", "simulate" },
