@@ -523,6 +523,7 @@ int l_model_linearize(lua_State *L) {
   // the model assembled (its initial state, or the coordinates a run's state is read into)
   mbd_error err;
   mbd_error_clear(&err);
+  lua_State *L_outer = l_model_callbacks(L, 1)->L;  // (a call from inside a run of this model)
   l_model_enter(L, 1);
   if (!mbd_model_is_assembled(m)) {
     if (mbd_model_running(m)) {
@@ -558,6 +559,11 @@ int l_model_linearize(lua_State *L) {
     }
     if (!has_t) {
       t = mbd_run_times(run)[0];
+    }
+    const double *ts = mbd_run_times(run);
+    if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
+      luaL_error(L, "linearize: t = %f is outside the run (%f .. %f s)", t, ns ? ts[0] : 0.0,
+                 ns ? ts[ns - 1] : 0.0);
     }
     mbd_linear_state_size(m, &nq, &nv);
     double *q =
@@ -625,7 +631,6 @@ int l_model_linearize(lua_State *L) {
   ll->l = NULL;
   luaL_setmetatable(L, LINEAR_MT);
   int uidx = lua_gettop(L);
-  lua_State *L_outer = l_model_callbacks(L, 1)->L;
   int rc = mbd_linearize(m, &o, &ll->l, &err);
   l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   if (rc != MBD_OK) {

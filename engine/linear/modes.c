@@ -33,18 +33,24 @@
  * Re λ ~ 1e-10 |λ| on an undamped oscillator */
 #define LIN_STABLE_REL 1e-7
 
-/* order of eigenvalues: ascending |λ|, then the one with im > 0 first, then re */
-static const double *sort_re, *sort_im;
+/* an eigenvalue's sort key: ascending |λ|, then the one with im > 0 first, then re */
+typedef struct eig_key {
+  double mod, re, im;
+  int j;
+} eig_key;
+
 static int by_modulus(const void *a, const void *b) {
-  int i = *(const int *)a, j = *(const int *)b;
-  double mi = hypot(sort_re[i], sort_im[i]), mj = hypot(sort_re[j], sort_im[j]);
-  if (mi != mj) {
-    return mi < mj ? -1 : 1;
+  const eig_key *x = a, *y = b;
+  if (x->mod != y->mod) {
+    return x->mod < y->mod ? -1 : 1;
   }
-  if (sort_im[i] != sort_im[j]) {
-    return sort_im[i] > sort_im[j] ? -1 : 1;
+  if (x->im != y->im) {
+    return x->im > y->im ? -1 : 1;
   }
-  return sort_re[i] < sort_re[j] ? -1 : (sort_re[i] > sort_re[j]);
+  if (x->re != y->re) {
+    return x->re < y->re ? -1 : 1;
+  }
+  return x->j - y->j;
 }
 
 /* the eigenvector of λ_j from dgeev's columns (pairs: real and imaginary parts) */
@@ -219,7 +225,7 @@ int lin_modes(lin_sys *s, mbd_linear *l, mbd_error *err) {
   int nx = l->nx, f = l->f;
   double *V = calloc((size_t)nx * (size_t)nx, sizeof(double));
   double *wr = calloc((size_t)nx, sizeof(double)), *wi = calloc((size_t)nx, sizeof(double));
-  int *ord = calloc((size_t)nx, sizeof(int));
+  eig_key *ord = calloc((size_t)nx, sizeof(eig_key));
   double *Ks = calloc((size_t)f * (size_t)f, sizeof(double));
   int rc =
       V && wr && wi && ord && Ks ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");
@@ -240,14 +246,12 @@ int lin_modes(lin_sys *s, mbd_linear *l, mbd_error *err) {
   }
   // sorted by |λ|, each eigenvector normalized
   for (int i = 0; i < nx; i++) {
-    ord[i] = i;
+    ord[i] = (eig_key){hypot(wr[i], wi[i]), wr[i], wi[i], i};
   }
-  sort_re = wr;
-  sort_im = wi;
-  qsort(ord, (size_t)nx, sizeof(int), by_modulus);
+  qsort(ord, (size_t)nx, sizeof(eig_key), by_modulus);
   double wmax = 0;
   for (int k = 0; k < nx; k++) {
-    int j = ord[k];
+    int j = ord[k].j;
     l->re[k] = wr[j];
     l->im[k] = wi[j];
     wmax = fmax(wmax, hypot(wr[j], wi[j]));

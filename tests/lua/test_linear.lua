@@ -625,6 +625,8 @@ local errors = {
    "linearize: field 'at' is a run of another model"},
   {"at: a run without t", function() return many.model:linearize { at = many } end, {}, false,
    "linearize: missing field 't'"},
+  {"at: t outside the run", function() return many.model:linearize { at = many, t = 3 } end, {}, false,
+   "linearize: t = 3.0 is outside the run (0.0 .. 0.1 s)"},
   {"t without at", function() return pendulum(0.3):linearize { t = 2 } end, {}, false,
    "linearize: field 't' needs field 'at'"},
   {"fixed: a joint without a coordinate", function() local m = mbd.model { name = "w", dim = 2, gravity = {0, -G} }; local b = m:body { name = "b", mass = 1, inertia = 1, pos = {0, 0} }; local F = m:fixed { name = "F", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {0, 0} }; return m:equilibrium { fixed = {F} } end, {}, false,
