@@ -626,6 +626,7 @@ int l_model_linearize(lua_State *L) {
   if (o.cut && o.formulation != MBD_FORM_RELATIVE) {
     luaL_error(L, "linearize: field 'cut' is for formulation 'relative'");
   }
+  o.poll = l_poll_interrupt;
   // the engine; the result's userdata made first so that nothing leaks on an error
   llinear *ll = lua_newuserdatauv(L, sizeof *ll, 3);
   ll->l = NULL;
@@ -745,7 +746,8 @@ static int l_linear_animate(lua_State *L) {
   mbd_error_clear(&err);
   mbd_run *run = NULL;
   l_model_enter(L, midx);
-  if (mbd_linear_mode_run(m, ll->l, k - 1, amp, cycles, steps, &run, &err) != MBD_OK) {
+  if (mbd_linear_mode_run(m, ll->l, k - 1, amp, cycles, steps, l_poll_interrupt, NULL, &run,
+                          &err) != MBD_OK) {
     return raise_err(L, &err);
   }
   // run:animate with the page's options

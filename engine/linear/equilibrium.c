@@ -699,6 +699,8 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
                         MBD_CODE_NUMERIC, o->cut, o->ncut, err);
   if (rc == MBD_OK) {
     const mbd_model *w = s.w;
+    s.poll = o->poll;
+    s.poll_ud = o->poll_ud;
     E.s = &s;
     E.w = w;
     E.d = s.d;

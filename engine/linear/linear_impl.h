@@ -42,7 +42,9 @@ typedef struct lin_sys {
   double *colw;            /* n: the partition's column weights */
   double *x0;              /* 2f: the operating point */
   double *y;               /* a Cartesian formulation's state [q; v] (nq + nv) */
-  double *tmp;             /* 2n + 2f scratch */
+  double *tmp;             /* scratch: 4 (n + the model's nq + nv) */
+  int (*poll)(void *ud, double t, mbd_error *err); /* an interrupt, asked per derivative */
+  void *poll_ud;
 } lin_sys;
 
 /* the model m at (q, v, memo, t) — NULL q: its assembled initial state — made consistent, in the

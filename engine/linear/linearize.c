@@ -606,6 +606,8 @@ int mbd_linearize(const mbd_model *m, const mbd_lin_opts *o, mbd_linear **out, m
     rc = lin_sys_open(&s, "linearize", m, o->q, o->v, o->memo, o->t, o->formulation, analytic,
                       analytic ? MBD_CODE_TAPE : MBD_CODE_NUMERIC, o->cut, o->ncut, err);
   }
+  s.poll = o->poll;
+  s.poll_ud = o->poll_ud;
   mbd_linear *l = NULL;
   if (rc == MBD_OK) {
     l = linear_alloc(s.f, o->ninput, o->noutput, m, o->nsteady);
@@ -621,6 +623,8 @@ int mbd_linearize(const mbd_model *m, const mbd_lin_opts *o, mbd_linear **out, m
     l->opts.output = NULL;
     l->opts.steady = NULL;
     l->opts.cut = NULL;
+    l->opts.poll = NULL;
+    l->opts.poll_ud = NULL;
     l->nsteady = o->nsteady;
     if (o->ncut > 0) {
       l->cut = calloc((size_t)o->ncut, sizeof *l->cut);

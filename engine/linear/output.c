@@ -113,7 +113,8 @@ int mbd_linear_write(const mbd_linear *l, const char *file, int format,
 }
 
 int mbd_linear_mode_run(const mbd_model *m, const mbd_linear *l, int k, double amplitude,
-                        double cycles, int steps, mbd_run **out, mbd_error *err) {
+                        double cycles, int steps, int (*poll)(void *ud, double t, mbd_error *err),
+                        void *poll_ud, mbd_run **out, mbd_error *err) {
   *out = NULL;
   if (!m->assembled || m->nq != l->nq || m->nv != l->nv || m->njoint != l->njoint) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_CHANGED, m->name);
@@ -168,6 +169,9 @@ int mbd_linear_mode_run(const mbd_model *m, const mbd_linear *l, int k, double a
   }
   for (int i = 0; rc == MBD_OK && i < ns; i++) {
     double t = i * T / steps;
+    if (poll && (rc = poll(poll_ud, t, err)) < 0) {
+      break;
+    }
     double c = cos(w * t), sn = sin(w * t);
     for (int j = 0; j < nx; j++) {
       double dx = md->kind == MBD_MODE_OSCILLATORY ? vr[j] * c - vi[j] * sn : vr[j] * sn;

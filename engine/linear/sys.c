@@ -441,6 +441,12 @@ double lin_sys_step(const lin_sys *s, int k) {
 int lin_sys_derivative(lin_sys *s, int k, lin_vecfn fn, void *ctx, int n, double *d,
                        mbd_error *err) {
   int nx = 2 * s->f, pos = k < s->f;
+  if (s->poll) {
+    int rc = s->poll(s->poll_ud, s->t, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
   double *xp = calloc((size_t)nx + 2 * (size_t)n + 1, sizeof(double));
   if (!xp) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, "linearize");

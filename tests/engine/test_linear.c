@@ -347,7 +347,7 @@ static void test_mode_run(void **state) {
   mbd_linear *l = linearize(m, &o, MBD_FORM_KANE, MBD_LIN_DIFFERENCES);
   mbd_run *mr = NULL;
   mbd_error err;
-  assert_int_equal(mbd_linear_mode_run(m, l, 0, 0.01, 1, 40, &mr, &err), MBD_OK);
+  assert_int_equal(mbd_linear_mode_run(m, l, 0, 0.01, 1, 40, NULL, NULL, &mr, &err), MBD_OK);
   assert_int_equal(mbd_run_nsample(mr), 41);
   int c = mbd_run_find(mr, "rod.theta");
   double hi = -1e9, lo = 1e9;
@@ -359,8 +359,8 @@ static void test_mode_run(void **state) {
   MBD_ASSERT_NEAR(th - lo, 0.01, 1e-12);
   // a mode that does not exist
   mbd_run *bad = NULL;
-  MBD_EXPECT_ERROR(mbd_linear_mode_run(m, l, 1, 0, 1, 40, &bad, &err), &err, MBD_E_INPUT,
-                   MSG_LIN_MODE, 2, 1);
+  MBD_EXPECT_ERROR(mbd_linear_mode_run(m, l, 1, 0, 1, 40, NULL, NULL, &bad, &err), &err,
+                   MBD_E_INPUT, MSG_LIN_MODE, 2, 1);
   mbd_run_free(mr);
   mbd_linear_free(l);
   mbd_run_free(r);

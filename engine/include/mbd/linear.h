@@ -73,6 +73,9 @@ typedef struct mbd_lin_opts {
   const mbd_lin_steady *steady;
   const char *const *cut; /* relative: the joints to cut (ncut names), NULL for the default */
   int ncut;
+  int (*poll)(void *ud, double t, mbd_error *err); /* asked between evaluations (an interrupt):
+                                                      a negative status stops with it */
+  void *poll_ud;
 } mbd_lin_opts;
 
 /* kane, differences, the initial state, no inputs, outputs or symmetries */
@@ -149,9 +152,11 @@ void mbd_linear_state_size(const mbd_model *m, int *nq, int *nv);
  * amplitude · Re(shape · e^{iωt}) over `cycles` periods (a real or rigid mode: a sine of period
  * 1 s), `steps` samples per period, every state made consistent by the position analysis, its
  * channels recorded (for run:animate).  amplitude ≤ 0: the largest coordinate moves by a tenth of
- * its scale.  MBD_E_INPUT for a model changed since (sizes differ), a bad k. */
+ * its scale; poll (may be NULL) is asked before each sample.  MBD_E_INPUT for a model changed
+ * since (sizes differ), a bad k. */
 int mbd_linear_mode_run(const mbd_model *m, const mbd_linear *l, int k, double amplitude,
-                        double cycles, int steps, mbd_run **out, mbd_error *err);
+                        double cycles, int steps, int (*poll)(void *ud, double t, mbd_error *err),
+                        void *poll_ud, mbd_run **out, mbd_error *err);
 
 /* the matrices into a file: format 0 Matrix Market (A, B, C, D one after another, each a
  * "%%MatrixMarket matrix array real general" block with a comment naming it and its rows and
