@@ -286,6 +286,9 @@ static double eq_step_size(eq *E, const double *B, const double *p) {
   mbd_gemv(0, n, f, 1.0, B, n, p, 0.0, dq);
   for (int k = 0; k < w->nblock; k++) {
     const mbd_block *bl = &w->block[k];
+    if (bl->nv == 0) {
+      continue;  // (a flexible body's node: its motion is its body's)
+    }
     if (bl->kind != MBD_BLOCK_BODY) {
       for (int c = 0; c < bl->nv; c++) {
         big = fmax(big, fabs(dq[bl->vadr + c]) / E->s->scale[bl->vadr + c]);

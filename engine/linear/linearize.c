@@ -221,7 +221,8 @@ static int check_opts(const mbd_model *m, const mbd_lin_opts *o, int *chan, mbd_
   for (int k = 0; k < o->nsteady; k++) {
     const mbd_lin_steady *g = &o->steady[k];
     double nrm = sqrt(g->axis[0] * g->axis[0] + g->axis[1] * g->axis[1] + g->axis[2] * g->axis[2]);
-    if (g->body >= m->nbody || g->body == 0 || (g->body > 0 && m->body[g->body].block < 0)) {
+    if (g->body >= m->nbody || g->body == 0 ||
+        (g->body > 0 && (m->body[g->body].block < 0 || m->block[m->body[g->body].block].nq == 0))) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_STEADY, k + 1,
                       "no such moving body with coordinates of its own");
     }
@@ -262,6 +263,9 @@ static void generator(const mbd_model *m, const mbd_lin_steady *g, const double 
       continue;
     }
     const mbd_block *bl = &m->block[m->body[b].block];
+    if (bl->nq == 0) {
+      continue;  // (a flexible body's node: it moves with its body's coordinates)
+    }
     const double *qb = q + bl->qadr, *vb = v + bl->vadr;
     double *gqb = gq + bl->qadr, *gvb = gv + bl->vadr;
     if (m->dim == 2) {

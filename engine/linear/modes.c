@@ -140,9 +140,10 @@ static int position_jacobian(lin_sys *s, double *Jq, mbd_error *err) {
 static int body_motions(lin_sys *s, mbd_linear *l, mbd_error *err) {
   const mbd_model *m = s->m;
   int f = l->f, nq = m->nq;
+  // the bodies with coordinates of their own (a flexible body's nodes have empty blocks)
   int nb = 0;
   for (int b = 1; b < m->nbody; b++) {
-    nb += m->body[b].block >= 0;
+    nb += m->body[b].block >= 0 && m->block[m->body[b].block].nq > 0;
   }
   l->nbody = nb;
   size_t NB = (size_t)(nb ? nb : 1), NM = (size_t)(l->nmode ? l->nmode : 1);
@@ -160,7 +161,7 @@ static int body_motions(lin_sys *s, mbd_linear *l, mbd_error *err) {
   }
   nb = 0;
   for (int b = 1; b < m->nbody; b++) {
-    if (m->body[b].block >= 0) {
+    if (m->body[b].block >= 0 && m->block[m->body[b].block].nq > 0) {
       l->body[nb] = b;
       snprintf(l->body_name[nb], MBD_LIN_NAME, "%s", m->body[b].name);
       nb++;
