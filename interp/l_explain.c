@@ -159,9 +159,12 @@ mbd_run *l_explain_args(lua_State *L, const char *owner, double *t) {
     lua_settop(L, 1);
     lua_newtable(L);
   }
-  static const char *const fields[] = {"run", "t", NULL};
+  static const char *const fields[] = {"run", "t", "linearize", NULL};
   lx_check_fields(L, 2, "explain", fields);
   lua_settop(L, 2);
+  if (strcmp(owner, "model") != 0 && lx_has(L, 2, "linearize")) {
+    luaL_error(L, "explain: field 'linearize' is for models (m:explain)");
+  }
   *t = 0;
   int has_t = lx_opt_number(L, 2, "explain", "t", t);
   mbd_run *run = NULL;
@@ -172,7 +175,10 @@ mbd_run *l_explain_args(lua_State *L, const char *owner, double *t) {
       luaL_error(L, "explain: field 'run' is a run of another %s", owner);
     }
     lua_pop(L, 1);
-    if (!has_t) {
+    // a run of one sample (an equilibrium) is explained at its time
+    if (!has_t && mbd_run_nsample(run) == 1) {
+      *t = mbd_run_times(run)[0];
+    } else if (!has_t) {
       luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
     }
   } else if (has_t && *t != 0) {
@@ -214,5 +220,26 @@ int l_model_explain(lua_State *L) {
   }
   push_explain(L, e, mbd_model_dim(m));
   mbd_explain_free(e);
+  // linearize = true: the linearization at that state, its equations written term by term
+  if (lua_getfield(L, 2, "linearize") != LUA_TNIL) {
+    if (!lua_isboolean(L, -1)) {
+      return luaL_error(L, "explain: field 'linearize' expects true or false, got %s",
+                        lx_typename(L, -1));
+    }
+    if (lua_toboolean(L, -1)) {
+      lua_getfield(L, 1, "linearize");
+      lua_pushvalue(L, 1);
+      lua_createtable(L, 0, 2);
+      if (run) {
+        lua_getfield(L, 2, "run");
+        lua_setfield(L, -2, "at");
+        lua_pushnumber(L, t);
+        lua_setfield(L, -2, "t");
+      }
+      lua_call(L, 2, 1);
+      lua_setfield(L, -3, "linear");
+    }
+  }
+  lua_pop(L, 1);
   return l_explain_finish(L);
 }

@@ -5,6 +5,7 @@
 #include "l_contact.h"
 #include "l_fem.h"
 #include "l_files.h"
+#include "l_linear.h"
 #include "l_model.h"
 #include "l_objects.h"
 #include "l_parallel.h"
@@ -110,7 +111,7 @@ static const struct {
     {NULL, mbd_open_run},
     {"rot", mbd_open_rot},  {NULL, mbd_open_system},  {NULL, mbd_open_parallel},
     {"sym", mbd_open_sym},  {"fem", mbd_open_fem}, {NULL, mbd_open_relative},
-    {NULL, mbd_open_files},
+    {NULL, mbd_open_files}, {NULL, mbd_open_linear},
 };
 
 int mbd_open(lua_State *L) {

@@ -26,6 +26,7 @@
 #include "l_explain.h"
 #include "l_contact.h"
 #include "l_fem.h"
+#include "l_linear.h"
 #include "l_objects.h"
 #include "l_relative.h"
 #include "l_simulate.h"
@@ -591,6 +592,7 @@ static const luaL_Reg model_methods[] = {
     {"contact", l_model_contact},
     {"cylindrical", l_model_cylindrical},
     {"drive", l_model_drive},
+    {"equilibrium", l_model_equilibrium},
     {"explain", l_model_explain},
     {"export_c", l_model_export_c},
     {"find", l_model_find},
@@ -599,6 +601,7 @@ static const luaL_Reg model_methods[] = {
     {"force", l_model_force},
     {"info", l_model_info},
     {"kinematics", l_model_kinematics},
+    {"linearize", l_model_linearize},
     {"revolute", l_model_revolute},
     {"rotational_spring", l_model_rotational_spring},
     {"simulate", l_model_simulate},

@@ -168,6 +168,17 @@ static void push_stats(lua_State *L, mbd_run *r) {
     lua_setfield(L, -2, "linear_solver");
   }
   INT(symbolic_analyses);
+  // a static equilibrium (m:equilibrium): its Newton iterations, the generalized force left and
+  // the coordinate it is on, the verdict on stability and the least ω² of the reduced K, M
+  if (strcmp(mbd_run_integrator(r), "equilibrium") == 0) {
+    INT(iterations);
+    NUM(residual);
+    lua_pushstring(L, s->residual_coord);
+    lua_setfield(L, -2, "residual_coordinate");
+    lua_pushboolean(L, s->stable);
+    lua_setfield(L, -2, "stable");
+    NUM(min_omega2);
+  }
 #undef NUM
 #undef INT
 }
@@ -266,7 +277,16 @@ static int l_run_tostring(lua_State *L) {
   int n = mbd_run_nsample(r);
   double tl = n ? mbd_run_times(r)[n - 1] : 0;
   char buf[1024];
-  if (strcmp(mbd_run_formulation(r), "kinematics") == 0) {
+  if (strcmp(mbd_run_integrator(r), "equilibrium") == 0) {
+    // m:equilibrium: one sample
+    snprintf(buf, sizeof buf,
+             "mbd.Run equilibrium (%s): %d channels at t = 0; %ld iterations, residual %.3g on "
+             "'%s', %s%s%s",
+             mbd_run_formulation(r), mbd_run_nchannel(r), s->iterations, s->residual,
+             s->residual_coord, mbd_run_status(r) < 0 ? "not found" : s->stable ? "stable" : "unstable",
+             mbd_run_status(r) < 0 ? "\n  FAILED: " : "",
+             mbd_run_status(r) < 0 ? mbd_run_message(r) : "");
+  } else if (strcmp(mbd_run_formulation(r), "kinematics") == 0) {
     snprintf(buf, sizeof buf,
              "mbd.Run kinematics: t = 0 .. %g s, %d samples, %d channels; %ld Newton iterations, "
              "max violation %.3g",

@@ -450,23 +450,11 @@ static int run_value(const mbd_run *r, const char *base, const char *field, doub
   return MBD_OK;
 }
 
-int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain **out,
+/* the state of d (reset to the assembled state) at time t of run r: each body's block from its
+ * channels, the spatial angle memos, and with hint (ncontact + njfric entries) the contacts' and
+ * frictional joints' regimes */
+static int read_run(const mbd_model *m, const mbd_run *r, double t, mbd_data *d, int *hint,
                     mbd_error *err) {
-  *out = NULL;
-  if (!m->assembled) {
-    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
-  }
-  int ns = mbd_run_nsample(r);
-  const double *ts = mbd_run_times(r);
-  if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_TIME, t, ns ? ts[0] : 0.0, ns ? ts[ns - 1] : 0.0);
-  }
-  t = fmin(fmax(t, ts[0]), ts[ns - 1]);
-  mbd_data *d = mbd_data_alloc(m, err);
-  if (!d) {
-    return err ? err->code : MBD_E_NOMEM;
-  }
-  mbd_data_reset(m, d);
   d->t = t;
   // each body's block from its channels: pose coordinates, then velocities through its kind
   static const char *const vel[] = {"vx", "vy", "vz"};
@@ -547,11 +535,7 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
   }
   // the contacts' and frictional joints' regimes at t, from their channels: sticking, else open
   // (a contact with a restitution whose gap is above 1e-9 m), else sliding
-  int *hint = calloc((size_t)(m->ncontact + m->njfric) + 1, sizeof(int));
-  if (!hint && rc == MBD_OK) {
-    rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
-  }
-  for (int c = 0; c < m->ncontact && rc == MBD_OK; c++) {
+  for (int c = 0; c < m->ncontact && rc == MBD_OK && hint; c++) {
     double stick = 0, gap = 0;
     rc = run_value(r, m->contact[c].name, "sticking", t, &stick, err);
     if (rc == MBD_OK) {
@@ -559,15 +543,73 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
     }
     hint[c] = stick > 0.5 ? 1 : (m->contact[c].has_e && gap > 1e-9) ? 2 : 0;
   }
-  for (int k = 0; k < m->njfric && rc == MBD_OK; k++) {
+  for (int k = 0; k < m->njfric && rc == MBD_OK && hint; k++) {
     double stick = 0;
     rc = run_value(r, m->joint[m->jfric[k].joint].name, "sticking", t, &stick, err);
     hint[m->ncontact + k] = stick > 0.5;
   }
+  return rc;
+}
+
+/* t inside the recorded span of r (within 1e-12 s), clamped to it; MBD_E_INPUT otherwise */
+static int run_time(const mbd_run *r, double *t, mbd_error *err) {
+  int ns = mbd_run_nsample(r);
+  const double *ts = mbd_run_times(r);
+  if (ns < 1 || !(*t >= ts[0] - 1e-12) || !(*t <= ts[ns - 1] + 1e-12)) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_EXPLAIN_TIME, *t, ns ? ts[0] : 0.0,
+                    ns ? ts[ns - 1] : 0.0);
+  }
+  *t = fmin(fmax(*t, ts[0]), ts[ns - 1]);
+  return MBD_OK;
+}
+
+int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain **out,
+                    mbd_error *err) {
+  *out = NULL;
+  if (!m->assembled) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+  }
+  int rc = run_time(r, &t, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  mbd_data *d = mbd_data_alloc(m, err);
+  if (!d) {
+    return err ? err->code : MBD_E_NOMEM;
+  }
+  mbd_data_reset(m, d);
+  int *hint = calloc((size_t)(m->ncontact + m->njfric) + 1, sizeof(int));
+  rc = hint ? read_run(m, r, t, d, hint, err) : MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
   if (rc == MBD_OK) {
     rc = evaluate(m, d, hint, out, err);
   }
   free(hint);
+  mbd_data_free(d);
+  return rc;
+}
+
+int mbd_run_state_at(const mbd_model *m, const mbd_run *r, double t, double *q, double *v,
+                     double *memo, mbd_error *err) {
+  if (!m->assembled) {
+    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+  }
+  int rc = run_time(r, &t, err);
+  if (rc != MBD_OK) {
+    return rc;
+  }
+  mbd_data *d = mbd_data_alloc(m, err);
+  if (!d) {
+    return err ? err->code : MBD_E_NOMEM;
+  }
+  mbd_data_reset(m, d);
+  rc = read_run(m, r, t, d, NULL, err);
+  if (rc == MBD_OK) {
+    memcpy(q, d->q, (size_t)m->nq * sizeof(double));
+    memcpy(v, d->v, (size_t)m->nv * sizeof(double));
+    if (memo) {
+      memcpy(memo, d->angle_memo, (size_t)m->njoint * sizeof(double));
+    }
+  }
   mbd_data_free(d);
   return rc;
 }

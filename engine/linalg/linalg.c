@@ -767,6 +767,36 @@ int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi) {
   return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
 }
 
+int mbd_eig_general_vec(int n, const double *a, int lda, double *wr, double *wi, double *vr,
+                        int ldv) {
+  if (n <= 0) {
+    return MBD_OK;
+  }
+  // (the same single thread as the symmetric solves: an eigenvector basis that does not depend on
+  // how many threads OpenBLAS starts)
+  single_thread_blas();
+  double *c = malloc((size_t)n * (size_t)n * sizeof(double));
+  if (!c) {
+    return MBD_E_NOMEM;
+  }
+  for (int j = 0; j < n; j++) {
+    memcpy(c + (size_t)j * n, a + (size_t)j * lda, (size_t)n * sizeof(double));
+  }
+  double q = 0, dummy = 0;
+  lapack_int info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'V', n, c, n, wr, wi, &dummy, 1, vr,
+                                       ldv, &q, -1);
+  double *work = info == 0 ? malloc(((size_t)q + 8) * sizeof(double)) : NULL;
+  if (!work) {
+    free(c);
+    return info != 0 ? MBD_E_LAPACK : MBD_E_NOMEM;
+  }
+  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'V', n, c, n, wr, wi, &dummy, 1, vr, ldv, work,
+                            (int)q + 8);
+  free(work);
+  free(c);
+  return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
+}
+
 int mbd_eig_sym_gen(int n, double *a, int lda, double *b, int ldb, double *w) {
   if (n <= 0) {
     return MBD_OK;

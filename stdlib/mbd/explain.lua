@@ -161,6 +161,17 @@ local function text(ex)
     end
   end
 
+  -- the linearization at this state (linearize = true): its equations term by term
+  if ex.linear then
+    L[#L + 1] = ""
+    L[#L + 1] = "linearization (m:linearize): x = (" .. table.concat(ex.linear.coordinates, ", ") ..
+                " and their rates), M q'' + Cv q' + K q = 0 about this state"
+    local report = require("mbd.linear").report(ex.linear)
+    for line in report:gmatch("[^\n]+") do
+      if not line:find("^mbd%.Linear") then L[#L + 1] = line end
+    end
+  end
+
   -- contacts and frictional joints (paper 001): the regime that chose the active rows
   if #ex.contacts > 0 then
     L[#L + 1] = ""

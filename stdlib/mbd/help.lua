@@ -637,7 +637,9 @@ contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
 code, derive_time, compile_time (s), cache_hit; linear_solver ("dense", "sparse" or
 "recursive": which ran, help("linear_solver")) and symbolic_analyses (the sparse solve's analyses
-of its patterns).  Counts are the integration's work (the samples' evaluations are not counted).]],
+of its patterns).  Counts are the integration's work (the samples' evaluations are not counted).
+An equilibrium (m:equilibrium) has iterations, residual (N or N m), residual_coordinate, stable
+and min_omega2 (help("equilibrium")).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
 }
@@ -692,6 +694,125 @@ a negative real part.  Matrices as {{..}, ..}, a list is a diagonal.  Returns
 s:simulate warns when its stabilization has an eigenvalue with a positive real part.]],
   example = [[mbd.stability { S = {{10, 0}, {0, 10}}, T = {{100, 0}, {0, 100}} }]],
   see = { "system", "formulations" },
+}
+
+topics.equilibrium = {
+  title = "m:equilibrium { formulation, tol, max_iterations, fixed = {joints}, cut, quiet }  -> Run",
+  text = [[
+The static equilibrium of the model: where it rests under its gravity, springs (at their free
+lengths and angles), constant forces and torques, forces given as functions (at t = 0, zero
+velocities) and drives held at t = 0.  The generalized forces on the independent coordinates of
+a partition (Kane's generalized active forces, r = B^T Q: paper 000 eq 40, B the null space of
+Phi_q as kane and gcp use it) vanish there.  Newton's method finds it from the model's pose, on
+its assembly branch: a full Newton step where the potential is convex or the equilibrium is near
+(then it converges to it, stable or not), otherwise a step downhill in the potential (measured in
+the kinetic energy's metric, so the path is the same in every frame and units); each step moves a
+body by at most a quarter of the model's size or a quarter radian, with a line search.
+The result is an mbd.Run of one sample at t = 0 (eq:value("O.angle", 0), eq:write_csv,
+m:explain{run = eq}, m:linearize{at = eq}); eq.stats holds iterations, residual (the largest
+generalized force left, N or N m), residual_coordinate (where), stable (true when the reduced
+stiffness K is positive definite: every eigenvalue of K x = w^2 M x, with M the reduced mass, is
+positive) and min_omega2 (the least of them, 1/s^2).  fixed = {joints} holds the listed joints'
+relative coordinates (revolute, translational, cylindrical) at their starting values during the
+search.  formulation chooses the coordinates it runs in: the Cartesian ones (kane, the default;
+gcp, augmented, baumgarte, udwadia_kalaba run the same partition) or relative (joint
+coordinates; cut as for simulate).  Errors: a neutral direction (a free motion: nothing restores
+it; named), no equilibrium (a force along such a direction; or no convergence: the residual and
+its coordinate; the last iterate is kept in model.last_run), a singular configuration, no degree
+of freedom.]],
+  example = [[local eq = m:equilibrium {}
+print(eq:value("O.angle", 0), eq.stats.iterations, eq.stats.residual, eq.stats.stable)
+local lin = m:linearize { at = eq }]],
+  see = { "linearize", "Linear", "explain", "stats" },
+}
+
+topics.linearize = {
+  title = "m:linearize { at = run, t, formulation, method, inputs, outputs, steady, cut, quiet }  -> Linear",
+  text = [[
+The linearization of the model about a state: x = (independent coordinates, their rates),
+x' = A x + B u, y = C x + D u, x, u and y the deviations from the operating point.  The state is
+the model's initial state when at is absent, the sample of a run at t (a run of one sample, an
+equilibrium, needs no t); it is made consistent by the position and velocity analyses.  The
+independent coordinates are a partition's (kane's and gcp's, QR with column pivoting of Phi_q),
+lengths made dependent before angles and modal coordinates: they are named in lin.coordinates
+("rod.theta", "beam.a1"; formulation = "relative": joint coordinates, "O.angle").
+  A      the Jacobian of the formulation's right-hand side (every formulation that solves the
+         constrained equations gives the same A at consistent states; the Cartesian ones in the
+         same coordinates): method = "differences" (default: central differences with
+         Richardson's extrapolation, steps eps^(1/5) of each coordinate's scale — the model's
+         size for lengths, 1 rad for angles — and 1e-3 of the velocity's scale, where the
+         equations are quadratic and a difference exact) or "analytic" (exact derivatives of the
+         generated equations of paper 002, eliminated through Phi_q as SymPy's Linearizer does:
+         rigid bodies, no forces given as functions; with a Cartesian formulation every joint is
+         cut, so rotational springs need formulation = "relative")
+  B      inputs = { {joint = J [, coordinate = "angle" | "displacement"]}, {torque = body
+         [, direction = {..}]}, {force = body, at = {..}, direction = {..}} [, name = ".."] }: a
+         unit generalized force each (a joint's torque or force along its coordinate; a torque
+         on a body, spatial about a global direction; a force at a body point along a global
+         direction)
+  C, D   outputs = {channel names}: any channel (positions, angles, velocities, reactions,
+         energy); D from the reactions' response to the inputs
+  steady = { {axis = {..}, at = {..}}, {body = b, axis = {..}} }: the symmetries of a steady
+         motion — the whole model turning about a fixed axis through a point, an axisymmetric
+         body spinning about its own axis (body frame).  Their rates are fitted from the state
+         (lin.rates) and the linearization is taken in the frame that moves with them, where the
+         steady motion is an equilibrium: a conical pendulum, a top's steady precession (two
+         symmetries: its nutation), a sleeping top (its spin: precession and nutation).
+About a state that is neither an equilibrium nor a steady motion of the given symmetries, A is
+the Jacobian along the motion: lin.equilibrium is false, lin.stable nil, and a warning says it.
+Errors: no degree of freedom, a singular configuration (Phi_q's smallest QR pivot below 1e-7 of
+its largest), contacts or joint friction, an output that is no channel, a bad input.]],
+  example = [[local lin = m:linearize {}
+print(lin)
+print(lin.frequencies[1], lin.damping[1], lin.coordinates[1])
+local l2 = m:linearize { inputs = { {joint = O} }, outputs = {"O.angle", "O.fy"} }
+print(l2.B[2][1], l2.D[2][1])]],
+  see = { "Linear", "equilibrium", "explain", "animate" },
+}
+
+topics.Linear = {
+  title = "Linear  (m:linearize)",
+  text = [[
+A linearization.  Fields:
+  A, B, C, D            tables of rows: x' = A x + B u, y = C x + D u
+  M, K, Cv              the reduced mass B^T M B, stiffness -M A_vq and velocity matrix (damping
+                        and gyroscopic terms) -M A_vv, with A = [0 I; A_vq A_vv]:
+                        M q'' + Cv q' + K q = M B_v u
+  coordinates, states   the independent coordinates; the states (coordinates, then "<name>_dot")
+  inputs, outputs       their names
+  eigenvalues           {re, im} pairs, ascending |lambda|
+  frequencies, damping  of the oscillatory modes, ascending: |lambda| / 2 pi (Hz: the undamped
+                        natural frequency) and -Re lambda / |lambda|
+  modes                 each {index, kind = "oscillatory" | "real" | "rigid", eigenvalue,
+                        frequency, damping, shape (over the coordinates, its largest entry 1),
+                        shape_im, bodies = {name = {x, y, z, rx, ry, rz}} (each body's motion:
+                        centre of mass, small rotation, global), participation = {kinetic,
+                        potential (shares per coordinate), bodies (kinetic shares per body, in the
+                        order of lin.bodies)}}; oscillatory modes first (by frequency), then real
+                        ones (decaying or diverging), then rigid ones (free motions: eigenvalues
+                        within 1e-4 of the largest |lambda|)
+  bodies                the bodies of participation.bodies
+  equilibrium, stable   whether the state is an equilibrium (or the steady motion); stable: every
+                        Re lambda <= 0 to round-off and no free motion (about a steady motion its
+                        symmetries' own zero modes are allowed); nil when not an equilibrium
+  residual              |x'| at the state relative to the system's own rates
+  t, x0, xdot0, rates, formulation, method, warnings
+print(lin) names, for each mode, the coordinates that hold most of its energy (the mean of the
+kinetic and potential shares) and the bodies that hold most of its kinetic energy, and writes the
+linearized equations term by term for up to 6 coordinates.
+lin:write(file [, format]) writes the packed matrix [A B; C D] as Matrix Market (.mtx, the
+default: "array real general" with comment lines naming the states, inputs and outputs) or CSV
+(.csv or format = "csv": rows and columns named).
+lin:animate { mode = k, file, amplitude, cycles, steps, title, trace, shapes, every } writes the
+page of run:animate for mode k: the operating point plus amplitude Re(shape e^(i w t)) over
+cycles periods (2), steps samples a period (40), each state made consistent; amplitude defaults
+to a tenth of the largest coordinate's scale.]],
+  example = [[local lin = m:linearize {}
+print(#lin.A, lin.modes[1].kind, lin.modes[1].participation.kinetic[1])
+lin:write("lin.mtx")
+lin:write("lin.csv")
+lin:animate { mode = 1, file = "mode1.html" }]],
+  see = { "linearize", "equilibrium", "animate" },
 }
 
 topics.sweep = {
@@ -785,7 +906,8 @@ topics.Model = {
 A mechanism under construction. Fields: m.ground. Methods: m:body, m:flexible_body,
 m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical, m:drive,
 m:force, m:torque, m:spring, m:rotational_spring, m:surface, m:contact, m:info,
-m:simulate, m:kinematics, m:explain, m:find. Fields also: m.last_run, m.name, m.dim.]],
+m:simulate, m:kinematics, m:explain, m:equilibrium, m:linearize, m:find. Fields also: m.last_run,
+m.name, m.dim.]],
   example = [[local m = mbd.model { dim = 2 }
 m:info()]],
   see = { "model", "body", "simulate" },
@@ -974,7 +1096,8 @@ joint, spring and force points, or without such points the box of the same mass 
 After '#' in the page's address: t=<s> or t=end (show that time, paused), speed=<factor>,
 view=x0,x1,y0,y1 (an exact view of that rectangle of the x-y plane; with axes=xz of the x-z
 plane from -y), highlight=<body>, forces=0, beam=deflection (beams coloured by deflection), ui=0.
-The data format inside the page: docs/viewer.md.]],
+The data format inside the page: docs/viewer.md.  lin:animate { mode = k, ... } writes the same
+page for a mode of a linearization (help("Linear")).]],
   example = [[run:animate { file = "pendulum.html" }
 run:animate { file = "slider.html", title = "slider-crank", trace = { "rod", { body = crank, at = {0.15, 0} } },
               shapes = { slider = { box = {0.1, 0.05, 0.05} } }, every = 2 }]],
@@ -1006,6 +1129,9 @@ modal coordinates and rates are read from its channels <flexbody>.a1 .., .a1_dot
 Fields of the result: t, dim, dof, residual, coordinates, rows, meaning, lambda_is, active, q, v,
 qdd, Q, M, Phi, Phiq, Phit, gamma, lambda, B, partition {dependent, independent}, reactions
 {joint, body, force, torque [, effort]}, contacts, text (tostring(ex) gives it).
+A run of one sample (an equilibrium) needs no t.  linearize = true adds ex.linear, the
+linearization at that state (m:linearize), and the report its modes and the linearized equations
+M q'' + Cv q' + K q = 0 term by term.
 An mbd.system's s:explain { run = run, t = ... } (or s:explain(): the initial state) writes paper
 004's equation 5 term by term at that state (read from the run's channels <name>, <name>_dot):
 the applied force F, the free motion a = M^-1 F, each constraint with its row of A, b, b - A a
@@ -1269,10 +1395,42 @@ topics.animate.errors = { "animate: missing field 'file' (the .html page to writ
   "animate: shapes['crank']: give box = {lx, ly, lz}, sphere = r or cylinder = {r, h}" }
 topics.explain.fields = {
   F("run", "none: the assembled initial state", "", "a run of this model"),
-  F("t", "required with run", "s", "the instant, inside the run"),
+  F("t", "required with run (not with a run of one sample)", "s", "the instant, inside the run"),
+  F("linearize", "false", "", "models: also the linearization at that state, its equations term by term (ex.linear)"),
 }
 topics.explain.errors = { "explain: missing field 't' (the time of the run to explain)",
   "explain: t = 9 is outside the run (0 .. 5 s)", "explain: field 'run' is a run of another model" }
+topics.equilibrium.fields = {
+  F("formulation", "\"kane\"", "", "the coordinates of the search: kane | gcp | augmented | baumgarte | udwadia_kalaba (Cartesian) | relative (joint)"),
+  F("tol", "1e-10", "", "the last Newton step, relative to the scales (the model's size, 1 rad)"),
+  F("max_iterations", "100", "", "Newton iterations"),
+  F("fixed", "none", "", "joints (objects or names) whose relative coordinates are held"),
+  F("cut", "automatic", "", "formulation relative: the joints to cut"),
+  F("quiet", "false", "", "true: the run's warnings are kept in run.warnings and not printed"),
+}
+topics.equilibrium.errors = {
+  "equilibrium: model 'pendulum' has a neutral direction along 'rod.theta': nothing restores it (a free motion, a rigid-body mode); hold it by a joint or a spring, or list a joint in fixed = {...}",
+  "equilibrium: model 'free' has no equilibrium: a generalized force -9.81 acts along 'b.y', a direction nothing restores (the motion accelerates forever)",
+  "equilibrium: no equilibrium found after 100 iterations: a generalized force 0.1693 is left on 'coupler.theta' (the iteration limit was reached); ... (the last iterate is kept in model.last_run)",
+  "equilibrium: fixed joint 'F' (fixed) has no relative coordinate to hold (revolute, translational or cylindrical)" }
+topics.linearize.fields = {
+  F("at", "the initial state", "", "a run of this model (or an equilibrium)"),
+  F("t", "the run's only sample", "s", "the instant of the run"),
+  F("formulation", "\"kane\"", "", "augmented | baumgarte | gcp | kane | udwadia_kalaba | relative"),
+  F("method", "\"differences\"", "", "differences | analytic"),
+  F("inputs", "none", "", "list of {joint = J}, {torque = body}, {force = body, at, direction}"),
+  F("outputs", "none", "", "list of channel names"),
+  F("steady", "none", "", "symmetries of a steady motion: {axis, at} (the model turns), {body, axis} (a body spins)"),
+  F("cut", "automatic", "", "formulation relative: the joints to cut"),
+  F("quiet", "false", "", "true: warnings are kept in lin.warnings and not printed"),
+}
+topics.linearize.errors = {
+  "linearize: model 'driven' has no degree of freedom left (its joints and drives fix every coordinate)",
+  "linearize: singular configuration at t = 0.5: the constraint Jacobian has lost rank (pivot ratio 1e-16), the independent coordinates are not defined there",
+  "linearize: output 'O.agnle' is not a channel of model 'pendulum'",
+  "linearize: input 1: a force needs field 'direction' (global)",
+  "linearize: method 'analytic' needs generated equations: a rotational spring acts on a cut joint's angle (every joint is cut in Cartesian coordinates: use formulation 'relative')",
+  "linearize: missing field 't' (the time of the run to linearize about; a run of one sample, an equilibrium, needs none)" }
 topics.system.fields = {
   F("q", "required", "", "list of coordinate names"),
   F("mass", "identity", "kg", "a number, a diagonal list or a full symmetric positive definite matrix"),
@@ -1352,6 +1510,12 @@ fe:add_mass { node = 9, mass = 5, inertia = {0.1, 0.05, 0.05} }
 modes = fe:modes { fixed = {1}, count = 6 }
 modes:save("arm.modes")
 fe:write_matrices { mass = "M.mtx", stiffness = "K.mtx", nodes = "nodes.csv" }]] }
+help.contexts.pendulum = { text = "a planar model m holding a rod pendulum (body rod, joint O) " ..
+  "with a rotational spring and damper at its pin", code = [[
+m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
+rod = m:body { name = "rod", mass = 2, inertia = 0.24, pos = {0.6, 0}, angle = 0 }
+O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {-0.6, 0} }
+m:rotational_spring { joint = O, k = 30, c = 0.4, angle = 0 }]] }
 help.contexts.system = { text = "a coordinate-level system s (a particle on a circle of radius 1)",
   code = [[
 s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }]] }
@@ -1370,6 +1534,7 @@ help.example_context = {
   tree = "slider_crank", export_c = "slider_crank", macro = "planar_empty",
   relative = "slider_crank", code = "slider_crank",
   surface = "contact", contact = "contact", Surface = "contact", Contact = "contact",
+  equilibrium = "pendulum", linearize = "pendulum", Linear = "pendulum",
 }
 -- the papers not implemented yet: their examples must stop with an error (the implemented part of
 -- the DSL says "not implemented yet"; names it does not have yet fail as Lua does)
@@ -1515,9 +1680,10 @@ groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "
                                      "linear_solver" } }
 groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot",
                                      "animate", "manifest", "last_run" } }
-groups[#groups + 1] = { "analysis", { "explain", "stability", "sym", "sweep", "parallel_map" } }
+groups[#groups + 1] = { "analysis", { "explain", "equilibrium", "linearize", "stability", "sym",
+                                      "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
-                                     "Surface", "Contact", "FE", "Modes" } }
+                                     "Surface", "Contact", "FE", "Modes", "Linear" } }
 groups[#groups + 1] = { "program", { "cli", "repl", "help", "pretty", "module" } }
 
 -- object types and other spellings ---------------------------------------------------------------
@@ -1530,6 +1696,7 @@ types["mbd.FlexibleBody"] = "flexible_body"
 types["mbd.Beam"] = "fem.beam"
 types["mbd.FE"] = "FE"
 types["mbd.Modes"] = "Modes"
+types["mbd.Linear"] = "Linear"
 
 aliases["joint"] = "Joint"
 aliases["joints"] = "Joint"
@@ -1591,6 +1758,14 @@ aliases["from_matrices"] = "fem.load"
 aliases["cut"] = "relative"
 aliases["compiled"] = "code"
 aliases["reproducible"] = "manifest"
+aliases["write"] = "Linear"
+aliases["frequencies"] = "Linear"
+aliases["eigenvalues"] = "Linear"
+aliases["linearization"] = "linearize"
+aliases["linear"] = "linearize"
+aliases["equilibria"] = "equilibrium"
+aliases["steady"] = "linearize"
+aliases["participation"] = "Linear"
 for _, f in ipairs { "sin", "cos", "tan", "exp", "log", "sqrt", "atan2", "abs", "sign", "subs",
                      "eval", "vars", "var", "const", "tonumber", "eq", "is" } do
   aliases[f] = "sym"

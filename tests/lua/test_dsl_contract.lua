@@ -197,6 +197,29 @@ local cases = {
       local d = mbd.sym.diff(t ^ 2, t)
       return mbd.sym.eval(d, { t = 3 })
     end, {}, true, 6 },
+
+  -- "Equilibrium and linearization (beyond the papers)", as written in DSL.md (a pendulum with
+  -- a rotational spring-damper at its pin "O")
+  { "equilibrium and linearize", function()
+      local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
+      local rod = m:body { name = "rod", mass = 2, inertia = 0.24, pos = {0.6, 0}, angle = 0 }
+      local O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = rod, at2 = {-0.6, 0} }
+      m:rotational_spring { joint = O, k = 30, c = 0.4, angle = 0 }
+      local eq = m:equilibrium { formulation = "kane", tol = 1e-12 }
+      local fields = { type(eq:value("O.angle", 0)), math.type(eq.stats.iterations), type(eq.stats.stable) }
+      local lin = m:linearize { at = eq }
+      local run = m:simulate { t_end = 2 }
+      local l2 = m:linearize { at = run, t = 1.5, quiet = true }
+      local l3 = m:linearize { quiet = true }
+      lin:write(out .. ".mtx")
+      lin:animate { mode = 1, file = out .. ".html" }
+      os.remove(out .. ".mtx")
+      os.remove(out .. ".html")
+      return { fields[1], fields[2], fields[3], type(tostring(lin)), #lin.A, #lin.B, #lin.C, #lin.D,
+               lin.coordinates[1], #lin.eigenvalues[1], type(lin.frequencies[1]),
+               type(lin.damping[1]), type(lin.modes[1]), l2.t, l3.t }
+    end, {}, true, { "number", "integer", "boolean", "string", 2, 2, 0, 0, "rod.theta", 2,
+                     "number", "number", "table", 1.5, 0 } },
 }
 
 H.run(cases, "DSL contract")

@@ -74,6 +74,14 @@ int mbd_explain_state(const mbd_model *m, const double *q, const double *v, doub
 int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain **out,
                     mbd_error *err);
 
+/* the state of m at time t of run r as mbd_explain_run reads it (body poses and velocities from
+ * the channels, linearly interpolated; spatial joint angles continued): q (nq), v (nv) and, when
+ * memo is not NULL, the joints' angle memos (njoint).  Not yet consistent: the position and
+ * velocity analyses follow in the caller.  MBD_OK, MBD_E_STATE (not assembled), MBD_E_INPUT (t
+ * outside the run, a channel missing), MBD_E_NOMEM. */
+int mbd_run_state_at(const mbd_model *m, const mbd_run *r, double t, double *q, double *v,
+                     double *memo, mbd_error *err);
+
 /* the assembled initial state of m (t = 0) */
 int mbd_explain_initial(const mbd_model *m, mbd_explain **out, mbd_error *err);
 

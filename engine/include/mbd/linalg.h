@@ -108,4 +108,12 @@ int mbd_eig_sym_gen(int n, double *a, int lda, double *b, int ldb, double *w);
  * mbd_eig_sym. */
 int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi);
 
+/* the same with the right eigenvectors (dgeev): column j of vr (n×n, ld ldv) is the eigenvector of
+ * a real eigenvalue; for a complex pair (wi[j] > 0, wi[j + 1] = −wi[j]) columns j and j + 1 hold
+ * the real and imaginary parts of the eigenvector of wr[j] + i·wi[j] (its conjugate belongs to
+ * the second).  Each vector has Euclidean norm 1 and its largest component real.  Allocates;
+ * statuses as mbd_eig_sym. */
+int mbd_eig_general_vec(int n, const double *a, int lda, double *wr, double *wi, double *vr,
+                        int ldv);
+
 #endif

@@ -419,6 +419,15 @@ typedef struct mbd_run_stats {
   int linear_solver;    /* the linear solve that ran (mbd_linear_solver; 0 before a run) */
   long symbolic_analyses; /* the sparse solve's symbolic analyses (one per set of active rows
                              and per partition) */
+  /* a static equilibrium (mbd/linear.h, integrator "equilibrium"): its Newton iterations, the
+   * largest generalized force left on an independent coordinate (N or N·m) and that coordinate,
+   * the verdict on stability (1: the reduced stiffness is positive definite, 0: not) and the
+   * least eigenvalue ω² (1/s²) of K x = ω² M x in the reduced coordinates */
+  long iterations;
+  double residual;
+  char residual_coord[96];
+  int stable;
+  double min_omega2;
 } mbd_run_stats;
 
 int mbd_run_nchannel(const mbd_run *r);
