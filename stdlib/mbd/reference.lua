@@ -83,7 +83,9 @@ local function topic(name)
     L[#L + 1] = ""
     local ctx = help.example_context and help.example_context[name] or "planar"
     local note
-    if help.not_run and help.not_run[name] then
+    if help.sessions and help.sessions[name] then
+      note = "Example (" .. help.sessions[name] .. "):"
+    elseif help.not_run and help.not_run[name] then
       note = "Example (" .. help.not_run[name] .. ", not a script):"
     elseif help.planned and help.planned[name] then
       note = string.format("Example (paper %s, not implemented yet: it stops with an error " ..
@@ -96,7 +98,8 @@ local function topic(name)
     end
     L[#L + 1] = note
     L[#L + 1] = ""
-    L[#L + 1] = "```" .. ((help.not_run and help.not_run[name]) and "text" or "lua")
+    local shown_as_text = (help.not_run and help.not_run[name]) or (help.sessions and help.sessions[name])
+    L[#L + 1] = "```" .. (shown_as_text and "text" or "lua")
     L[#L + 1] = e.example
     L[#L + 1] = "```"
   end
