@@ -11,7 +11,7 @@
 -- changes linearly, so the switch has a closed form:
 --   t* = 2 / ((F + mu N)/m + mu N R²/J)
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local mass, J, R, F, g, mu = 3, 2, 0.2, 10, 9.81, 0.3
 m = mbd.model { name = "disk on a line", dim = 2, gravity = {0, -g} }

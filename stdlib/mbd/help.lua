@@ -650,6 +650,22 @@ of its patterns).  Counts are the integration's work (the samples' evaluations a
   see = { "Run", "simulate" },
 }
 
+topics.mkdir = {
+  title = "mbd.mkdir(path)  -> path",
+  text = [[
+Creates the folder path and the folders above it that are missing, as mkdir -p does, without a
+shell: a quote, a space or a ';' in the name is a character of the name, never a command.  New
+folders get the mode 0755 less the umask; a folder that exists already (or a link to one) is
+fine.  Returns path, so one line names and makes an output folder.  An error names the path and
+the part of it that could not be made.  The writers of files (write_csv, plot, animate) do not
+create folders: make them first (m:export_c makes its dir).]],
+  example = [[local out = mbd.mkdir(arg and arg[1] or "out/it's mine")
+run:write_csv(out .. "/run.csv")]],
+  errors = { "mkdir 'out/x': cannot create the folder 'out': Permission denied",
+             "mkdir 'notes.txt/x': 'notes.txt' exists and is not a folder" },
+  see = { "write_csv", "plot", "animate" },
+}
+
 topics.write_csv = {
   title = "run:write_csv(file [, {channels}])",
   text = [[
@@ -1536,8 +1552,8 @@ groups[#groups + 1] = { "relative coordinates", { "relative", "tree", "code", "e
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators",
                                      "linear_solver" } }
-groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot",
-                                     "animate", "manifest", "last_run" } }
+groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "mkdir",
+                                     "plot", "animate", "manifest", "last_run" } }
 groups[#groups + 1] = { "analysis", { "explain", "stability", "sym", "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
                                      "Surface", "Contact", "FE", "Modes" } }
