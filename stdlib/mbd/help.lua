@@ -1500,7 +1500,7 @@ Defaults: t_end = 1, rtol = atol = 1e-6, output_every = t_end/500, solver "baumg
 paper's gains (or "augmented").  Drives, forces given as functions and springs on a cut joint's
 angle cannot be exported (an error names them).]],
   example = [[m:export_c { dir = "out/rscr", t_end = 2, rtol = 1e-8, atol = 1e-8 }
-os.execute("make -C out/rscr && out/rscr/model")]],
+os.execute("make -s -C out/rscr && out/rscr/model > out/rscr/angles.txt")   -- the angles at each output time]],
   see = { "code", "relative" },
 }
 
