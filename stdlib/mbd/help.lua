@@ -63,7 +63,9 @@ Creates an empty model. dim = 2 for a planar model (vectors {x, y}), 3 for a spa
 Every constructor takes one table; an unknown key, a missing required key or a value of the
 wrong type or size is an error that names it ("revolute: unknown field 'bodyy'").  Joints,
 springs and forces require their points (at1/at2, at; {0, 0} or {0, 0, 0} for a centre of
-mass): none is taken as the centre of mass silently; a flexible body's node is its own point.]],
+mass): none is taken as the centre of mass silently; a flexible body's node is its own point.
+Names (of the model, bodies, joints, springs, surfaces, contacts) are UTF-8 text without '.'
+(channels are "<name>.<field>"): a name in another encoding is refused where it is given.]],
   example = [[local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }]],
   see = { "Model", "body", "ground", "info", "simulate" },
 }
