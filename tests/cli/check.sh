@@ -210,11 +210,11 @@ repl_expression)
   want_out 3 4 text
   ;;
 repl_several_results)
-  printf '1, "a", nil, true\nreturn 2, 3\n' >in
+  printf '1, "a", nil, true\nreturn 2, 3\n= select(2, "a", "b", "c")\nlocal function f() return 4, 5 end\nf()\n' >in
   run
   want_rc 0
   want_no_err
-  want_out "1${TAB}a${TAB}nil${TAB}true" "2${TAB}3"
+  want_out "1${TAB}a${TAB}nil${TAB}true" "2${TAB}3" "b${TAB}c" "4${TAB}5"
   ;;
 repl_statement)
   printf 'x = 10\nlocal y = 5\nx\nprint(y)\n' >in
@@ -319,7 +319,7 @@ help_topics)
   run "$HERE/help_check.lua"
   want_rc 0
   want_no_err
-  want_out "help: all topics resolve" "6 passed, 0 failed"
+  want_out "help: all topics resolve" "7 passed, 0 failed"
   ;;
 interactive_script)
   printf 'x = 42\nlocal hidden = 1\nprint("script ran")\n' >globals.lua
