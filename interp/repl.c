@@ -209,8 +209,8 @@ static void keep_locals(const session *s, const char *text) {
   size_t len;
   const char *rewritten = lua_tolstring(L, -1, &len);
   if (luaL_loadbuffer(L, rewritten, len, CHUNKNAME) == LUA_OK) {
-    lua_remove(L, -2);  // the rewritten text
-    lua_replace(L, -2); // the first chunk
+    lua_remove(L, -2);   // the rewritten text
+    lua_replace(L, -2);  // the first chunk
   } else {
     lua_pop(L, 2);  // the message and the rewritten text
   }

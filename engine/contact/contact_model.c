@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "contact_impl.h"
-#include "mbd/text.h"
 #include "contact_msg.h"
+#include "mbd/text.h"
 
 static const char *const shape_names[MBD_SHAPE_N] = {
     "line", "circle", "sine", "curve", "plane", "sphere", "revolution", "implicit", "parametric"};

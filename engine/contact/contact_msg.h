@@ -87,9 +87,9 @@
   "contact '%s': at t = %g surface '%s' is concave with curvature radius %.4g m, smaller than " \
   "the %s of surface '%s': the surfaces cannot touch at a single point"
 /* planar: both surfaces are straight at the contact point (two lines): contact, time, surfaces */
-#define MSG_CONTACT_FLAT                                                                      \
+#define MSG_CONTACT_FLAT                                                                        \
   "contact '%s': at t = %g surfaces '%s' and '%s' are both straight there: two straight lines " \
-  "cannot touch at a single point (they cross or lie along each other); make one of them "     \
+  "cannot touch at a single point (they cross or lie along each other); make one of them "      \
   "curved (a circle, a sine, a curve)"
 /* spatial: both surfaces are flat at the contact point (two planes): contact, time, surfaces */
 #define MSG_CONTACT_FLAT3                                                                  \
