@@ -45,7 +45,7 @@ local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 -- the pages: README.md and the .md files of docs/, docs/tutorial/, docs/papers/
 local pages = { "README.md" }
 for _, folder in ipairs { "docs", "docs/tutorial", "docs/papers" } do
-  local p = io.popen("ls " .. q(top .. "/" .. folder))
+  local p = io.popen("ls " .. q(top .. "/" .. folder) .. " 2>/dev/null")
   for name in p:lines() do
     if name:match("%.md$") then pages[#pages + 1] = folder .. "/" .. name end
   end
