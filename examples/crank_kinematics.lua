@@ -7,7 +7,7 @@
 -- output time, and the torque the drive must give (its "effort") by inverse dynamics.
 -- Closed form of the slider position: x(θ) = r cos θ + √(l² − r² sin² θ).
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local m = mbd.model { name = "driven slider crank", dim = 2, gravity = {0, -9.81} }
 local r, l = 0.1, 0.35

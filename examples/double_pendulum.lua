@@ -9,7 +9,7 @@
 -- It prints the model, then runs the same mechanism with each formulation of the paper and
 -- prints their figures of merit side by side, and plots θ2(t) for all of them (paper 000 Fig. 3).
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local m = mbd.model { name = "double pendulum", dim = 2 }   -- planar, no gravity
 

@@ -7,7 +7,7 @@
 -- gravity acts, so its energy must stay constant: the run shows how well each formulation keeps
 -- it, and how far the plain augmented formulation drifts off the constraints.
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local m = mbd.model { name = "four-bar", dim = 2, gravity = {0, -9.81} }
 

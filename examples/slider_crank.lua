@@ -7,7 +7,7 @@
 -- c = 5 N·s/m, free length 0.6 m) ties the slider to the ground point (2, 0).  Released at rest
 -- from crank angle 45°, the mechanism oscillates and the damper takes the energy out.
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }
 

@@ -17,7 +17,7 @@
 --     moments, and mbd refuses them.  We read J2zz = 12.4, a slender link like link 3.
 --   * the universal joint's cross: one arm along link 1's axis (x), the other across link 2.
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local r, b1, b2, c1, c2 = 2, 6, 6, 1, 1
 local m = mbd.model { name = "spatial four-bar", dim = 3, gravity = {0, -9.81, 0} }

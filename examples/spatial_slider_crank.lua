@@ -16,7 +16,7 @@
 -- 50 N load on the slider.  Part 2 lets the mechanism run freely from a spin of the crank, with a
 -- spring on the slider, and checks that the energy stays constant.
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local r, l, y0, z0 = 0.08, 0.3, 0.1, 0.05
 local function s_of(phi)

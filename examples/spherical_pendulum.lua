@@ -12,7 +12,7 @@
 -- to the point mass).  The script compares the measured rate with this closed form, then starts
 -- the same pendulum a little too slow to show the rosette of a general spherical pendulum.
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local g, L, alpha = 9.81, 1.0, math.rad(30)
 local mass, radius = 1.0, 0.05

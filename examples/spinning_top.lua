@@ -14,7 +14,7 @@
 -- The script starts the top in steady precession and compares; then it lets the same top go
 -- without precession: the axis nods (nutation) while it precesses, on average near m g l/(I3 ω3).
 local out = arg and arg[1] or "out"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local mass, l, g = 0.5, 0.04, 9.81
 local I1, I3 = 2e-4, 3e-4

@@ -443,6 +443,15 @@ int l_fem_flexible_body(lua_State *L) {
     if (n > mo->nmode) {
       return luaL_error(L, "%s: field 'select' lists %d modes, there are %d", ctor, n, mo->nmode);
     }
+    if (n == 0) {
+      // an empty selection leaves a rigid body, whose model may then have nothing left to move:
+      // say so here rather than at the run
+      return luaL_error(L,
+                        "%s: field 'select' is empty: list the modes the body may deform in "
+                        "(such as {1, 2}), or leave select out for every elastic mode (a body "
+                        "that does not deform is m:body)",
+                        ctor);
+    }
     for (int k = 0; k < n; k++) {
       lua_geti(L, -1, k + 1);
       int isint = 0;

@@ -1,5 +1,6 @@
-/* mbd.write_file, mbd.file_is_stream, mbd.check_writable, mbd.sha256: the safe writer
- * (mbd/fileout.h) and SHA-256 (mbd/hash.h) for scripts and the Lua stdlib (the sweep's CSV). */
+/* mbd.write_file, mbd.file_is_stream, mbd.check_writable, mbd.mkdir, mbd.sha256: the safe writer
+ * and folders (mbd/fileout.h) and SHA-256 (mbd/hash.h) for scripts and the Lua stdlib (the
+ * sweep's CSV). */
 #include "l_files.h"
 
 #include <lauxlib.h>
@@ -53,6 +54,19 @@ static int l_file_is_stream(lua_State *L) {
   return 1;
 }
 
+/* mbd.mkdir(path): the folder path and the missing ones above it (as mkdir -p, no shell; mode
+ * 0755 less the umask); returns path.  Raises "mkdir 'PATH': ..." naming the part that failed. */
+static int l_mkdir(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_out_mkdirs("mkdir", path, 0755, &err) != MBD_OK) {
+    return luaL_error(L, "%s", err.msg);
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* mbd.sha256(text): 64 hexadecimal digits */
 static int l_sha256(lua_State *L) {
   size_t n = 0;
@@ -66,6 +80,7 @@ static int l_sha256(lua_State *L) {
 int mbd_open_files(lua_State *L) {
   static const luaL_Reg fns[] = {{"check_writable", l_check_writable},
                                  {"file_is_stream", l_file_is_stream},
+                                 {"mkdir", l_mkdir},
                                  {"sha256", l_sha256},
                                  {"write_file", l_write_file},
                                  {NULL, NULL}};

@@ -4,8 +4,8 @@
 
 #include <lua.h>
 
-/* adds write_file(), check_writable(), file_is_stream() and sha256() to the mbd table on top of
- * the stack; pushes nothing, returns 0 */
+/* adds write_file(), check_writable(), file_is_stream(), mkdir() and sha256() to the mbd table on
+ * top of the stack; pushes nothing, returns 0 */
 int mbd_open_files(lua_State *L);
 
 #endif

@@ -431,6 +431,53 @@ static void plot_meta(lua_State *L, int runs_idx, int nruns, mbd_plot_meta *meta
   meta->n = total;
 }
 
+/* the label of a plot's axis for the channels list[1..n] (a table at index list, the names
+ * strings), pushed: "crank.theta [rad]"; channels of one unit share it ("O.fx, O.fy [N]"), channels
+ * of several each carry theirs ("disk.x [m], disk.theta [rad]"); a channel without a unit is its
+ * name alone.  A long list keeps only the units ("[N]").  Returns the label. */
+static const char *axis_label(lua_State *L, const mbd_run *r, int list, int n) {
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  const char *first_unit = NULL;
+  int same = 1;
+  for (int i = 1; i <= n; i++) {
+    lua_rawgeti(L, list, i);
+    const char *u = mbd_run_channel_unit(r, mbd_run_find(r, lua_tostring(L, -1)));
+    lua_pop(L, 1);
+    if (i == 1) {
+      first_unit = u;
+    } else if (strcmp(u, first_unit) != 0) {
+      same = 0;
+    }
+  }
+  size_t len = 0;
+  for (int i = 1; i <= n; i++) {
+    lua_rawgeti(L, list, i);
+    const char *name = lua_tostring(L, -1);
+    const char *u = mbd_run_channel_unit(r, mbd_run_find(r, name));
+    lua_pop(L, 1);
+    len += strlen(name) + strlen(u) + 5;
+    if (i > 1) {
+      luaL_addstring(&b, ", ");
+    }
+    luaL_addstring(&b, name);
+    if (*u && (!same || i == n)) {
+      luaL_addstring(&b, " [");
+      luaL_addstring(&b, u);
+      luaL_addstring(&b, "]");
+    }
+  }
+  luaL_pushresult(&b);
+  if (len > 60 && same && *first_unit) {
+    lua_pop(L, 1);
+    lua_pushfstring(L, "[%s]", first_unit);
+  } else if (len > 60) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "");
+  }
+  return lua_tostring(L, -1);
+}
+
 static int l_plot(lua_State *L) {
   // series = {...}: curves of numbers computed in the script (l_plot_series.c)
   if (lua_type(L, 1) == LUA_TTABLE && lx_has(L, 1, "series")) {
@@ -578,15 +625,28 @@ static int l_plot(lua_State *L) {
   memset(&spec, 0, sizeof spec);
   spec.file = file;
   spec.title = lx_opt_string(L, 1, "plot", "title");
+  // axis labels: the channels with their units (from the first run; the label strings are kept
+  // alive in lab_idx)
+  lua_rawgeti(L, runs_idx, 1);
+  const mbd_run *r1 = l_run_check(L, -1);
+  lua_pop(L, 1);
   spec.xlabel = lx_opt_string(L, 1, "plot", "xlabel");
   if (!spec.xlabel) {
-    spec.xlabel = use_t ? "t [s]" : xname;
+    if (use_t) {
+      spec.xlabel = "t [s]";
+    } else {
+      lua_createtable(L, 1, 0);
+      lua_pushstring(L, xname);
+      lua_rawseti(L, -2, 1);
+      spec.xlabel = axis_label(L, r1, lua_gettop(L), 1);
+      lua_rawseti(L, lab_idx, ++k);
+      lua_pop(L, 1);
+    }
   }
   spec.ylabel = lx_opt_string(L, 1, "plot", "ylabel");
-  if (!spec.ylabel && ny == 1) {
-    lua_rawgeti(L, y_idx, 1);
-    spec.ylabel = lua_tostring(L, -1);  // kept alive by y_idx
-    lua_pop(L, 1);
+  if (!spec.ylabel) {
+    spec.ylabel = axis_label(L, r1, y_idx, ny);
+    lua_rawseti(L, lab_idx, ++k);
   }
   spec.series = series;
   spec.nseries = ns;

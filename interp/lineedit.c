@@ -15,6 +15,16 @@ struct mbd_lineedit {
   char *history;   /* history file path (malloc'd), NULL when there is none */
 };
 
+/* the completer of mbd_lineedit_set_completer (libedit's completion hook takes no user data) and
+ * the candidates of the completion in progress, handed to libedit one by one */
+static mbd_lineedit_completer completer = NULL;
+static void *completer_ud = NULL;
+static char **candidates = NULL;
+static size_t next_candidate = 0;
+
+/* the characters that end a word for completion: '.' and ':' are inside it */
+static char word_breaks[] = " \t\n\"'`@$><=;|&{}()[],+-*/%^#~";
+
 /* set by SIGINT while libedit waits for a key (a signal handler can only reach a static) */
 static volatile sig_atomic_t prompt_interrupted = 0;
 
@@ -38,6 +48,51 @@ static int read_key(FILE *in) {
   }
 }
 
+/* libedit's generator: the next candidate (libedit owns and frees it), NULL after the last */
+static char *candidate(const char *text, int state) {
+  (void)text;
+  (void)state;
+  if (!candidates || !candidates[next_candidate]) {
+    return NULL;
+  }
+  return candidates[next_candidate++];
+}
+
+/* libedit's completion hook: the completer's words for the word before the cursor, and never
+ * file names (the default when a hook finds nothing) */
+static char **attempt_completion(const char *text, int start, int end) {
+  (void)start;
+  (void)end;
+  rl_attempted_completion_over = 1;
+  if (!completer) {
+    return NULL;
+  }
+  candidates = completer(completer_ud, text);
+  next_candidate = 0;
+  char **matches = NULL;
+  if (candidates && candidates[0]) {
+    matches = rl_completion_matches(text, candidate);
+  }
+  // what libedit did not take
+  if (candidates) {
+    for (size_t i = next_candidate; candidates[i]; i++) {
+      free(candidates[i]);
+    }
+    free(candidates);
+  }
+  candidates = NULL;
+  return matches;
+}
+
+void mbd_lineedit_set_completer(mbd_lineedit *le, mbd_lineedit_completer complete, void *ud) {
+  if (!le->interactive) {
+    return;
+  }
+  completer = complete;
+  completer_ud = ud;
+  rl_attempted_completion_function = complete ? attempt_completion : NULL;
+}
+
 mbd_lineedit *mbd_lineedit_open(void) {
   mbd_lineedit *le = calloc(1, sizeof *le);
   if (!le) {
@@ -53,6 +108,9 @@ mbd_lineedit *mbd_lineedit_open(void) {
   setlocale(LC_CTYPE, "");
   rl_readline_name = "mbd";
   rl_getc_function = read_key;
+  rl_completer_word_break_characters = word_breaks;
+  rl_basic_word_break_characters = word_breaks;
+  rl_completion_append_character = '\0';
   using_history();
   stifle_history(MBD_LINEEDIT_HISTORY);
   const char *home = getenv("HOME");
@@ -133,6 +191,7 @@ void mbd_lineedit_close(mbd_lineedit *le) {
   }
   if (le->interactive) {
     clear_history();
+    mbd_lineedit_set_completer(le, NULL, NULL);
   }
   free(le->history);
   free(le);

@@ -33,6 +33,14 @@ int mbd_lineedit_read(mbd_lineedit *le, const char *prompt, char **line);
  * (capped at MBD_LINEEDIT_HISTORY entries; write errors are ignored). No-op when piped. */
 void mbd_lineedit_remember(mbd_lineedit *le, const char *entry);
 
+/* Tab completion: complete(ud, word) returns the whole words `word` may become (each and the
+ * array malloc'd, the array ended by NULL; NULL or an empty array for none).  The word is the text
+ * before the cursor back to a blank, a quote, a bracket or an operator sign other than '.' and ':'
+ * (so "mbd.mod" and "m:re" are one word).  NULL removes it.  No-op when piped; one completer for
+ * the process (libedit's hook is global). */
+typedef char **(*mbd_lineedit_completer)(void *ud, const char *word);
+void mbd_lineedit_set_completer(mbd_lineedit *le, mbd_lineedit_completer complete, void *ud);
+
 /* release the line input (NULL is accepted) */
 void mbd_lineedit_close(mbd_lineedit *le);
 

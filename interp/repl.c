@@ -146,6 +146,105 @@ static mbd_lineedit **push_lineedit(lua_State *L) {
   return box;
 }
 
+// --- the session: locals kept from one entry to the next, and Tab completion (stdlib/mbd/repl.lua)
+
+/* where the loop keeps the session on the stack: the module mbd.repl and the environment of the
+ * entries (both 0 when the module could not be loaded: entries then run as plain chunks) */
+typedef struct {
+  lua_State *L;
+  int module; /* stack index of mbd.repl's table, 0 for none */
+  int env;    /* stack index of the session's environment, 0 for none */
+} session;
+
+/* require "mbd.repl" and open a session: pushes the module and the environment (two nils when
+ * it cannot be loaded, after a warning) */
+static void open_session(lua_State *L, session *s) {
+  s->L = L;
+  s->module = s->env = 0;
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "mbd.repl");
+  int status = lua_pcall(L, 1, 1, 0);
+  if (status == LUA_OK && lua_istable(L, -1)) {
+    lua_getfield(L, -1, "session");
+    status = lua_pcall(L, 0, 1, 0);
+    if (status == LUA_OK && lua_istable(L, -1)) {
+      s->env = lua_gettop(L);
+      s->module = s->env - 1;
+      return;
+    }
+  }
+  fflush(stdout);
+  fprintf(stderr, "mbd: warning: the REPL does not keep locals from one line to the next: %s\n",
+          lua_isstring(L, -1) ? lua_tostring(L, -1) : "mbd.repl is not a module");
+  fflush(stderr);
+  lua_settop(L, lua_gettop(L) - 1);
+  lua_pushnil(L);
+  lua_pushnil(L);
+}
+
+/* the chunk on top of the stack runs in the session's environment (its first upvalue, _ENV) */
+static void set_env(const session *s) {
+  if (s->env) {
+    lua_pushvalue(s->L, s->env);
+    if (!lua_setupvalue(s->L, -2, 1)) {
+      lua_pop(s->L, 1);
+    }
+  }
+}
+
+/* replace the chunk on top of the stack, compiled from `text`, by the same text with its
+ * outer-level locals turned into session variables (mbd.repl's rewrite); the chunk stays as it
+ * is when there is nothing to rewrite or the rewrite does not compile */
+static void keep_locals(const session *s, const char *text) {
+  lua_State *L = s->L;
+  if (!s->module) {
+    return;
+  }
+  lua_getfield(L, s->module, "rewrite");
+  lua_pushstring(L, text);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_isstring(L, -1)) {
+    lua_pop(L, 1);
+    return;
+  }
+  size_t len;
+  const char *rewritten = lua_tolstring(L, -1, &len);
+  if (luaL_loadbuffer(L, rewritten, len, CHUNKNAME) == LUA_OK) {
+    lua_remove(L, -2);   // the rewritten text
+    lua_replace(L, -2);  // the first chunk
+  } else {
+    lua_pop(L, 2);  // the message and the rewritten text
+  }
+}
+
+/* the completer (lineedit.h) of the word before the cursor: mbd.repl's complete(word), copied into
+ * malloc'd strings; NULL on any failure (completion is a convenience: it never raises) */
+static char **complete(void *ud, const char *word) {
+  const session *s = ud;
+  lua_State *L = s->L;
+  if (!s->module || !lua_checkstack(L, 4)) {
+    return NULL;
+  }
+  int top = lua_gettop(L);
+  char **out = NULL;
+  lua_getfield(L, s->module, "complete");
+  lua_pushstring(L, word);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_istable(L, -1)) {
+    size_t n = lua_rawlen(L, -1);
+    out = calloc(n + 1, sizeof *out);
+    for (size_t i = 0; out && i < n; i++) {
+      lua_rawgeti(L, -1, (lua_Integer)i + 1);
+      const char *w = lua_tostring(L, -1);
+      out[i] = w ? strdup(w) : NULL;
+      lua_pop(L, 1);
+      if (!out[i]) {
+        break;  // the array ends here
+      }
+    }
+  }
+  lua_settop(L, top);
+  return out;
+}
+
 /* read one line and push it (a leading '=' of a first line becomes "return ", and *eq is set);
  * returns a MBD_LINEEDIT_* status and pushes nothing unless it is MBD_LINEEDIT_OK */
 static int push_line(lua_State *L, mbd_lineedit *le, int first, int *eq) {
@@ -197,7 +296,7 @@ static int incomplete(lua_State *L, int status) {
 }
 
 /* try the line on top of the stack as `return <line>;`: on success replace it by the chunk */
-static int add_return(lua_State *L, mbd_lineedit *le, int eq) {
+static int add_return(lua_State *L, mbd_lineedit *le, const session *s, int eq) {
   const char *line = lua_tostring(L, -1);
   const char *retline = lua_pushfstring(L, "return %s;", line);
   int status = luaL_loadbuffer(L, retline, strlen(retline), CHUNKNAME);
@@ -205,6 +304,7 @@ static int add_return(lua_State *L, mbd_lineedit *le, int eq) {
     lua_remove(L, -2);  // the modified line
     remember(L, le, line, eq);
     lua_remove(L, -2);  // the line
+    set_env(s);
   } else {
     lua_pop(L, 2);  // the message and the modified line
   }
@@ -213,13 +313,17 @@ static int add_return(lua_State *L, mbd_lineedit *le, int eq) {
 
 /* compile the line at index `at` as a statement, reading more lines while it ends early;
  * leaves the chunk or the message above it, or nothing for ENTRY_CANCEL */
-static int multi_line(lua_State *L, mbd_lineedit *le, int at, int eq) {
+static int multi_line(lua_State *L, mbd_lineedit *le, const session *s, int at, int eq) {
   for (;;) {
     size_t len;
     const char *text = lua_tolstring(L, at, &len);
     int status = luaL_loadbuffer(L, text, len, CHUNKNAME);
     if (!incomplete(L, status)) {
       remember(L, le, text, eq);
+      if (status == LUA_OK) {
+        keep_locals(s, text);
+        set_env(s);
+      }
       lua_remove(L, at);
       return status;
     }
@@ -249,7 +353,7 @@ static int multi_line(lua_State *L, mbd_lineedit *le, int at, int eq) {
 
 /* read one entry and push its compiled chunk (status LUA_OK) or its error message; pushes
  * nothing for ENTRY_EOF and ENTRY_CANCEL */
-static int read_entry(lua_State *L, mbd_lineedit *le) {
+static int read_entry(lua_State *L, mbd_lineedit *le, const session *s) {
   int eq = 0;
   int st = push_line(L, le, 1, &eq);
   if (st == MBD_LINEEDIT_EOF) {
@@ -258,9 +362,9 @@ static int read_entry(lua_State *L, mbd_lineedit *le) {
   if (st == MBD_LINEEDIT_CANCEL) {
     return ENTRY_CANCEL;
   }
-  int status = add_return(L, le, eq);
+  int status = add_return(L, le, s, eq);
   if (status != LUA_OK) {
-    status = multi_line(L, le, lua_gettop(L), eq);
+    status = multi_line(L, le, s, lua_gettop(L), eq);
   }
   return status;
 }
@@ -320,6 +424,9 @@ void mbd_repl_loop(lua_State *L) {
   int top = lua_gettop(L);
   mbd_lineedit **box = push_lineedit(L);
   mbd_lineedit *le = *box;
+  session s;
+  open_session(L, &s);
+  mbd_lineedit_set_completer(le, complete, &s);
   int base = lua_gettop(L);
   if (mbd_lineedit_interactive(le)) {
     printf("mbd %s (%s) \xe2\x80\x94 type help() for an overview, Ctrl-D to quit\n", mbd_version(),
@@ -327,7 +434,7 @@ void mbd_repl_loop(lua_State *L) {
     fflush(stdout);
   }
   for (;;) {
-    int status = read_entry(L, le);
+    int status = read_entry(L, le, &s);
     if (status == ENTRY_EOF) {
       break;
     }

@@ -8,14 +8,15 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config liblua5.4-dev liblapacke-dev libopenblas-dev
           libsundials-dev libsuitesparse-dev libcmocka-dev libedit-dev libplplot-dev nettle-dev
-          plplot-driver-cairo libopenmpi-dev openmpi-bin libpng-dev lua5.4 luarocks chromium clang)
+          plplot-driver-cairo libopenmpi-dev openmpi-bin libpng-dev lua5.4 luarocks chromium clang
+          tmux)
 # SuiteSparse (KLU, UMFPACK) for large models' sparse solves; nettle (SHA-256) for the
 # compiled-code cache's names and digests.  MPI (libopenmpi-dev, and
 # openmpi-bin's mpirun) lets mbd.sweep run across machines: optional for the build, which leaves
 # it out when it is absent; the sweep's MPI test needs mpirun.
-# The last five are for the tests: screenshots' pixels (libpng), require "mbd" from a stock Lua
+# The last six are for the tests: screenshots' pixels (libpng), require "mbd" from a stock Lua
 # and the rockspec (lua5.4, luarocks), the animation page in a headless browser (chromium), the
-# fuzzer (clang's libFuzzer)
+# fuzzer (clang's libFuzzer), the REPL on a terminal: line editing and Tab completion (tmux)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -11,6 +11,13 @@
 #define MSG_FILE_WRITE_DIRECT "%s '%s': write failed: %s (written directly: not a regular file)"
 /* the finished temporary could not be renamed onto the name: kind, file, reason */
 #define MSG_FILE_RENAME "%s '%s': cannot replace it with the finished file: %s"
+/* a folder of mbd_out_mkdirs cannot be made: kind, the path asked for, the part that failed,
+ * reason (strerror) */
+#define MSG_MKDIR "%s '%s': cannot create the folder '%s': %s"
+/* a part of the path exists and is not a folder: kind, path, the part */
+#define MSG_MKDIR_NOT_DIR "%s '%s': '%s' exists and is not a folder"
+/* an empty path: kind */
+#define MSG_MKDIR_EMPTY "%s: the path is empty"
 /* an argument is NULL: kind, what */
 #define MSG_FILE_NULL "%s: %s is NULL"
 

@@ -200,6 +200,58 @@ int mbd_out_is_stream(const char *file) {
   return direct;
 }
 
+/* one part of mbd_out_mkdirs: the folder `part` (a prefix of path) exists or is made */
+static int make_dir(const char *kind, const char *path, const char *part, mode_t mode,
+                    mbd_error *err) {
+  struct stat st;
+  if (mkdir(part, mode) == 0) {
+    return MBD_OK;
+  }
+  int e = errno;
+  if (stat(part, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      return MBD_OK;  // there already (EEXIST), or not ours to make but usable (EACCES on "/")
+    }
+    return MBD_FAIL(err, MBD_E_IO, MSG_MKDIR_NOT_DIR, kind, path, part);
+  }
+  return MBD_FAIL(err, MBD_E_IO, MSG_MKDIR, kind, path, part, strerror(e));
+}
+
+int mbd_out_mkdirs(const char *kind, const char *path, unsigned mode, mbd_error *err) {
+  if (!kind) {
+    kind = "mkdir";
+  }
+  if (!path) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FILE_NULL, kind, "path");
+  }
+  if (!*path) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_MKDIR_EMPTY, kind);
+  }
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    return MBD_OK;
+  }
+  size_t n = strlen(path);
+  char *part = malloc(n + 1);
+  if (!part) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_MKDIR, kind, path, path, strerror(ENOMEM));
+  }
+  memcpy(part, path, n + 1);
+  mode_t m = mode ? (mode_t)mode : 0755;
+  int rc = MBD_OK;
+  // each folder from the top: cut the path after each part (a run of '/' is one separator)
+  for (size_t i = 1; i <= n && rc == MBD_OK; i++) {
+    if (i < n && (path[i] != '/' || path[i - 1] == '/')) {
+      continue;
+    }
+    part[i] = '\0';
+    rc = make_dir(kind, path, part, m, err);
+    part[i] = path[i];
+  }
+  free(part);
+  return rc;
+}
+
 /* 0666 less the process's umask */
 static unsigned default_mode(void) {
   mode_t u = umask(0);

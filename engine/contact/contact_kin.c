@@ -479,6 +479,9 @@ static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys 
     if (k1 + k2 > 0) {
       return MBD_OK;
     }
+    if (k1 == 0 && k2 == 0) {
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_FLAT, ct->name, d->t, sf1->name, sf2->name);
+    }
     // name the concave one (the more negative) and the other's radius
     int first = k1 <= k2;
     double kc = first ? k1 : k2, ko = first ? k2 : k1;
@@ -512,6 +515,9 @@ static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys 
   double lmin = 0.5 * (tr - sqrt(fmax(0, tr * tr - 4 * det)));
   if (lmin > 0) {
     return MBD_OK;
+  }
+  if (k11 == 0 && k22 == 0 && k12 == 0) {
+    return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_FLAT3, ct->name, d->t, sf1->name, sf2->name);
   }
   return MBD_FAIL(err, MBD_E_SINGULAR, MSG_CONTACT_CURVATURE3, ct->name, d->t, sf1->name, sf2->name,
                   lmin);

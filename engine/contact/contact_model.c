@@ -9,6 +9,7 @@
 
 #include "contact_impl.h"
 #include "contact_msg.h"
+#include "mbd/text.h"
 
 static const char *const shape_names[MBD_SHAPE_N] = {
     "line", "circle", "sine", "curve", "plane", "sphere", "revolution", "implicit", "parametric"};
@@ -55,6 +56,12 @@ static int check_name(const char *name, const char *what, mbd_error *err) {
   }
   if (strchr(name, '.')) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_CONTACT_NAME_DOT, what, name);
+  }
+  long bad = mbd_text_utf8_error(name);
+  if (bad >= 0) {
+    char shown[4 * 64];
+    mbd_text_escape(shown, sizeof shown, name);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_CONTACT_NAME_UTF8, what, shown, bad);
   }
   return MBD_OK;
 }

@@ -12,6 +12,9 @@
 #define MSG_CONTACT_NAME_LEN "%s: name must have 1 to %d characters"
 /* a '.' in a name: kind, name */
 #define MSG_CONTACT_NAME_DOT "%s '%s': a name cannot contain '.'"
+/* a name that is not UTF-8: kind, the name escaped (\xNN), the offset of the first bad byte */
+#define MSG_CONTACT_NAME_UTF8 \
+  "%s '%s': a name must be UTF-8 text (byte %ld is not); save the script as UTF-8"
 /* a second object of the same name: kind, name */
 #define MSG_CONTACT_DUP "%s '%s': one with this name already exists"
 /* drawing a surface that does not exist: index, count */
@@ -87,6 +90,16 @@
 #define MSG_CONTACT_CURVATURE                                                                   \
   "contact '%s': at t = %g surface '%s' is concave with curvature radius %.4g m, smaller than " \
   "the %s of surface '%s': the surfaces cannot touch at a single point"
+/* planar: both surfaces are straight at the contact point (two lines): contact, time, surfaces */
+#define MSG_CONTACT_FLAT                                                                        \
+  "contact '%s': at t = %g surfaces '%s' and '%s' are both straight there: two straight lines " \
+  "cannot touch at a single point (they cross or lie along each other); make one of them "      \
+  "curved (a circle, a sine, a curve)"
+/* spatial: both surfaces are flat at the contact point (two planes): contact, time, surfaces */
+#define MSG_CONTACT_FLAT3                                                                  \
+  "contact '%s': at t = %g surfaces '%s' and '%s' are both flat there: two planes cannot " \
+  "touch at a single point (they meet along a line or lie on each other); make one of "    \
+  "them curved (a sphere, a surface of revolution)"
 /* spatial: the relative curvature is not positive definite: contact, time, surfaces, the least
  * relative curvature */
 #define MSG_CONTACT_CURVATURE3                                                            \

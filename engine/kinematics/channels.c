@@ -114,6 +114,81 @@ const char *mbd_channel_name(const mbd_model *m, int ch) {
   return (ch >= 0 && ch < m->nchannel) ? m->channel[ch].name : NULL;
 }
 
+/* the unit of a joint's coordinate c, of a force along it ("rad" and "N m" for an angle) */
+static int angle_coord(const mbd_model *m, int j, int c) {
+  const mbd_joint_type_desc *td = mbd_joint_type_get(m->joint[j].type);
+  int dx = MBD_DIMX(m);
+  return c < td->ncoord[dx] && td->coord[dx][c] == MBD_COORD_ANGLE;
+}
+
+const char *mbd_channel_unit(const mbd_model *m, int ch) {
+  if (ch < 0 || ch >= m->nchannel) {
+    return "";
+  }
+  const mbd_channel *c = &m->channel[ch];
+  switch (c->kind) {
+    case CH_Q: {
+      // x y z of the centre of mass, theta, or an Euler parameter (no unit)
+      const char *f = mbd_body_kind_get(m->body[c->index].kind)->coord[c->comp];
+      if (strcmp(f, "theta") == 0) {
+        return "rad";
+      }
+      return f[0] == 'e' ? "" : "m";
+    }
+    case CH_V:
+      return "m/s";
+    case CH_W:
+      return "rad/s";
+    case CH_JCOORD:
+      return angle_coord(m, c->index, c->comp) ? "rad" : "m";
+    case CH_JFORCE:
+      return "N";
+    case CH_JTORQUE:
+      return "N m";
+    case CH_JEFFORT:
+      return angle_coord(m, c->index, 0) ? "N m" : "N";
+    case CH_ENERGY:
+      return "J";
+    case CH_CONTACT:
+      if (c->comp >= MBD_CCH_NORMAL && c->comp <= MBD_CCH_FZ) {
+        return "N";
+      }
+      if (c->comp == MBD_CCH_SLIP) {
+        return "m/s";
+      }
+      if (c->comp == MBD_CCH_GAP || (c->comp >= MBD_CCH_PX && c->comp <= MBD_CCH_PZ)) {
+        return "m";
+      }
+      return "";  // sticking, surface parameters
+    case CH_JFRIC:
+      return c->comp != 0 ? "" : angle_coord(m, m->jfric[c->index].joint, 0) ? "N m" : "N";
+    case CH_MODAL:
+    case CH_MODALRATE: {
+      // a mode is scaled to a largest nodal translation of 1 m, or a rotation of 1 rad when it
+      // barely translates (fem/select.c)
+      int rad = 0;
+      for (int k = 0; k < m->nflex; k++) {
+        const struct mbd_flex *fx = m->flex[k];
+        if (fx->body == c->index) {
+          double t = 0;
+          for (int i = 0; i < 3 * fx->nnode; i++) {
+            t = fmax(t, fabs(fx->Phi[(size_t)i * fx->nm + c->comp]));
+          }
+          rad = t < 0.5;
+        }
+      }
+      if (c->kind == CH_MODAL) {
+        return rad ? "rad" : "m";
+      }
+      return rad ? "rad/s" : "m/s";
+    }
+    case CH_NODEROT:
+      return "rad";
+    default:
+      return "";  // violation: rows of lengths and angles
+  }
+}
+
 /* the reaction of joint j on body2 — the generalized constraint force −Φ_Yᵀλ over its rows
  * restricted to body2's pose coordinates — as a global force F and a moment n about the CM;
  * when body2 is the ground, the opposite of the reaction on body1 (*sign = −1, *b = body1) */

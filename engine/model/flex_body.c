@@ -262,6 +262,9 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
     if (strchr(fr->name, '.')) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_DOT, "flexible body", fr->name);
     }
+    if (mbd_model_check_utf8(fr->name, "flexible body", err) != MBD_OK) {
+      return MBD_E_INPUT;
+    }
     snprintf(name, sizeof name, "%s", fr->name);
   } else {
     snprintf(name, sizeof name, "body%d", m->nbody);

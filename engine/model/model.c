@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbd/text.h"
 #include "model_impl.h"
 #include "model_msg.h"
 #include "tree_impl.h"
@@ -119,6 +120,9 @@ mbd_model *mbd_model_new(const char *name, int dim, mbd_error *err) {
     MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_DIM, name ? name : "", dim);
     return NULL;
   }
+  if (name && mbd_model_check_utf8(name, "model", err) != MBD_OK) {
+    return NULL;
+  }
   mbd_model *m = calloc(1, sizeof *m);
   if (!m) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_NOMEM, "model");
@@ -216,6 +220,17 @@ static int finite_all(const double *v, int n) {
   return 1;
 }
 
+// a name is UTF-8 text (mbd/text.h): else an error showing its bad bytes as \xNN
+int mbd_model_check_utf8(const char *name, const char *what, mbd_error *err) {
+  long bad = mbd_text_utf8_error(name);
+  if (bad < 0) {
+    return MBD_OK;
+  }
+  char shown[4 * MBD_NAME_MAX];
+  mbd_text_escape(shown, sizeof shown, name);
+  return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_UTF8, what, shown, bad);
+}
+
 // names: letters, digits, '_', and no '.' (channel names are "<name>.<field>"), but in a macro
 // copy, whose objects are called "<copy>.<name>"
 static int check_name(const char *name, const char *what, int in_copy, mbd_error *err) {
@@ -226,7 +241,7 @@ static int check_name(const char *name, const char *what, int in_copy, mbd_error
   if (!in_copy && strchr(name, '.')) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_DOT, what, name);
   }
-  return MBD_OK;
+  return mbd_model_check_utf8(name, what, err);
 }
 
 // spatial inertia: symmetric positive definite and the triangle inequalities of principal moments
@@ -510,6 +525,9 @@ int mbd_model_add_spring(mbd_model *m, const mbd_spring_spec *s, mbd_error *err)
   if (busy) {
     return busy;
   }
+  if (s->name && mbd_model_check_utf8(s->name, "spring", err) != MBD_OK) {
+    return MBD_E_INPUT;
+  }
   char name[MBD_NAME_MAX];
   snprintf(name, sizeof name, "%s", s->name ? s->name : "spring");
   if (s->body1 < 0 || s->body1 >= m->nbody || s->body2 < 0 || s->body2 >= m->nbody) {
@@ -578,6 +596,9 @@ int mbd_model_open_copy(mbd_model *m, const char *shape, const char *name, const
   if (!shape || !name || !*shape || !*name || strlen(shape) >= MBD_NAME_MAX ||
       strlen(name) >= MBD_NAME_MAX) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_NAME_LEN, "macro copy", MBD_NAME_MAX - 1);
+  }
+  if (mbd_model_check_utf8(name, "macro copy", err) != MBD_OK) {
+    return MBD_E_INPUT;
   }
   double nr = m->dim == 3 ? sqrt(rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2] +
                                  rot[3] * rot[3])

@@ -562,4 +562,8 @@ void mbd_forces_add_point(const mbd_model *m, mbd_data *d, int b, const double *
  * force along a joint coordinate) */
 void mbd_forces_add_row(const mbd_model *m, mbd_data *d, int b1, int b2, const double *J, double T);
 
+/* MBD_OK when name is UTF-8 text, else an MBD_E_INPUT error naming `what` and the name with its
+ * malformed bytes as \xNN (model.c) */
+int mbd_model_check_utf8(const char *name, const char *what, mbd_error *err);
+
 #endif

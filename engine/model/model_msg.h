@@ -44,6 +44,10 @@
 #define MSG_MODEL_NAME_LEN "%s: name must have 1 to %d characters"
 /* a '.' in a name (channel names are <name>.<field>): kind, name */
 #define MSG_MODEL_NAME_DOT "%s '%s': a name cannot contain '.'"
+/* a name that is not UTF-8 (plots, CSV headers and pages show names as text): kind, the name
+ * with its malformed bytes as \xNN, the offset of the first */
+#define MSG_MODEL_NAME_UTF8 \
+  "%s '%s': a name must be UTF-8 text (byte %ld is not); save the script as UTF-8"
 
 /* ---- macro copies (paper 002) ----------------------------------------------------------------- */
 

@@ -97,8 +97,14 @@ mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
     mbd_run_free(r);
     return NULL;
   }
+  r->units = calloc((size_t)(r->nchan ? r->nchan : 1), sizeof *r->units);
+  if (!r->units) {
+    mbd_run_free(r);
+    return NULL;
+  }
   for (int c = 0; c < r->nchan; c++) {
     snprintf(r->names[c], sizeof r->names[c], "%s", m->channel[c].name);
+    r->units[c] = mbd_channel_unit(m, c);
   }
   return r;
 }
@@ -201,6 +207,7 @@ void mbd_run_free(mbd_run *r) {
   free(r->E2);
   free(r->event);
   free(r->names);
+  free(r->units);
   free(r->t);
   free(r->val);
   free(r->mf);
@@ -225,6 +232,9 @@ int mbd_run_record(mbd_run *r, const mbd_model *m, const mbd_data *d, mbd_error 
 int mbd_run_nchannel(const mbd_run *r) { return r->nchan; }
 const char *mbd_run_channel_name(const mbd_run *r, int c) {
   return (c >= 0 && c < r->nchan) ? r->names[c] : NULL;
+}
+const char *mbd_run_channel_unit(const mbd_run *r, int c) {
+  return (r->units && c >= 0 && c < r->nchan && r->units[c]) ? r->units[c] : "";
 }
 int mbd_run_find(const mbd_run *r, const char *name) {
   for (int c = 0; c < r->nchan; c++) {

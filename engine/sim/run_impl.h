@@ -9,6 +9,7 @@
 struct mbd_run {
   int nchan;               /* channels */
   char (*names)[80];       /* nchan names */
+  const char **units;      /* nchan units (static strings, mbd_channel_unit), NULL when unknown */
   int nsamp, cap;          /* samples recorded, capacity (fixed at the start) */
   double *t;               /* cap sample times */
   double *val;             /* cap × nchan values, row i = sample i */

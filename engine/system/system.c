@@ -13,6 +13,7 @@
 #include "mbd/hash.h"
 #include "mbd/integrators.h"
 #include "mbd/linalg.h"
+#include "mbd/text.h"
 #include "system_impl.h"
 #include "system_msg.h"
 
@@ -45,6 +46,13 @@ mbd_system *mbd_system_new(mbd_sym_ctx *ctx, const char *name, int n, const char
                            mbd_error *err) {
   if (!ctx || n < 1) {
     MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NO_COORDS);
+    return NULL;
+  }
+  long bad = name ? mbd_text_utf8_error(name) : -1;
+  if (bad >= 0) {
+    char shown[256];
+    mbd_text_escape(shown, sizeof shown, name);
+    MBD_FAIL(err, MBD_E_INPUT, MSG_SYS_NAME_UTF8, shown, bad);
     return NULL;
   }
   // names: identifiers, unique, not t, and no name is another's velocity name

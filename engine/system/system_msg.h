@@ -27,6 +27,9 @@
 /* a system without coordinates */
 #define MSG_SYS_NO_COORDS "system: needs at least one coordinate"
 /* a coordinate name that is not an identifier: 1-based index, name */
+/* a system name that is not UTF-8: the name escaped (\xNN), the offset of the first bad byte */
+#define MSG_SYS_NAME_UTF8 \
+  "system '%s': a name must be UTF-8 text (byte %ld is not); save the script as UTF-8"
 #define MSG_SYS_COORD_NAME "system: coordinate %d: '%s' is not a valid name (letters, digits, _)"
 /* a coordinate named t: 1-based index */
 #define MSG_SYS_COORD_T "system: coordinate %d: 't' is the time; choose another name"

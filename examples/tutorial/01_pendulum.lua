@@ -9,7 +9,7 @@
 -- T = 2 pi sqrt(I_O / (m g d)).  Released from the horizontal, the pin first carries a quarter
 -- of the weight, and the rod starts with the angular acceleration 3 g / (2 L).
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local L, mass, g = 1.0, 1.0, 9.81
 

@@ -8,7 +8,7 @@
 -- Crank r = 0.3 m pinned at the origin, rod l = 0.8 m, slider on the x axis.  With the crank at
 -- angle th the slider is at x = r cos th + sqrt(l^2 - r^2 sin^2 th): the loop closes.
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local r, l = 0.3, 0.8
 

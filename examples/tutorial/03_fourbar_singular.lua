@@ -12,7 +12,7 @@
 -- coupler's height y2 = 0).  There Phi_q loses rank: the mechanism can leave the parallelogram for
 -- the crossed ("anti-parallelogram") branch.
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local l0, th1, w = 2.0, 1.047, -2
 m = mbd.model { name = "four-bar, case I*", dim = 2 }

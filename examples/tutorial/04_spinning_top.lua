@@ -11,7 +11,7 @@
 -- (I1' = I1 + m l^2, about the tip).  With its centre of mass at a constant height, the tip
 -- carries exactly the weight m g upward.
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local mass, l, g = 0.5, 0.04, 9.81
 local I1, I3 = 2e-4, 3e-4

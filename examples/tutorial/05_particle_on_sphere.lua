@@ -13,7 +13,7 @@
 -- f = x^2 + y^2 + z^2 - R^2 are free to grow; f'' + alpha f' + beta f = 0 makes them decay.
 -- Energy and the angular momentum about the vertical are kept by the motion: good checks.
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local g, R = 9.81, 1.0
 s = mbd.system { name = "particle on a sphere", q = {"x", "y", "z"}, mass = {1, 1, 1},

@@ -2,7 +2,7 @@
 -- backwards onto a straight line slips, then rolls (paper 001, example 1).
 --
 --   mbd examples/tutorial/06_contact.lua [OUTDIR]   (default out/tutorial)
---   mbd -i examples/tutorial/06_contact.lua         then: m, run
+--   mbd -i examples/tutorial/06_contact.lua         then: m, disk, run
 --
 -- The disk (3 kg, J = 2 kg m², radius 0.2 m) is pushed by 10 N along the line, moves at 10 m/s and
 -- spins at -60 rad/s: its contact point slips backwards at 10 - 0.2·60 = -2 m/s.  Kinetic friction
@@ -11,12 +11,12 @@
 -- changes linearly, so the switch has a closed form:
 --   t* = 2 / ((F + mu N)/m + mu N R²/J)
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 local mass, J, R, F, g, mu = 3, 2, 0.2, 10, 9.81, 0.3
 m = mbd.model { name = "disk on a line", dim = 2, gravity = {0, -g} }
-local disk = m:body { name = "disk", mass = mass, inertia = J, pos = {0, R}, vel = {10, 0},
-                      omega = -60 }
+disk = m:body { name = "disk", mass = mass, inertia = J, pos = {0, R}, vel = {10, 0},
+                omega = -60 }
 m:force { body = disk, at = {0, 0}, value = {F, 0} }
 -- two surfaces, one in each body, and the contact between them
 local floor = m:surface { name = "floor", body = m.ground, shape = "line", at = {0, 0},

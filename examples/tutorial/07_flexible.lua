@@ -5,7 +5,7 @@
 --   mbd examples/tutorial/07_flexible.lua [OUTDIR]   (default out/tutorial)
 --   mbd -i examples/tutorial/07_flexible.lua         then: fe, modes, m, run
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 
 -- a 1 m steel beam, 20 mm × 20 mm, along x: 8 elements, 9 nodes
 local L, E, G, rho, b = 1, 210e9, 80.8e9, 7850, 0.02

@@ -33,15 +33,22 @@ help.not_yet = not_yet
 
 -- the overview -----------------------------------------------------------------------------------
 
-local overview = [[
-Build a model, add bodies, joints, forces, then simulate and read the channels:
+-- the overview's example: a script, and lines to type at the prompt one by one (the REPL keeps
+-- their locals); tests/docs/examples.lua runs it both ways
+help.overview_example = [[
+local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
+local link = m:body { name = "link", mass = 1, inertia = 0.1, pos = {0.5, 0}, angle = 0 }
+m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = link, at2 = {-0.5, 0} }
+local run = m:simulate { t_end = 2, formulation = "kane", integrator = "adams" }
+print(run:value("link.theta", 1.0))
+run:write_csv("pendulum.csv")]]
 
-  local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }
-  local link = m:body { name = "link", mass = 1, inertia = 0.1, pos = {0.5, 0}, angle = 0 }
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = link, at2 = {-0.5, 0} }
-  local run = m:simulate { t_end = 2, formulation = "kane", integrator = "adams" }
-  print(run:value("link.theta", 1.0))
-  run:write_csv("pendulum.csv")
+local overview = [[
+Build a model, add bodies, joints, forces, then simulate and read the channels (in a script, or
+line by line at the prompt):
+
+]] .. ("  " .. help.overview_example:gsub("\n", "\n  ")) .. [[
+
 
 help(x) describes a DSL object (help(m), help(run)), a function (help(mbd.model)) or a topic
 (help("revolute"), help("simulate")). SI units throughout; vectors are Lua arrays.]]
@@ -56,7 +63,9 @@ Creates an empty model. dim = 2 for a planar model (vectors {x, y}), 3 for a spa
 Every constructor takes one table; an unknown key, a missing required key or a value of the
 wrong type or size is an error that names it ("revolute: unknown field 'bodyy'").  Joints,
 springs and forces require their points (at1/at2, at; {0, 0} or {0, 0, 0} for a centre of
-mass): none is taken as the centre of mass silently; a flexible body's node is its own point.]],
+mass): none is taken as the centre of mass silently; a flexible body's node is its own point.
+Names (of the model, bodies, joints, springs, surfaces, contacts) are UTF-8 text without '.'
+(channels are "<name>.<field>"): a name in another encoding is refused where it is given.]],
   example = [[local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }]],
   see = { "Model", "body", "ground", "info", "simulate" },
 }
@@ -533,7 +542,8 @@ velocity and acceleration analyses at `steps` equal intervals up to t_end. Retur
 object as simulate. formulation = "relative" does the analyses on the joint coordinates of a
 spanning tree (paper 002; cut as in help("relative")), code = "tape" | "compiled" on generated
 equations (help("code")).]],
-  example = [[m:drive { joint = O, position = function(t) return 2*math.pi*t end }   -- the crank turns
+  example = [[-- the crank turns once a second from where it stands (pi/4)
+m:drive { joint = O, position = function(t) return math.pi/4 + 2*math.pi*t end }
 local k = m:kinematics { t_end = 2, steps = 720 }
 print(k:value("slider.x", 0.5), k:value("O.effort", 0.5))]],
   see = { "drive", "Run", "simulate" },
@@ -642,6 +652,22 @@ An equilibrium (m:equilibrium) has iterations, residual (N or N m), residual_coo
 and min_omega2 (help("equilibrium")).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],
   see = { "Run", "simulate" },
+}
+
+topics.mkdir = {
+  title = "mbd.mkdir(path)  -> path",
+  text = [[
+Creates the folder path and the folders above it that are missing, as mkdir -p does, without a
+shell: a quote, a space or a ';' in the name is a character of the name, never a command.  New
+folders get the mode 0755 less the umask; a folder that exists already (or a link to one) is
+fine.  Returns path, so one line names and makes an output folder.  An error names the path and
+the part of it that could not be made.  The writers of files (write_csv, plot, animate) do not
+create folders: make them first (m:export_c makes its dir).]],
+  example = [[local out = mbd.mkdir(arg and arg[1] or "out/it's mine")
+run:write_csv(out .. "/run.csv")]],
+  errors = { "mkdir 'out/x': cannot create the folder 'out': Permission denied",
+             "mkdir 'notes.txt/x': 'notes.txt' exists and is not a folder" },
+  see = { "write_csv", "plot", "animate" },
 }
 
 topics.write_csv = {
@@ -906,7 +932,9 @@ topics.Model = {
 A mechanism under construction. Fields: m.ground. Methods: m:body, m:flexible_body,
 m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical, m:drive,
 m:force, m:torque, m:spring, m:rotational_spring, m:surface, m:contact, m:info,
-m:simulate, m:kinematics, m:explain, m:equilibrium, m:linearize, m:find. Fields also: m.last_run,
+m:simulate, m:kinematics, m:explain, m:equilibrium, m:linearize, m:find, m:tree (the spanning
+tree of formulation = "relative"), m:export_c (its equations as a standalone C program). Fields
+also: m.last_run,
 m.name, m.dim.]],
   example = [[local m = mbd.model { dim = 2 }
 m:info()]],
@@ -982,7 +1010,8 @@ topics.System = {
   title = "System  (mbd.system)",
   text = [[
 A coordinate-level system (paper 004). Fields: s.q.<name>, s.qd.<name>. Methods: s:holonomic,
-s:nonholonomic, s:initial, s:simulate.]],
+s:nonholonomic, s:initial, s:simulate, s:explain (every term of the Udwadia-Kalaba equation at the
+start or at a sample of a run).]],
   example = [[local s = mbd.system { q = {"x", "y"}, mass = {1, 1}, force = {0, 9.8} }]],
   see = { "system", "holonomic", "nonholonomic", "initial", "simulate" },
 }
@@ -1054,14 +1083,26 @@ topics.repl = {
 Type an expression to print its value (several values are tab-separated; a leading = works too)
 or a statement to run it; an unfinished statement continues on the next line (prompt >>).
 Errors are printed and the REPL goes on. Ctrl-C stops running code (or drops the line being
-typed), Ctrl-D quits. History is kept in ~/.mbd_history.]],
-  example = [[mbd> m = mbd.model { dim = 2 }
-mbd> = m
+typed), Ctrl-D quits. History is kept in ~/.mbd_history.
+Locals stay: `local m = mbd.model {...}` on one line, `m:body {...}` on the next works, as in a
+script. Each entry is its own chunk, so the REPL turns an entry's top-level `local` statements
+(local x = ..., local function f, local k <const> = ...) into variables of the session, read
+before the globals; a const one refuses a new value. `local x <close>` stays a real local of its
+entry (closed when the entry ends), and so does every local inside a function or a block.
+Tab completes names: globals and session variables ("mbd.mo" -> mbd.model), fields of tables
+and DSL objects ("run.st" -> run.stats), and methods after ':' ("m:" lists the model's methods).
+A script run with mbd -i leaves its globals, not its locals, at the prompt.]],
+  example = [[mbd> local m = mbd.model { name = "pendulum", dim = 2 }
+mbd> local rod = m:body { name = "rod", mass = 1, inertia = 0.1, pos = {0.5, 0} }
+mbd> m.name, rod.name
+pendulum	rod
+mbd> = 6 * 7
+42
 mbd> function f(x)
 >>   return 2*x
 >> end
-mbd> f(21)
-42]],
+mbd> f(21), f(0.5)
+42	1.0]],
   see = { "cli" },
 }
 
@@ -1362,8 +1403,8 @@ topics.plot.fields = {
   F("file", "required", "", "output file: .png or .svg"),
   F("title", "none", "", "the figure's title"),
   F("labels", "channel (formulation)", "", "legend text per run"),
-  F("xlabel", "\"t [s]\" or the x channel", "", "x axis label"),
-  F("ylabel", "the channel, when one", "", "y axis label"),
+  F("xlabel", "\"t [s]\" or the x channel and its unit", "", "x axis label"),
+  F("ylabel", "the channels and their units", "", "y axis label: \"crank.theta [rad]\", \"O.fx, O.fy [N]\", \"rod.x [m], O.angle [rad]\" (units from each channel's kind: m, rad, m/s, rad/s, N, N m, J; none for Euler parameters, sticking, violation)"),
   F("width", "800", "px", "figure width"), F("height", "600", "px", "figure height"),
   F("equal_axes", "false", "", "the same scale on both axes (loci)"),
   F("log_y", "false", "", "a logarithmic y axis (points with y <= 0 are left out)"),
@@ -1444,26 +1485,28 @@ topics.system.fields = {
 -- is not implemented yet: their examples must stop with "not implemented yet".
 
 help.contexts = {}
-help.context_order = { "none", "planar_empty", "planar_bodies", "slider_crank", "planar", "spatial",
+help.context_order = { "none", "cli", "planar_empty", "planar_bodies", "slider_crank", "planar", "spatial",
                        "system", "contact", "beam" }
 help.contexts.none = { text = "nothing: the example makes what it uses", code = "" }
+help.contexts.cli = { text = "a script started as mbd sweep.lua 0.1 0.2", code = [[
+arg = { [0] = "sweep.lua", "0.1", "0.2" }]] }
 help.contexts.planar_empty = { text = "an empty planar model m with gravity", code = [[
 m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }]] }
 help.contexts.planar_bodies = { text = "a planar model m with gravity and its bodies crank, rod, " ..
   "slider, base, link1, link2 (no joints)", code = [[
 m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }
-crank = m:body { name = "crank", mass = 2, inertia = 0.015, pos = {0.106, 0.106}, angle = math.pi / 4 }
-rod = m:body { name = "rod", mass = 1.5, inertia = 0.08, pos = {0.45, 0.106}, angle = -0.27 }
-slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {0.98, 0} }
+crank = m:body { name = "crank", mass = 2, inertia = 0.015, pos = {0.106066, 0.106066}, angle = math.pi / 4 }
+rod = m:body { name = "rod", mass = 1.5, inertia = 0.08, pos = {0.597813, 0.106066}, angle = -0.268375 }
+slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {0.983494, 0} }
 base = m:body { name = "base", mass = 1, inertia = 0.1, pos = {0, 3} }
-link1 = m:body { name = "link1", mass = 5, inertia = 10, pos = {0.866, 2.5}, angle = -0.5236 }
-link2 = m:body { name = "link2", mass = 7, inertia = 20, pos = {2.5, 1.866}, angle = -0.5236 }]] }
+link1 = m:body { name = "link1", mass = 5, inertia = 10, pos = {0.866025, 2.5}, angle = -0.523599 }
+link2 = m:body { name = "link2", mass = 7, inertia = 20, pos = {2.598076, 1.5}, angle = -0.523599 }]] }
 help.contexts.slider_crank = { text = "a planar model m holding a slider-crank: bodies crank, " ..
   "rod, slider; joints O (crank to ground), A, B, S (the slide)", code = [[
 m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }
-crank = m:body { name = "crank", mass = 2, inertia = 0.015, pos = {0.106, 0.106}, angle = math.pi / 4 }
-rod = m:body { name = "rod", mass = 1.5, inertia = 0.08, pos = {0.45, 0.106}, angle = -0.27 }
-slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {0.98, 0} }
+crank = m:body { name = "crank", mass = 2, inertia = 0.015, pos = {0.106066, 0.106066}, angle = math.pi / 4 }
+rod = m:body { name = "rod", mass = 1.5, inertia = 0.08, pos = {0.597813, 0.106066}, angle = -0.268375 }
+slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {0.983494, 0} }
 O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }
 A = m:revolute { name = "A", body1 = crank, at1 = {0.15, 0}, body2 = rod, at2 = {-0.4, 0} }
 B = m:revolute { name = "B", body1 = rod, at1 = {0.4, 0}, body2 = slider, at2 = {0, 0} }
@@ -1472,17 +1515,17 @@ help.contexts.planar = { text = "a planar model m holding a slider-crank (bodies
   "slider; joints O, A, B, S) and a double pendulum (bodies link1, link2, base welded to the " ..
   "ground; joints P1, P2), and run, a 10 s kane run of m", code = [[
 m = mbd.model { name = "example", dim = 2, gravity = {0, -9.81} }
-crank = m:body { name = "crank", mass = 2, inertia = 0.015, pos = {0.106, 0.106}, angle = math.pi / 4 }
-rod = m:body { name = "rod", mass = 1.5, inertia = 0.08, pos = {0.45, 0.106}, angle = -0.27 }
-slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {0.98, 0} }
+crank = m:body { name = "crank", mass = 2, inertia = 0.015, pos = {0.106066, 0.106066}, angle = math.pi / 4 }
+rod = m:body { name = "rod", mass = 1.5, inertia = 0.08, pos = {0.597813, 0.106066}, angle = -0.268375 }
+slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {0.983494, 0} }
 O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.15, 0} }
 A = m:revolute { name = "A", body1 = crank, at1 = {0.15, 0}, body2 = rod, at2 = {-0.4, 0} }
 B = m:revolute { name = "B", body1 = rod, at1 = {0.4, 0}, body2 = slider, at2 = {0, 0} }
 S = m:translational { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0}, axis1 = {1, 0} }
 base = m:body { name = "base", mass = 1, inertia = 0.1, pos = {0, 3} }
 m:fixed { name = "weld0", body1 = m.ground, at1 = {0, 3}, body2 = base, at2 = {0, 0} }
-link1 = m:body { name = "link1", mass = 5, inertia = 10, pos = {0.866, 2.5}, angle = -0.5236 }
-link2 = m:body { name = "link2", mass = 7, inertia = 20, pos = {2.5, 1.866}, angle = -0.5236 }
+link1 = m:body { name = "link1", mass = 5, inertia = 10, pos = {0.866025, 2.5}, angle = -0.523599 }
+link2 = m:body { name = "link2", mass = 7, inertia = 20, pos = {2.598076, 1.5}, angle = -0.523599 }
 P1 = m:revolute { name = "P1", body1 = base, at1 = {0, 0}, body2 = link1, at2 = {-1, 0} }
 P2 = m:revolute { name = "P2", body1 = link1, at1 = {1, 0}, body2 = link2, at2 = {-1, 0} }
 run = m:simulate { t_end = 10, formulation = "kane" }]] }
@@ -1528,7 +1571,7 @@ help.example_context = {
   kinematics = "slider_crank", sym = "slider_crank",
   holonomic = "system", nonholonomic = "system", initial = "system", system = "none",
   System = "none", Sym = "none", stability = "none", sweep = "none",
-  parallel_map = "none", cli = "none", repl = "none", help = "none", module = "none",
+  parallel_map = "none", cli = "cli", repl = "none", help = "none", module = "none",
   pretty = "planar", ["fem.beam"] = "none", ["fem.load"] = "beam", flexible_body = "beam",
   ["fem.from_matrices"] = "beam", FE = "beam", Modes = "beam",
   tree = "slider_crank", export_c = "slider_crank", macro = "planar_empty",
@@ -1539,8 +1582,12 @@ help.example_context = {
 -- the papers not implemented yet: their examples must stop with an error (the implemented part of
 -- the DSL says "not implemented yet"; names it does not have yet fail as Lua does)
 help.planned = {}
--- examples that are not Lua (a REPL session, a shell line) are shown but not run
-help.not_run = { repl = "a REPL session", cli = "shell command lines" }
+-- examples that are REPL sessions: after the prompts "mbd> " and ">> " the lines typed, the other
+-- lines what mbd prints (tests/docs/examples.lua types the lines into the REPL and compares)
+help.sessions = { repl = "a REPL session: the lines after mbd> and >> are typed, the others are " ..
+                         "what mbd prints" }
+-- examples shown but not run: none (a reason each, were there any)
+help.not_run = {}
 
 -- relative joint coordinates (paper 002) ---------------------------------------------------------
 
@@ -1626,7 +1673,7 @@ Defaults: t_end = 1, rtol = atol = 1e-6, output_every = t_end/500, solver "baumg
 paper's gains (or "augmented").  Drives, forces given as functions and springs on a cut joint's
 angle cannot be exported (an error names them).]],
   example = [[m:export_c { dir = "out/rscr", t_end = 2, rtol = 1e-8, atol = 1e-8 }
-os.execute("make -C out/rscr && out/rscr/model")]],
+os.execute("make -s -C out/rscr && out/rscr/model > out/rscr/angles.txt")   -- the angles at each output time]],
   see = { "code", "relative" },
 }
 
@@ -1678,8 +1725,8 @@ groups[#groups + 1] = { "relative coordinates", { "relative", "tree", "code", "e
 groups[#groups + 1] = { "systems", { "system", "holonomic", "nonholonomic", "initial" } }
 groups[#groups + 1] = { "running", { "simulate", "kinematics", "formulations", "integrators",
                                      "linear_solver" } }
-groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "plot",
-                                     "animate", "manifest", "last_run" } }
+groups[#groups + 1] = { "results", { "value", "series", "channels", "stats", "write_csv", "mkdir",
+                                     "plot", "animate", "manifest", "last_run" } }
 groups[#groups + 1] = { "analysis", { "explain", "equilibrium", "linearize", "stability", "sym",
                                       "sweep", "parallel_map" } }
 groups[#groups + 1] = { "objects", { "Model", "Body", "Joint", "Force", "Drive", "Run", "Sym", "System",
@@ -1871,7 +1918,14 @@ local function function_names()
   for name in pairs(aliases) do
     candidates[#candidates + 1] = name
   end
-  for _, obj in pairs(_G) do
+  -- (and in the REPL's session variables: `local m = ...` typed at the prompt, stdlib/mbd/repl.lua)
+  local objects = {}
+  for _, obj in pairs(_G) do objects[#objects + 1] = obj end
+  local repl = package.loaded["mbd.repl"]
+  if type(repl) == "table" and type(repl.vars) == "table" then
+    for _, obj in next, repl.vars do objects[#objects + 1] = obj end
+  end
+  for _, obj in ipairs(objects) do
     local mt = debug.getmetatable(obj)
     local tname = type(mt) == "table" and rawget(mt, "__name")
     if type(tname) == "string" and tname:match("^mbd%.") and type(rawget(mt, "__index")) == "function" then

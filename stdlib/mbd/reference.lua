@@ -83,7 +83,9 @@ local function topic(name)
     L[#L + 1] = ""
     local ctx = help.example_context and help.example_context[name] or "planar"
     local note
-    if help.not_run and help.not_run[name] then
+    if help.sessions and help.sessions[name] then
+      note = "Example (" .. help.sessions[name] .. "):"
+    elseif help.not_run and help.not_run[name] then
       note = "Example (" .. help.not_run[name] .. ", not a script):"
     elseif help.planned and help.planned[name] then
       note = string.format("Example (paper %s, not implemented yet: it stops with an error " ..
@@ -96,7 +98,14 @@ local function topic(name)
     end
     L[#L + 1] = note
     L[#L + 1] = ""
-    L[#L + 1] = "```" .. ((help.not_run and help.not_run[name]) and "text" or "lua")
+    -- the marker tests/docs/snippets.lua reads: how the block runs
+    if help.sessions and help.sessions[name] then
+      L[#L + 1] = "<!-- doctest: session -->"
+    elseif not (help.not_run and help.not_run[name]) and ctx ~= "none" then
+      L[#L + 1] = "<!-- doctest: after " .. ctx .. " -->"
+    end
+    local shown_as_text = (help.not_run and help.not_run[name]) or (help.sessions and help.sessions[name])
+    L[#L + 1] = "```" .. (shown_as_text and "text" or "lua")
     L[#L + 1] = e.example
     L[#L + 1] = "```"
   end
@@ -152,7 +161,8 @@ return function()
   L[#L + 1] = "## Set-ups of the examples"
   L[#L + 1] = ""
   L[#L + 1] = "Each example above runs as it is shown after one of these set-ups (in a fresh " ..
-    "state; `tests/docs/examples.lua` runs them all)."
+    "state; `tests/docs/examples.lua` runs them all from the help, and `tests/docs/snippets.lua` " ..
+    "runs the blocks of this page)."
   for _, ctx in ipairs(help.context_order) do
     local c = help.contexts[ctx]
     L[#L + 1] = ""
@@ -161,6 +171,7 @@ return function()
     L[#L + 1] = c.text:sub(1, 1):upper() .. c.text:sub(2) .. "."
     if c.code ~= "" then
       L[#L + 1] = ""
+      L[#L + 1] = "<!-- doctest: set-up " .. ctx .. " -->"
       L[#L + 1] = "```lua"
       L[#L + 1] = c.code
       L[#L + 1] = "```"

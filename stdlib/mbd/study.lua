@@ -11,7 +11,7 @@ local study = {}
 -- the output folder: the script's first argument, else the default; created if missing
 function study.outdir(args, default)
   local dir = (args and args[1]) or default or "out"
-  os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
+  require("mbd").mkdir(dir)
   return dir
 end
 

@@ -210,18 +210,41 @@ repl_expression)
   want_out 3 4 text
   ;;
 repl_several_results)
-  printf '1, "a", nil, true\nreturn 2, 3\n' >in
+  printf '1, "a", nil, true\nreturn 2, 3\n= select(2, "a", "b", "c")\nlocal function f() return 4, 5 end\nf()\n' >in
   run
   want_rc 0
   want_no_err
-  want_out "1${TAB}a${TAB}nil${TAB}true" "2${TAB}3"
+  want_out "1${TAB}a${TAB}nil${TAB}true" "2${TAB}3" "b${TAB}c" "4${TAB}5"
   ;;
 repl_statement)
   printf 'x = 10\nlocal y = 5\nx\nprint(y)\n' >in
   run
   want_rc 0
   want_no_err
-  want_out 10 nil
+  want_out 10 5
+  ;;
+repl_locals)
+  # help()'s example typed line by line: each line is an entry, its locals stay for the next;
+  # a local inside a block stays in the block; an error keeps the line typed
+  printf '%s\n' 'local m = mbd.model { name = "pendulum", dim = 2, gravity = {0, -9.81} }' \
+    'local link = m:body { name = "link", mass = 1, inertia = 0.1, pos = {0.5, 0}, angle = 0 }' \
+    'm:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = link, at2 = {-0.5, 0} }' \
+    'local run = m:simulate { t_end = 2, formulation = "kane", integrator = "adams" }' \
+    'print(run:value("link.theta", 0) == 0, link.name, m.name)' \
+    'local function twice(x)' '  return 2 * x' 'end' 'twice(21)' \
+    'do local hidden = 1 end' 'hidden' \
+    'local a,' '  b = 1,' '  nil + 1' 'print("after")' >in
+  run
+  want_rc 0
+  want_out "mbd.Joint revolute 'O' of model 'pendulum'" "true${TAB}link${TAB}pendulum" 42 nil after
+  want_err "stdin:3: attempt to perform arithmetic on a nil value"
+  ;;
+repl_local_const)
+  printf 'local k <const> = 5\nk = 6\nk\nlocal k = 7\nk\n' >in
+  run
+  want_rc 0
+  want_out 5 7
+  want_err "stdin:1: attempt to assign to const variable 'k'"
   ;;
 repl_multiline)
   printf 'function f()\n return 5\nend\nf()\nt = {\n  a = 1,\n  b = 2,\n}\nt.a + t.b\n' >in
@@ -296,7 +319,7 @@ help_topics)
   run "$HERE/help_check.lua"
   want_rc 0
   want_no_err
-  want_out "help: all topics resolve" "6 passed, 0 failed"
+  want_out "help: all topics resolve" "7 passed, 0 failed"
   ;;
 interactive_script)
   printf 'x = 42\nlocal hidden = 1\nprint("script ran")\n' >globals.lua

@@ -107,5 +107,14 @@ local cases = {
       return text:find("^no help") ~= nil
     end, {}, true, true },
 }
+-- help("code") names every place the compiled-code cache may be (MBD_CACHE, XDG_CACHE_HOME,
+-- ~/.cache/mbd: engine/sym/sym_emit.c mbd_sym_cache_dir)
+cases[#cases + 1] = { "help(\"code\") names the cache's folders", function()
+    local text, missing = help.text("code"), {}
+    for _, w in ipairs { "MBD_CACHE", "XDG_CACHE_HOME", "~/.cache/mbd" } do
+      if not text:find(w, 1, true) then missing[#missing + 1] = w end
+    end
+    return missing
+  end, {}, true, check = function(missing) return none(missing) end }
 
 H.run(cases, "help: all topics resolve")

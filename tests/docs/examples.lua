@@ -1,7 +1,10 @@
 -- Every example of help() (and so of docs/reference.md) runs as it is shown, after its set-up
 -- (help.contexts), each in a fresh state; the examples of papers not implemented yet
 -- (help.planned) must stop with an error — when one runs, its paper has arrived: take it out of
--- help.planned.  Run by mbd in a scratch folder (the examples write files).
+-- help.planned.  Examples that are REPL sessions (help.sessions) are typed into the mbd program's
+-- REPL, and what it prints must be the session's other lines.  The overview's example (help())
+-- runs as a script and typed line by line at the prompt, as a newcomer does.  Run by mbd in a
+-- scratch folder (the examples write files); the last lines count what ran.
 local here = debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or "."
 local H = dofile(here .. "/../lua/harness.lua")
 local help = require "mbd.help"
@@ -29,9 +32,52 @@ local function run_example(name)
   return table.unpack(res, 1, res.n)
 end
 
+-- the mbd program running this script, and a word quoted for the shell
+local program = arg and arg[-1]
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local function read(file)
+  local f = assert(io.open(file, "rb"))
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+-- type `lines` (a list) into the REPL of the mbd program, standard input piped: its standard output
+-- and standard error
+local function type_into_repl(lines)
+  local f = assert(io.open("repl.in", "wb"))
+  f:write(table.concat(lines, "\n"), "\n")
+  f:close()
+  os.execute(q(program) .. " < repl.in > repl.out 2> repl.err")
+  return read("repl.out"), read("repl.err")
+end
+
+-- a session: the lines after the prompts are typed, the others are the expected output
+local function run_session(text)
+  local typed, want = {}, {}
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    local input = line:match("^mbd> (.*)$") or line:match("^>> (.*)$")
+    if input then typed[#typed + 1] = input else want[#want + 1] = line end
+  end
+  local out, err = type_into_repl(typed)
+  if err ~= "" then return false, "the REPL printed on standard error:\n" .. err end
+  local expected = #want > 0 and table.concat(want, "\n") .. "\n" or ""
+  if out ~= expected then
+    return false, "the REPL printed:\n" .. out .. "expected:\n" .. expected
+  end
+  return true
+end
+
 local cases = {}
+local ran, sessions = 0, 0
 for _, name in ipairs(names) do
-  if help.topics[name].example and not help.not_run[name] then
+  if help.sessions[name] and help.topics[name].example then
+    sessions = sessions + 1
+    cases[#cases + 1] = { "example of " .. name .. " (a REPL session)", function()
+        return run_session(help.topics[name].example)
+      end, {}, true, check = function(ok, msg) return ok, msg end }
+  elseif help.topics[name].example and not help.not_run[name] then
+    ran = ran + 1
     local planned = help.planned[name]
     cases[#cases + 1] = { "example of " .. name .. (planned and " (paper " .. planned .. ": planned)" or ""),
       function()
@@ -45,6 +91,30 @@ for _, name in ipairs(names) do
       end, {}, true, check = function(ok, msg) return ok, msg end }
   end
 end
+-- the overview's example, as a script and typed line by line (each line its own entry: the
+-- REPL keeps the locals of one line for the next)
+cases[#cases + 1] = { "the overview's example (help()) runs as a script", function()
+    local env = setmetatable({ print = function() end }, { __index = _G })
+    local f = assert(load(help.overview_example, "=overview example", "t", env))
+    return pcall(f)
+  end, {}, true, check = function(ok, msg) return ok, tostring(msg) end }
+cases[#cases + 1] = { "the overview's example (help()) typed line by line at the prompt", function()
+    local lines = {}
+    for l in help.overview_example:gmatch("[^\n]+") do lines[#lines + 1] = l end
+    local out, err = type_into_repl(lines)
+    if err ~= "" then return false, "the REPL printed on standard error:\n" .. err end
+    -- the script's print, the pendulum's angle at t = 1 s, among what the REPL shows of the
+    -- expressions typed (the joint, the run)
+    return out:find("\n%-?[%d.]+\n") ~= nil, "printed " .. out
+  end, {}, true, check = function(ok, msg) return ok, msg end }
+-- no example is left out without saying why
+cases[#cases + 1] = { "examples not run give a reason", function()
+    for name, why in pairs(help.not_run) do
+      if type(why) ~= "string" or why == "" then return false, name .. " has no reason" end
+    end
+    return true
+  end, {}, true, check = function(ok, msg) return ok, msg end }
+
 -- the set-ups themselves are complete: each one named, with a text
 cases[#cases + 1] = { "every set-up an example names exists", function()
     for name, ctx in pairs(help.example_context) do
@@ -56,4 +126,8 @@ cases[#cases + 1] = { "every set-up an example names exists", function()
     return true
   end, {}, true, check = function(ok, msg) return ok, msg end }
 
+local not_run = 0
+for _ in pairs(help.not_run) do not_run = not_run + 1 end
+print(string.format("help examples: %d run as scripts, %d as REPL sessions, the overview's twice; " ..
+                    "%d not run", ran, sessions, not_run))
 H.run(cases, "docs: every example of help() and docs/reference.md runs")

@@ -57,6 +57,27 @@ for _, name in ipairs(names) do
       return true
     end, {}, true, check = function(ok, msg) return ok, msg end }
 end
+-- help(object) lists the object's methods: the topic of each DSL type names every method of its
+-- metatable as "x:method" (help(m) once missed m:tree and m:export_c)
+for tname, mt in pairs(debug.getregistry()) do
+  local topic = type(tname) == "string" and help.types[tname]
+  if topic and help.topics[topic] and type(mt) == "table" then
+    local idx = rawget(mt, "__index")
+    local methods = type(idx) == "table" and idx or
+                    (type(idx) == "function" and select(2, debug.getupvalue(idx, 1)))
+    if type(methods) == "table" and tname ~= "mbd.Sym" then
+      cases[#cases + 1] = { "help(" .. tname .. ") lists its methods", function()
+          local text, missing = help.text(tname), {}
+          for k in pairs(methods) do
+            if not text:find("%w:" .. k .. "%f[^%w_]") then missing[#missing + 1] = k end
+          end
+          table.sort(missing)
+          return #missing == 0, "help(\"" .. topic .. "\") does not name :" ..
+                                table.concat(missing, ", :")
+        end, {}, true, check = function(ok, msg) return ok, msg end }
+    end
+  end
+end
 cases[#cases + 1] = { "names were found (the introspection works)", function()
     return #names > 80, #names .. " names"
   end, {}, true, check = function(ok, msg) return ok, msg end }

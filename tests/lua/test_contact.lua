@@ -346,4 +346,28 @@ for _, c in ipairs { {1e2, 1e-14}, {1e4, 1e-12} } do
   end
 end
 
+-- two straight lines (two planes) cannot touch at one point: the message says so, not "concave
+-- with curvature radius inf m"
+local function flat_pair(dim)
+  local m = mbd.model { name = "flat", dim = dim }
+  local b = m:body { name = "b", mass = 1, inertia = dim == 2 and 0.1 or {1, 1, 1},
+                     pos = dim == 2 and {0, 0} or {0, 0, 0} }
+  local f, g
+  if dim == 2 then
+    f = m:surface { name = "f", body = m.ground, shape = "line", at = {0, 0}, direction = {1, 0} }
+    g = m:surface { name = "g", body = b, shape = "line", at = {0, 0}, direction = {-1, 0} }
+  else
+    f = m:surface { name = "f", body = m.ground, shape = "plane", at = {0, 0, 0}, normal = {0, 0, 1} }
+    g = m:surface { name = "g", body = b, shape = "plane", at = {0, 0, 0}, normal = {0, 0, -1} }
+  end
+  m:contact { name = "c", surface1 = f, surface2 = g, mu = 0.3 }
+  return m
+end
+cases[#cases + 1] = {"line against line: two straight lines cannot touch at one point",
+  function() flat_pair(2):simulate { t_end = 0.1 } end, {}, false,
+  "surfaces 'f' and 'g' are both straight there: two straight lines cannot touch at a single point"}
+cases[#cases + 1] = {"plane against plane: two planes cannot touch at one point",
+  function() flat_pair(3):simulate { t_end = 0.1 } end, {}, false,
+  "surfaces 'f' and 'g' are both flat there: two planes cannot touch at a single point"}
+
 H.run(cases, "contact")

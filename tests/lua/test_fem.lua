@@ -164,5 +164,10 @@ cases[#cases + 1] = {"relative coordinates refuse a flexible body",
 cases[#cases + 1] = {"generated code refuses a flexible body",
   function() local m = cantilever(3) return m:simulate { t_end = 0.1, code = "tape" } end,
   {}, false, "spatial flexible body 'arm' cannot be written in relative joint coordinates"}
+-- an empty selection is named at the constructor (it once surfaced at the run as "no degree of
+-- freedom left")
+cases[#cases + 1] = {"an empty selection is refused where it is given",
+  function() cantilever(3, nil, { select = {} }) end, {}, false,
+  "flexible_body: field 'select' is empty: list the modes the body may deform in", line = false}
 
 H.run(cases, "fem")

@@ -52,7 +52,7 @@ local cases = {
   -- reason, no temporary sibling is left
   {"a failed write names the path and leaves nothing", function()
      local path = dir .. "/files_dir.csv"
-     os.execute("mkdir -p '" .. path .. "'")
+     mbd.mkdir(path)
      local ok, e = pcall(pendulum_run().write_csv, pendulum_run(), path, {"b.x"})
      return { ok, e:match("csv '.-files_dir%.csv': cannot open for writing: Is a directory")
                   ~= nil, leftovers("files_dir.csv") }
@@ -226,4 +226,40 @@ cases[#cases + 1] = { "sweep: a failed write returns the results and keeps the c
              read(path .. ".partial") ~= nil, leftovers("files_full.csv") }
   end, {}, true, {12, 12, true, true, "old\n", true, 0} }
 
+-- mbd.mkdir: folders and their parents without a shell (a quote in the name is a character)
+local function is_dir(path)
+  local f = io.open(path .. "/.")
+  if f then f:close() end
+  return f ~= nil
+end
+local function mode_of(path)
+  local p = io.popen("stat -c %a '" .. path:gsub("'", "'\\''") .. "'")
+  local m = p:read("l")
+  p:close()
+  return m
+end
+cases[#cases + 1] = { "mkdir makes the folder and its parents, returns the path", function()
+    local path = dir .. "/mk/it's a \"name\"; touch pwned/sub"
+    return { mbd.mkdir(path) == path, is_dir(path), is_dir(dir .. "/mk"),
+             io.open(dir .. "/mk/pwned") == nil }
+  end, {}, true, {true, true, true, true}}
+cases[#cases + 1] = { "mkdir of an existing folder, with slashes doubled and trailing", function()
+    mbd.mkdir(dir .. "/mk2")
+    return { mbd.mkdir(dir .. "/mk2") ~= nil, mbd.mkdir(dir .. "//mk2//x/") ~= nil,
+             is_dir(dir .. "/mk2/x") }
+  end, {}, true, {true, true, true}}
+cases[#cases + 1] = { "mkdir: mode 0755 less the umask", function()
+    mbd.mkdir(dir .. "/mk3/a")
+    local p = io.popen("umask")
+    local u = tonumber(p:read("l"), 8)
+    p:close()
+    local want = string.format("%o", 493 & ~u)   -- 493 = 0755
+    return { mode_of(dir .. "/mk3") == want, mode_of(dir .. "/mk3/a") == want }
+  end, {}, true, {true, true}}
+cases[#cases + 1] = { "mkdir under a file names the part that is not a folder", function()
+    mbd.write_file(dir .. "/mk_file", "x")
+    mbd.mkdir(dir .. "/mk_file/sub")
+  end, {}, false, "mk_file/sub': '" .. dir .. "/mk_file' exists and is not a folder", line = 2}
+cases[#cases + 1] = { "mkdir of an empty path", function() mbd.mkdir("") end, {}, false,
+  "mkdir: the path is empty"}
 H.run(cases, "files")

@@ -23,7 +23,7 @@ local function read(path)
 end
 
 if mode == "prepare" then
-  os.execute("mkdir -p '" .. dir .. "/exp'")
+  mbd.mkdir(dir .. "/exp")
   for _, n in ipairs(names) do
     local f = assert(io.open(dir .. "/" .. n, "w"))
     f:write("old\n")

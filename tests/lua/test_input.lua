@@ -120,4 +120,20 @@ local cases = {
    end, {}, true, 0},
 }
 
+-- names are UTF-8 text: a Latin-1 name (a script saved in another encoding) is refused where it is
+-- given, its bad byte shown as \xNN, instead of failing later in a plot
+cases[#cases + 1] = { "a body name that is not UTF-8", function()
+    local m = mbd.model { dim = 2 }
+    m:body { name = "k\xf6rper", mass = 1, inertia = 1, pos = {0, 0} }
+  end, {}, false, "body 'k\\xF6rper': a name must be UTF-8 text (byte 1 is not)", line = 2 }
+cases[#cases + 1] = { "a model name that is not UTF-8", function()
+    mbd.model { name = "\xe4", dim = 2 } end, {}, false,
+  "model '\\xE4': a name must be UTF-8 text (byte 0 is not); save the script as UTF-8", line = 1 }
+cases[#cases + 1] = { "UTF-8 names are names", function()
+    local m = mbd.model { name = "pendule à ressort", dim = 2 }
+    local b = m:body { name = "körper", mass = 1, inertia = 1, pos = {1, 0} }
+    m:revolute { name = "gelenk_ä", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {-1, 0} }
+    return m:simulate { t_end = 0.01 }:value("gelenk_ä.angle", 0) ~= nil
+  end, {}, true, true }
+
 H.run(cases, "input")

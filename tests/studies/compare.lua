@@ -147,7 +147,8 @@ end
 
 -- compare the texts; returns a list of mismatches, each "NAME:LINE: output line N: ..." followed
 -- by the two lines (empty when they match).  A malformed expected text raises an error.
-function M.compare(expected_text, actual_text, name)
+-- the output lines of an expected text: a list of {text, at (its line in the file), tol}
+function M.expected_lines(expected_text, name)
   name = name or "expected"
   local exp_lines = lines(expected_text)
   local header = exp_lines[1] and exp_lines[1]:match("^# compare:(.*)$")
@@ -171,6 +172,17 @@ function M.compare(expected_text, actual_text, name)
       next_tol = nil
     end
   end
+  return want, #exp_lines
+end
+
+-- nil when the line `actual` matches the expected line `expected` (with its marks) under the
+-- tolerance {rtol, atol}, else what differs
+M.compare_line = compare_line
+
+function M.compare(expected_text, actual_text, name)
+  name = name or "expected"
+  local want, nlines = M.expected_lines(expected_text, name)
+  local exp_lines = { n = nlines }
   local got = lines(actual_text)
   local problems = {}
   local function problem(at, n, what, w, g)
@@ -181,7 +193,7 @@ function M.compare(expected_text, actual_text, name)
   for n = 1, math.max(#want, #got) do
     local w, g = want[n], got[n]
     if not w then
-      problem(#exp_lines, n, "extra line (" .. #got .. " lines printed, " .. #want .. " expected)",
+      problem(exp_lines.n, n, "extra line (" .. #got .. " lines printed, " .. #want .. " expected)",
               nil, g)
     elseif not g then
       problem(w.at, n, "missing (" .. #got .. " lines printed, " .. #want .. " expected)", w.text,

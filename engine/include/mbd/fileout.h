@@ -68,6 +68,14 @@ void mbd_out_discard(mbd_out *o);
 int mbd_out_bytes(const char *kind, const char *file, const void *data, size_t n, unsigned mode,
                   mbd_error *err);
 
+/* create the folder path and the folders above it that are missing (as mkdir -p, without a
+ * shell): each made with the permission bits mode less the umask (0755 when mode is 0).  A folder
+ * that exists already, or a symbolic link to one, is fine.  Returns MBD_OK, or MBD_E_IO with a
+ * message naming the path and the part that failed ("mkdir 'a/b/c': cannot create the folder
+ * 'a/b': Permission denied"; "... 'a' exists and is not a folder").  kind is the first word of
+ * messages. */
+int mbd_out_mkdirs(const char *kind, const char *path, unsigned mode, mbd_error *err);
+
 /* whether file names something that is not a regular file, a folder or a symbolic link to one
  * (a FIFO, a device, /dev/stdout): such targets are written directly.  1 or 0. */
 int mbd_out_is_stream(const char *file);

@@ -382,6 +382,10 @@ int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, 
 int mbd_channel_find(const mbd_model *m, const char *name);
 int mbd_channel_count(const mbd_model *m);
 const char *mbd_channel_name(const mbd_model *m, int ch);
+/* the SI unit of channel ch, from its kind (a static string): "m", "rad", "m/s", "rad/s", "N",
+ * "N m", "J"; "" for a number without one (Euler parameters, sticking, violation, a surface
+ * parameter) and for ch out of range */
+const char *mbd_channel_unit(const mbd_model *m, int ch);
 
 /* value of a channel in the current state of d; channels that need accelerations or multipliers
  * (reactions, efforts) are only valid after a dynamics evaluation: *ok = 0 when not available. */
@@ -432,6 +436,9 @@ typedef struct mbd_run_stats {
 
 int mbd_run_nchannel(const mbd_run *r);
 const char *mbd_run_channel_name(const mbd_run *r, int c);
+/* the unit of channel c (mbd_channel_unit of the model that made the run); "" when it has none
+ * or is not known (the channels of an mbd.system's run) */
+const char *mbd_run_channel_unit(const mbd_run *r, int c);
 int mbd_run_find(const mbd_run *r, const char *name);
 int mbd_run_nsample(const mbd_run *r);
 const double *mbd_run_times(const mbd_run *r);
