@@ -7,7 +7,7 @@
 --   mbd examples/tutorial/08_equilibrium_vibration.lua [OUTDIR]   (default out/tutorial)
 --   mbd -i examples/tutorial/08_equilibrium_vibration.lua         then: p, peq, plin, m, eq, lin
 local out = arg and arg[1] or "out/tutorial"
-os.execute("mkdir -p '" .. out .. "'")
+mbd.mkdir(out)
 local pi, sin, cos, sqrt = math.pi, math.sin, math.cos, math.sqrt
 local g = 9.81
 

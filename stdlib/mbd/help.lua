@@ -1485,7 +1485,7 @@ topics.system.fields = {
 -- is not implemented yet: their examples must stop with "not implemented yet".
 
 help.contexts = {}
-help.context_order = { "none", "cli", "planar_empty", "planar_bodies", "slider_crank", "planar", "spatial",
+help.context_order = { "none", "cli", "planar_empty", "planar_bodies", "slider_crank", "planar", "pendulum", "spatial",
                        "system", "contact", "beam" }
 help.contexts.none = { text = "nothing: the example makes what it uses", code = "" }
 help.contexts.cli = { text = "a script started as mbd sweep.lua 0.1 0.2", code = [[
