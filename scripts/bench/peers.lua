@@ -30,11 +30,12 @@
 -- accuracy of RK-Merson, RK-Fehlberg and CPodes Adams; MuJoCo (RK4; a loop closed by a connect
 -- constraint, stiffest solref/solimp) and DART (this driver's RK4 on its forward dynamics) the
 -- fixed step, T / n with n a multiple of 4 on a grid of 4 per octave.  On each scale the chosen
--- setting is the loosest whose error is at most 1e-6 rad while the next looser one's is not
--- (errors are searched, not assumed monotone: the search walks the grid from a start, jumping
--- ahead by the error's expected order); among an engine's integrators or formulations the
--- chosen one is the fastest of those settings (median of 3 repeats).  mbd keeps its fastest
--- Cartesian and its fastest relative configuration.
+-- setting is the loosest whose error is at most 1e-6 rad and whose next tighter setting's is too
+-- (a single setting under the bound between two over it is luck: errors are not monotone in a
+-- tolerance); the grid is walked from a start (the previous size's choice, else 1e-6 or 0.01 s),
+-- jumping while the error is far over the bound.  Among an engine's integrators or formulations
+-- the chosen one is the fastest at its setting (median of 3 repeats or more).  mbd keeps its
+-- fastest Cartesian and its fastest relative configuration.
 --
 -- Timing: `rounds` interleaved rounds; each runs every chosen configuration once, in a fresh
 -- random order, each as its own process running K repeats (K from the screening time: about
@@ -179,28 +180,48 @@ end
 
 local function fmt(x) return string.format("%.17g", x) end
 
--- the MJCF model for MuJoCo (qpos0 is the initial state: bodies placed by pos and axisangle)
+-- the MJCF model for MuJoCo (qpos0 is the initial state: bodies placed by pos and axisangle).
+-- MuJoCo's XML parser refuses elements nested deeper than about 100: every 32 levels of bodies the
+-- children go to a file of their own, included in place (path.1.xml, path.2.xml, ...).
 local function to_mjcf(desc, path)
   local children = {}
   for i, b in ipairs(desc.bodies) do
     children[b.parent] = children[b.parent] or {}
     table.insert(children[b.parent], i)
   end
-  local out, order = {}, {}
-  local function w(s) out[#out + 1] = s end
-  local function body(i, depth)
+  local order, parts = {}, 0
+  local dir, base = path:match("^(.*)/([^/]*)$")
+  local function write(file, lines)
+    local f = assert(io.open(file, "w"))
+    f:write(table.concat(lines, "\n"), "\n")
+    f:close()
+  end
+  local function body(out, i, depth)
+    local function w(s) out[#out + 1] = s end
     local b = desc.bodies[i]
     order[#order + 1] = i
     local rel = b.angle - (b.parent > 0 and desc.bodies[b.parent].angle or 0)
-    local pad = string.rep("  ", depth)
+    local pad = string.rep("  ", depth % 32 + 2)
     w(string.format('%s<body name="%s" pos="%s %s 0" axisangle="0 0 1 %s">', pad, b.name,
                     fmt(b.at[1]), fmt(b.at[2]), fmt(rel)))
     w(string.format('%s  <joint name="j%d" type="hinge" axis="0 0 1"/>', pad, i))
     w(string.format('%s  <inertial pos="%s %s 0" mass="%s" diaginertia="%s %s %s"/>', pad,
                     fmt(b.cm[1]), fmt(b.cm[2]), fmt(b.mass), fmt(b.J), fmt(b.J), fmt(b.J)))
-    for _, c in ipairs(children[i] or {}) do body(c, depth + 1) end
+    if children[i] and (depth + 1) % 32 == 0 then
+      parts = parts + 1
+      local name = string.format("%s.%d.xml", base:gsub("%.xml$", ""), parts)
+      local sub = { "<mujoco>" }
+      for _, c in ipairs(children[i]) do body(sub, c, depth + 1) end
+      sub[#sub + 1] = "</mujoco>"
+      write(dir .. "/" .. name, sub)
+      w(string.format('%s  <include file="%s"/>', pad, name))
+    else
+      for _, c in ipairs(children[i] or {}) do body(out, c, depth + 1) end
+    end
     w(pad .. "</body>")
   end
+  local out = {}
+  local function w(s) out[#out + 1] = s end
   w(string.format('<mujoco model="%s">', desc.key))
   w('  <compiler angle="radian"/>')
   -- the loop's connect as stiff as MuJoCo allows: time constant 2 steps (refsafe), impedance 0.9999
@@ -209,7 +230,7 @@ local function to_mjcf(desc, path)
   w('    <flag contact="disable"/>')
   w('  </option>')
   w('  <worldbody>')
-  for _, c in ipairs(children[0] or {}) do body(c, 2) end
+  for _, c in ipairs(children[0] or {}) do body(out, c, 0) end
   w('  </worldbody>')
   if #desc.loops > 0 then
     w('  <equality>')
@@ -239,9 +260,7 @@ local function to_mjcf(desc, path)
   for k, i in ipairs(order) do
     assert(k == i, "to_mjcf: the bodies must be listed depth-first")
   end
-  local f = assert(io.open(path, "w"))
-  f:write(table.concat(out, "\n"), "\n")
-  f:close()
+  write(path, out)
 end
 
 -- the planar-model file for Simbody and DART (scripts/bench/peers/planar_model.h)
@@ -526,34 +545,46 @@ local function steps_index(n)
   return #STEPS
 end
 
--- The loosest grid setting within the bound whose next looser one is not: from `start`, walk
--- looser while it passes; if it fails, jump ahead (jump(i, err): the index the error's expected
--- order asks for) and walk back.  try(i) returns err, record; it may return nil for a failed run.
--- Returns the index, its record and error, or nil and the reason.
+-- The chosen setting of a grid (looser first): the loosest within the bound whose next tighter
+-- setting is within it too (an error that dips under the bound at one setting only is luck, not
+-- accuracy: errors are not monotone in a tolerance).  From `start`: if it qualifies, walk looser
+-- while the looser setting is within the bound; if not, walk tighter, jumping while the error is
+-- over ten times the bound (jump(i, err): one short of the index the error's expected order asks
+-- for) and walking back over the settings a jump passed.  try(i) returns err, record; or nil, nil, why for a failed run (and true to stop the search:
+-- no tighter setting would be run).  Returns the index, its record and error, or nil and the reason.
 local function search(n, start, try, jump, cap)
   local tried = {}
   local function t(i)
     if not tried[i] then
-      local err, res, why = try(i)
-      tried[i] = { err = err or math.huge, res = res, why = why }
+      local err, res, why, stop = try(i)
+      tried[i] = { err = err or math.huge, res = res, why = why, stop = stop }
     end
     return tried[i].err <= BOUND
   end
+  -- within the bound, and so is the next tighter setting (unless that one is past the cap)
+  local function qualifies(i)
+    if not t(i) then return false end
+    return i == n or t(i + 1) or tried[i + 1].stop
+  end
   local i = math.max(1, math.min(n, start))
-  if t(i) then
+  if qualifies(i) then
     while i > 1 and t(i - 1) do i = i - 1 end
     return i, tried[i].res, tried[i].err
   end
   while i < n do
+    if tried[i].stop then return nil, tried[i].why end
     if tried[i].res and cap and figure(tried[i].res) > cap then
       return nil, string.format("within the bound only at runs longer than %g s", cap)
     end
-    local j = math.min(n, math.max(i + 1, jump and jump(i, tried[i].err) or i + 1))
-    if t(j) then
-      while j - 1 > i and t(j - 1) do j = j - 1 end
-      return j, tried[j].res, tried[j].err
+    local failed = i
+    local j = i + 1
+    if jump and tried[i].err > 10 * BOUND then j = math.max(i + 1, jump(i, tried[i].err) - 1) end
+    i = math.min(n, j)
+    if qualifies(i) then
+      -- back over the settings the jump passed
+      while i - 1 > failed and t(i - 1) do i = i - 1 end
+      return i, tried[i].res, tried[i].err
     end
-    i = j
   end
   return nil, "no setting of the grid within the bound (last: " .. tostring(tried[i].why or
     string.format("%.1e", tried[i].err)) .. ")"
@@ -712,7 +743,19 @@ local function screen_model(desc)
       end
       local key = name .. " " .. desc.key:gsub("%-%d+$", "")
       local start = previous[key] or steps_index(desc.t_end / 0.01)
+      -- the cost of a step, from 4 steps (a run longer than the cap is not started)
+      local per_step
+      do
+        local h = desc.t_end / STEPS[start]
+        local r = run_cmd(table.concat({ q(P.exe), q(file), fmt(4 * h), fmt(h), NSAMPLES, 1 }, " "))
+        per_step = r and r.cpu[1] / 4 or 0
+      end
       local i, res, err = search(#STEPS, start, function(k)
+        if per_step * STEPS[k] > CAP then
+          return nil, nil, string.format("within the bound only at runs longer than the cap, "
+                                         .. "%g s (step %.3g: about %.0f s)", CAP,
+                                         desc.t_end / STEPS[k], per_step * STEPS[k]), true
+        end
         local r, why = run_cmd(cmd(STEPS[k], 1))
         if not r then return nil, nil, why end
         return error_of(r, out.ref), r
@@ -907,8 +950,8 @@ for _, s in ipairs(screened) do
                               limit and (paired(best, limit)) or "-" }
   end
 end
-study.table { title = "Summary: mbd's fastest configuration against the fastest peer and the "
+if #summary > 0 then study.table { title = "Summary: mbd's fastest configuration against the fastest peer and the "
                       .. "limit (CPU, paired ratios: median (min–max) over rounds)",
               header = { "model", "mbd fastest", "CPU", "fastest peer", "CPU", "mbd / peer",
                          "mbd / limit" },
-              rows = summary }
+              rows = summary } end
