@@ -17,15 +17,10 @@
 -- 1e-10 and takes the same steps).  Times: run.stats.cpu_time, the integration alone (best of 3;
 -- of 1 for a dense run past 32 links); "call" is the whole m:simulate of the first of them
 -- (assembly, and gcp's and kane's first partition, a dense QR, included).
--- Peers (issue 14, measured there on this machine, same chain and error bound): MuJoCo 2.2.2 and
--- Simbody 3.7, chain of 128 links 1.09 s and 0.37 s; growth 32 → 128 links N^1.95 and N^1.03.
---
--- Measured here (one run, a shared 2-core machine at load 4–5): 128 links 0.111 s (augmented,
--- 1e-7; the dense solve of the same run 10.2 s, 92×; Simbody 0.37 s), 256 links 0.38 s (dense
--- 114 s), 1024 links 2.1 s (gcp, 1e-8).  Per evaluation the sparse solve grows as N^0.9–1.1; the
--- run as N^1.4 from 128 to 1024 links, because the evaluations grow as N^0.5: the chain's highest
+-- The run grows faster than one evaluation because the evaluations grow too: the chain's highest
 -- frequency grows as √N (the tension at the top, N m g, against a link's inertia) and bounds
--- Adams' step (at rtol 1e-3 the 1024-link chain takes more steps than at 1e-5).
+-- Adams' step (scripts/bench/chain_steps.lua).  The same chain against MuJoCo, Simbody and DART,
+-- each at its own settings within the same bound: scripts/bench/peers.lua.
 local study = require "mbd.study"
 local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
@@ -139,4 +134,4 @@ study.table { title = "Each Cartesian formulation, sparse, at its loosest tolera
               header = { "N", "formulation", "tol", "nfev", "error", "sparse [s]", "call [s]",
                          "analyses" },
               rows = frows }
-print("peers (issue 14): chain of 128 links, 2 s: MuJoCo 1.09 s, Simbody 0.37 s")
+print("peers on the same chains and bound: scripts/bench/peers.lua")

@@ -20,7 +20,7 @@
 -- assembly of the Cartesian model, which every m:simulate does first — its rank test is
 -- O(rows² · coordinates) — and building the tree).  The dense solves are O(N³) per evaluation:
 -- relative dense runs up to N = 256 (spatial 128), Cartesian kane up to 128 (spatial 32).  The
--- planar chain is the issue's (its kane times: 235 ms at 32 links, 7.2 s at 128).
+-- planar chain is the issue's.
 local study = require "mbd.study"
 local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
 
@@ -111,8 +111,7 @@ local function equal_accuracy(m, opts, ref, guess)
   return best
 end
 
-local peers = "peers (issue 14, this machine, 2 s): chain of 128 links — Simbody 0.37 s, MuJoCo 1.09 s; "
-  .. "Simbody grows as N^1.03 from 32 to 128"
+local peers = "peers on the same planar chains and bound: scripts/bench/peers.lua"
 
 for _, kind in ipairs(which == "both" and { "planar", "spatial" } or { which }) do
   local make = kind == "planar" and planar_chain or spatial_chain
