@@ -6,8 +6,9 @@
 --   mbd scripts/bench/peers.lua [rounds=7] [sizes=2,8,32,128] [models=dp,fourbar,chains]
 --                               [engines=mbd,limit,mujoco,simbody,dart] [cap=60] [seed=N]
 --
--- (sizes=2,8,32,128,256,512,1024 adds the large chains; the whole default run takes about
--- ten minutes on two cores.)
+-- The default run takes about ten minutes on a shared 2-core machine; sizes=256,512,1024 with
+-- rounds=3 took an hour and a quarter there (DART and Simbody runs of seconds each, searched and
+-- repeated; MuJoCo is skipped where one run would pass cap= seconds).
 --
 -- Models, identical for every engine (written once here, as an mbd model, as MJCF for MuJoCo and
 -- as a plain planar-model file for Simbody and DART: scripts/bench/peers/planar_model.h):

@@ -16,6 +16,7 @@
  *   cpu     in-process CPU time of each repeat (s): mj_resetData, the steps, the samples
  *   sample  t a_1 .. a_n   (absolute angle of body i about z, atan2 of its rotation, rad)
  * An error prints "error <message>" and exits with status 1. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <stdio.h>
