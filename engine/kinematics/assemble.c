@@ -141,7 +141,8 @@ static int mrow_nonzero(const mbd_model *m, const mbd_data *d) {
  * made consistent with every row, a first-order move off the manifold: there a redundant row's
  * residue in the Gram–Schmidt test is O(ε²) = 1e-12 of its norm and a singular configuration's
  * O(ε) = 1e-6, both three orders from the test's 1e-9.  1 when it is a singular configuration
- * (every row kept), 0 when redundant or when it cannot be told (at rest, drives, contacts). */
+ * (every row kept), 0 when redundant or when it cannot be told (drives, contacts, no motion).
+ * At rest, a generic admissible motion stands in for the given one (below). */
 static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
   int n = m->nv, mrow = m->mrow, rank = m->ma0;
   if (m->ndrive > 0 || m->ncontact > 0 || m->njfric > 0 || mrow == 0) {
@@ -172,7 +173,29 @@ static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
     qmax = fmax(qmax, fabs(d->q[i]));
   }
   if (!(vmax > 0)) {
-    return 0;  // at rest: no motion to leave the configuration along
+    // at rest: leave along a generic first-order motion instead, a fixed spread of weights
+    // (w_c = sin(1 + 2.39996 c): no two alike, none zero) made consistent with every row.  A
+    // redundant row stays dependent along every such motion; at a singular configuration the
+    // motions that restore the rank fill all but a lower-dimensional set of them, which a fixed
+    // generic w misses unless the model is built to hit it (the weights name no axis or unit)
+    for (int i = 0; i < mrow; i++) {
+      double s = 0;
+      for (int c = 0; c < n; c++) {
+        s += MBD_AT(d->phiq, mrow, i, c) * sin(1 + 2.39996 * c);
+      }
+      d->tmp_m[i] = s;
+    }
+    rc = mbd_lsq_solve(&d->lsq, mrow, n, d->phiq, mrow, d->tmp_m, d->tmp_n, 1e-12, NULL);
+    if (rc != MBD_OK) {
+      return 0;
+    }
+    for (int c = 0; c < n; c++) {
+      d->tmp_n[c] = sin(1 + 2.39996 * c) - d->tmp_n[c];
+      vmax = fmax(vmax, fabs(d->tmp_n[c]));
+    }
+    if (!(vmax > 1e-9)) {
+      return 0;  // no first-order motion at all: nothing to leave the configuration along
+    }
   }
   double *q0 = d->vdot;  // (free at assembly)
   memcpy(q0, d->q, (size_t)m->nq * sizeof(double));

@@ -23,7 +23,7 @@
 /* warning: the mechanism starts at a singular configuration: rank there, rows */
 #define MSG_KIN_SINGULAR_START                                                                   \
   "the mechanism starts at a singular configuration: the constraint Jacobian has rank %d of %d " \
-  "rows here but not along the given motion; every row is kept"
+  "rows here but not on leaving it (along the given motion, or a generic one at rest): every row is kept"
 /* assembly failed (MBD_E_ASSEMBLY): model, the analysis's message */
 #define MSG_KIN_ASSEMBLY "model '%s' cannot be assembled: %s"
 /* a contact without restitution starts apart: contact, gap */

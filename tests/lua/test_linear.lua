@@ -587,6 +587,21 @@ local function toggle()
   return m
 end
 local toggle_run = toggle():kinematics { t_end = 0.5, steps = 1 }
+-- the same parallelogram assembled at rest in its flat pose (crank 0..1, coupler 1..3, rocker
+-- folded back 3..2): no velocity tells the rank lost there from a redundant row, so assembly
+-- leaves along a generic admissible motion; the row must be kept (not removed as redundant, which
+-- would leave a three-link chain with two rigid modes) and the analyses must refuse the pose
+local function flat_at_rest()
+  local m = mbd.model { name = "flat", dim = 2, gravity = {0, -G} }
+  local c = m:body { name = "crank", mass = 1, inertia = 1 / 12, pos = {0.5, 0} }
+  local k = m:body { name = "coupler", mass = 1, inertia = 4 / 12, pos = {2, 0} }
+  local r = m:body { name = "rocker", mass = 1, inertia = 1 / 12, pos = {2.5, 0} }
+  m:revolute { name = "A", body1 = m.ground, at1 = {0, 0}, body2 = c, at2 = {-0.5, 0} }
+  m:revolute { name = "B", body1 = c, at1 = {0.5, 0}, body2 = k, at2 = {-1, 0} }
+  m:revolute { name = "C", body1 = k, at1 = {1, 0}, body2 = r, at2 = {0.5, 0} }
+  m:revolute { name = "D", body1 = r, at1 = {-0.5, 0}, body2 = m.ground, at2 = {2, 0} }
+  return m
+end
 local function free_body()
   local m = mbd.model { name = "free", dim = 2, gravity = {0, -G} }
   m:body { name = "b", mass = 1, inertia = 0.1, pos = {0, 0} }
@@ -603,6 +618,10 @@ local errors = {
    "equilibrium: model 'driven' has no degree of freedom left"},
   {"singular configuration", function() return toggle():linearize { at = toggle_run, t = 0.5 } end, {}, false,
    "linearize: singular configuration at t = 0.5"},
+  {"singular configuration assembled at rest", function() return flat_at_rest():linearize {} end, {}, false,
+   "linearize: singular configuration at t = 0"},
+  {"singular configuration assembled at rest (equilibrium)", function() return flat_at_rest():equilibrium {} end, {}, false,
+   "equilibrium: singular configuration at t = 0"},
   {"neutral direction (spatial)", function() return hanging(0.2):equilibrium {} end, {}, false,
    "equilibrium: model 'spherical' has a neutral direction along 'bob.e"},
   {"neutral direction", function() return pendulum(0.3, {gravity = {0, 0}, free = true}):equilibrium {} end, {}, false,
