@@ -19,24 +19,7 @@
 #include <string.h>
 
 #include "codegen.h"
-
-// y = Aᵀ x for a row-major 3×3
-static void mul3t(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-  }
-}
-
-static void qmul(const double *a, const double *b, double *c) {
-  double c0 = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  double c1 = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  double c2 = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  double c3 = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  c[0] = c0;
-  c[1] = c1;
-  c[2] = c2;
-  c[3] = c3;
-}
+#include "mbd/vec3.h"
 
 /* the placement's rotation as a row-major 3×3 (planar: about z) */
 static void placement(const mbd_model *m, const mbd_copy *cp, double *R) {
@@ -54,7 +37,7 @@ static void ground_point(const mbd_model *m, const mbd_copy *cp, const double *R
                          double *y) {
   double d[3] = {x[0] - cp->origin[0], x[1] - cp->origin[1],
                  m->dim == 3 ? x[2] - cp->origin[2] : 0};
-  mul3t(R, d, y);
+  mbd_mat3_tvec(R, d, y);
 }
 
 void mbd_eqs_macros_free(mbd_eqs_macros *P) {
@@ -209,14 +192,14 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
     double tmp[3];
     if (m->joint[j].body1 == 0) {
       ground_point(m, mc, R, m->joint[j].at1, jo.at1);
-      mul3t(R, m->joint[j].axis1, tmp), memcpy(jo.axis1, tmp, sizeof tmp);
-      mul3t(R, m->joint[j].ref1, tmp), memcpy(jo.ref1, tmp, sizeof tmp);
+      mbd_mat3_tvec(R, m->joint[j].axis1, tmp), memcpy(jo.axis1, tmp, sizeof tmp);
+      mbd_mat3_tvec(R, m->joint[j].ref1, tmp), memcpy(jo.ref1, tmp, sizeof tmp);
       jo.angle0 = m->dim == 2 ? m->joint[j].angle0 - mc->rot[0] : jo.angle0;
     }
     if (m->joint[j].body2 == 0) {
       ground_point(m, mc, R, m->joint[j].at2, jo.at2);
-      mul3t(R, m->joint[j].axis2, tmp), memcpy(jo.axis2, tmp, sizeof tmp);
-      mul3t(R, m->joint[j].ref2, tmp), memcpy(jo.ref2, tmp, sizeof tmp);
+      mbd_mat3_tvec(R, m->joint[j].axis2, tmp), memcpy(jo.axis2, tmp, sizeof tmp);
+      mbd_mat3_tvec(R, m->joint[j].ref2, tmp), memcpy(jo.ref2, tmp, sizeof tmp);
       jo.angle0 = m->dim == 2 ? m->joint[j].angle0 + mc->rot[0] : jo.angle0;
     }
     lm->joint[ljoint[j]] = jo;
@@ -282,9 +265,9 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
       if (jo->body1 == 0) {
         // body1 the ground: s1 and u in the copy's frame; c = p2 ⇒ p_Rᵀ ⊗ c; d0, w global ⇒ Rᵀ
         ground_point(m, mc, R, jo->at1, l.s1);
-        mul3t(R, tj->u, l.u);
-        mul3t(R, tj->d0, d0);
-        mul3t(R, tj->w, w);
+        mbd_mat3_tvec(R, tj->u, l.u);
+        mbd_mat3_tvec(R, tj->d0, d0);
+        mbd_mat3_tvec(R, tj->w, w);
         if (m->dim == 3 && tj->kind == MBD_TJ_SPHERICAL) {
           // a ball joint's coordinates turn about the ground's axes: K = p_Rᵀ ⊗ e ⊗ c
           double pc[4] = {mc->rot[0], -mc->rot[1], -mc->rot[2], -mc->rot[3]};
@@ -292,7 +275,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
         } else if (m->dim == 3) {
           // an axis turned into the copy's frame turns the joint's rotation with it
           double pc[4] = {mc->rot[0], -mc->rot[1], -mc->rot[2], -mc->rot[3]};
-          qmul(pc, tj->c, c4);
+          mbd_ep_mul(pc, tj->c, c4);
         } else {
           c4[0] = tj->c[0] - mc->rot[0];
         }
@@ -300,7 +283,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
         // body2 the ground: s2 in the copy's frame; c = p1* ⇒ c ⊗ p_R; d0, w in body1's frame
         ground_point(m, mc, R, jo->at2, l.s2);
         if (m->dim == 3) {
-          qmul(tj->c, mc->rot, c4);
+          mbd_ep_mul(tj->c, mc->rot, c4);
         } else {
           c4[0] = tj->c[0] + mc->rot[0];
         }
@@ -322,7 +305,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
   }
   // R and the gravity in the copy's frame
   memcpy(cp->par + MBD_EQS_TJ_PAR * lt->ntj, R, sizeof R);
-  mul3t(R, m->gravity, cp->par + MBD_EQS_TJ_PAR * lt->ntj + 9);
+  mbd_mat3_tvec(R, m->gravity, cp->par + MBD_EQS_TJ_PAR * lt->ntj + 9);
   lm->nq = lm->nv = nq;
   // rows: the internal cut joints' (in the model's order), the norms of the copy's tree joints
   int rows = 0;

@@ -11,10 +11,7 @@
 #include <string.h>
 
 #include "contact_impl.h"
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+#include "mbd/vec3.h"
 
 void mbd_contact_read_forces(const mbd_model *m, mbd_data *d, int c) {
   const mbd_contact *ct = &m->contact[c];
@@ -103,14 +100,14 @@ void mbd_contact_add_friction(const mbd_model *m, mbd_data *d) {
       continue;
     }
     // tangential slip velocity of body 2's point relative to body 1's
-    double vn = dot3(cs->vrel, cs->n), vt[3];
+    double vn = mbd_dot3(cs->vrel, cs->n), vt[3];
     for (int i = 0; i < 3; i++) {
       vt[i] = cs->vrel[i] - vn * cs->n[i];
     }
-    double speed = sqrt(dot3(vt, vt)), mag = ct->mu * cs->N, dir[3];
+    double speed = sqrt(mbd_dot3(vt, vt)), mag = ct->mu * cs->N, dir[3];
     if (m->dim == 2) {
       // planar: the segment's sign along the current tangent
-      double v = dot3(vt, cs->t[0]);
+      double v = mbd_dot3(vt, cs->t[0]);
       double sg = ct->friction == MBD_FRICTION_COULOMB ? cs->sgn : (v > 0) - (v < 0);
       for (int i = 0; i < 3; i++) {
         dir[i] = sg * cs->t[0][i];

@@ -30,33 +30,11 @@
 
 #include "contact_impl.h"
 #include "contact_msg.h"
+#include "mbd/vec3.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double *a, const double *b, double *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* y = A x, y = Aᵀ x for A row-major 3×3 */
-static void mat_vec(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-  }
-}
-
-static void mat_tvec(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-  }
-}
 
 int mbd_contact_np(const mbd_model *m, int c, int *np1, int *np2) {
   *np1 = m->surface[m->contact[c].s1].np;
@@ -121,7 +99,7 @@ void mbd_jfric_row(const mbd_model *m, mbd_data *d, int k, mbd_row *row) {
 
 /* global point of body-frame point s of body b, and body-frame point of global X */
 static void to_global(const mbd_pose *ps, const double *s, double *X) {
-  mat_vec(ps->A, s, X);
+  mbd_mat3_vec(ps->A, s, X);
   for (int i = 0; i < 3; i++) {
     X[i] += ps->r[i];
   }
@@ -129,7 +107,7 @@ static void to_global(const mbd_pose *ps, const double *s, double *X) {
 
 static void to_body(const mbd_pose *ps, const double *X, double *s) {
   double w[3] = {X[0] - ps->r[0], X[1] - ps->r[1], X[2] - ps->r[2]};
-  mat_tvec(ps->A, w, s);
+  mbd_mat3_tvec(ps->A, w, s);
 }
 
 /* the geometric first guess of contact c's parameters u at the current poses, a function of the
@@ -244,11 +222,11 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
   memset(s->Fx, 0, sizeof s->Fx);
   to_global(p1, s->g1.s, s->P1);
   to_global(p2, s->g2.s, s->P2);
-  mat_vec(p1->A, s->g1.n, s->n);
-  mat_vec(p2->A, s->g2.n, s->n2);
+  mbd_mat3_vec(p1->A, s->g1.n, s->n);
+  mbd_mat3_vec(p2->A, s->g2.n, s->n2);
   // unit normals also where A is not quite orthogonal (Euler parameters off their unit norm
   // within the constraint tolerance): opposite unit normals stay reachable
-  double l1 = sqrt(dot3(s->n, s->n)), l2 = sqrt(dot3(s->n2, s->n2));
+  double l1 = sqrt(mbd_dot3(s->n, s->n)), l2 = sqrt(mbd_dot3(s->n2, s->n2));
   for (int i = 0; i < 3; i++) {
     s->n[i] /= l1;
     s->n2[i] /= l2;
@@ -275,8 +253,8 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
   for (int k = 0; k < s->np1; k++) {
     double a[3] = {s->g1.S[0][k], s->g1.S[1][k], s->g1.S[2][k]}, b[3],
            nk[3] = {s->g1.N[0][k], s->g1.N[1][k], s->g1.N[2][k]}, nb[3];
-    mat_vec(p1->A, a, b);
-    mat_vec(p1->A, nk, nb);
+    mbd_mat3_vec(p1->A, a, b);
+    mbd_mat3_vec(p1->A, nk, nb);
     for (int i = 0; i < 3; i++) {
       AS1[i][k] = b[i];
       AN1[i][k] = nb[i] / l1;
@@ -285,8 +263,8 @@ static int cn_eval(const mbd_model *m, const mbd_data *d, const mbd_contact *ct,
   for (int k = 0; k < s->np2; k++) {
     double a[3] = {s->g2.S[0][k], s->g2.S[1][k], s->g2.S[2][k]}, b[3],
            nk[3] = {s->g2.N[0][k], s->g2.N[1][k], s->g2.N[2][k]}, nb[3];
-    mat_vec(p2->A, a, b);
-    mat_vec(p2->A, nk, nb);
+    mbd_mat3_vec(p2->A, a, b);
+    mbd_mat3_vec(p2->A, nk, nb);
     for (int i = 0; i < 3; i++) {
       AS2[i][k] = b[i];
       AN2[i][k] = nb[i] / l2;
@@ -457,9 +435,9 @@ static void axis_state(const mbd_model *m, const mbd_data *d, int b, const doubl
  * moving-point terms */
 static void put_dot(const mbd_vec *sep, const double *cv, const double *cd, const double *wdiff,
                     int velocity, mbd_row *o) {
-  o->val = velocity ? 0 : dot3(cv, sep->v);
-  o->rate = dot3(cv, sep->vd);
-  o->h = dot3(cd, sep->vd) + dot3(cv, sep->h) + dot3(cv, wdiff);
+  o->val = velocity ? 0 : mbd_dot3(cv, sep->v);
+  o->rate = mbd_dot3(cv, sep->vd);
+  o->h = mbd_dot3(cd, sep->vd) + mbd_dot3(cv, sep->h) + mbd_dot3(cv, wdiff);
   for (int k = 0; k < MBD_NLOC; k++) {
     o->J[k] = cv[0] * sep->J[0][k] + cv[1] * sep->J[1][k] + cv[2] * sep->J[2][k];
   }
@@ -506,8 +484,8 @@ static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys 
     }
     memcpy(e[k], tg, sizeof tg);
     double b1[3], b2[3];
-    mat_tvec(d->pose[ct->b1].A, tg, b1);
-    mat_tvec(d->pose[ct->b2].A, tg, b2);
+    mbd_mat3_tvec(d->pose[ct->b1].A, tg, b1);
+    mbd_mat3_tvec(d->pose[ct->b2].A, tg, b2);
     K[k] = mbd_surface_curvature(sf1, &s->g1, b1) + mbd_surface_curvature(sf2, &s->g2, b2);
   }
   double k11 = K[0], k22 = K[1], k12 = 0.5 * (K[2] - K[0] - K[1]);
@@ -529,13 +507,13 @@ static int degenerate(const mbd_surface *sf, const mbd_surf_geo *g) {
   if (sf->implicit) {
     return 0;
   }
-  double scale = 1 + sqrt(dot3(g->s, g->s)), a[3], b[3], c[3];
+  double scale = 1 + sqrt(mbd_dot3(g->s, g->s)), a[3], b[3], c[3];
   for (int i = 0; i < 3; i++) {
     a[i] = g->S[i][0];
     b[i] = sf->np > 1 ? g->S[i][1] : (i == 2);
   }
-  cross3(a, b, c);
-  return sqrt(dot3(c, c)) < 1e-6 * scale;
+  mbd_cross3(a, b, c);
+  return sqrt(mbd_dot3(c, c)) < 1e-6 * scale;
 }
 
 /* the parameters of a surface as text for messages: "u = 0.25", "x = 1, y = 2, z = 0" */
@@ -566,12 +544,12 @@ static void tangents(int dim, const double *n, double t[2][3], double *ax, doubl
   }
   ax[k] = 1;
   double w[3];
-  cross3(n, ax, w);
-  *wl = sqrt(dot3(w, w));
+  mbd_cross3(n, ax, w);
+  *wl = sqrt(mbd_dot3(w, w));
   for (int i = 0; i < 3; i++) {
     t[0][i] = w[i] / *wl;
   }
-  cross3(n, t[0], t[1]);
+  mbd_cross3(n, t[0], t[1]);
 }
 
 /* why the search of contact c stalled at x (cn_solve's status rc ≠ MBD_OK, its system s): < 0
@@ -700,7 +678,7 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
         w[i] += g->N[i][k] * ud[k];
       }
     }
-    cs->nturn = fmax(cs->nturn, sqrt(dot3(w, w)));
+    cs->nturn = fmax(cs->nturn, sqrt(mbd_dot3(w, w)));
   }
   // the moving-point terms Ȧk Sk u̇k and ṅ = Ȧ1 n1 + A1 (∂n1/∂u1) u̇1
   double a1[3] = {0, 0, 0}, a2[3] = {0, 0, 0}, dn1[3] = {0, 0, 0};
@@ -716,7 +694,7 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
   double w1v[3], w1d[3], w2v[3], w2d[3], ndot[3], wdiff[3];
   axis_state(m, d, ct->b1, a1, w1v, w1d);
   axis_state(m, d, ct->b2, a2, w2v, w2d);
-  mat_vec(d->pose[ct->b1].A, dn1, ndot);
+  mbd_mat3_vec(d->pose[ct->b1].A, dn1, ndot);
   for (int i = 0; i < 3; i++) {
     ndot[i] += n1d[i];
     wdiff[i] = w2d[i] - w1d[i];
@@ -730,13 +708,13 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
   } else {
     // ṫ1 = (ẇ − t1 (t1·ẇ))/|w| with ẇ = ṅ × e; ṫ2 = ṅ × t1 + n × ṫ1
     double wd[3], t1d[3], t2d[3], x1[3], x2[3];
-    cross3(ndot, ax, wd);
-    double p = dot3(cs->t[0], wd);
+    mbd_cross3(ndot, ax, wd);
+    double p = mbd_dot3(cs->t[0], wd);
     for (int i = 0; i < 3; i++) {
       t1d[i] = (wd[i] - cs->t[0][i] * p) / wl;
     }
-    cross3(ndot, cs->t[0], x1);
-    cross3(s.n, t1d, x2);
+    mbd_cross3(ndot, cs->t[0], x1);
+    mbd_cross3(s.n, t1d, x2);
     for (int i = 0; i < 3; i++) {
       t2d[i] = x1[i] + x2[i];
     }
@@ -807,7 +785,7 @@ double mbd_contact_speed_scale(const mbd_model *m, const mbd_data *d, int c) {
   for (int side = 0; side < 2; side++) {
     const mbd_pose *ps = &d->pose[side ? ct->b2 : ct->b1];
     double arm[3] = {cs->P[0] - ps->r[0], cs->P[1] - ps->r[1], cs->P[2] - ps->r[2]};
-    s += sqrt(dot3(ps->rd, ps->rd)) + sqrt(dot3(ps->w, ps->w)) * sqrt(dot3(arm, arm));
+    s += sqrt(mbd_dot3(ps->rd, ps->rd)) + sqrt(mbd_dot3(ps->w, ps->w)) * sqrt(mbd_dot3(arm, arm));
   }
   return s;
 }
@@ -844,7 +822,7 @@ static double jfric_scale(const mbd_model *m, const mbd_data *d, int k) {
   double s = 0;
   for (int side = 0; side < 2; side++) {
     const mbd_pose *ps = &d->pose[side ? j->body2 : j->body1];
-    s += sqrt(dot3(ps->rd, ps->rd)) + sqrt(dot3(ps->w, ps->w));
+    s += sqrt(mbd_dot3(ps->rd, ps->rd)) + sqrt(mbd_dot3(ps->w, ps->w));
   }
   return s;
 }
@@ -869,11 +847,11 @@ void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int 
     return;
   }
   double vt[3];
-  double vn = dot3(cs->vrel, cs->n);
+  double vn = mbd_dot3(cs->vrel, cs->n);
   for (int i = 0; i < 3; i++) {
     vt[i] = cs->vrel[i] - vn * cs->n[i];
   }
-  double speed = sqrt(dot3(vt, vt));
+  double speed = sqrt(mbd_dot3(vt, vt));
   if (stick < 0) {
     stick = ct->friction == MBD_FRICTION_COULOMB &&
             speed <= 1e-9 * mbd_contact_speed_scale(m, d, c);
@@ -886,7 +864,7 @@ void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int 
   for (int i = 0; speed > 0 && i < 3; i++) {
     cs->dir[i] = vt[i] / speed;
   }
-  cs->sgn = dot3(vt, cs->t[0]) < 0 ? -1 : 1;
+  cs->sgn = mbd_dot3(vt, cs->t[0]) < 0 ? -1 : 1;
 }
 
 /* the contact's slip speed against the speeds of its bodies: the first mode */
@@ -962,7 +940,7 @@ double mbd_contact_channel_value(const mbd_model *m, const mbd_data *d, int c, i
   const mbd_contact_state *cs = &d->cstate[c];
   const mbd_contact *ct = &m->contact[c];
   int closed = cs->mode != MBD_CMODE_OPEN;
-  double vn = dot3(cs->vrel, cs->n), vt[3];
+  double vn = mbd_dot3(cs->vrel, cs->n), vt[3];
   for (int i = 0; i < 3; i++) {
     vt[i] = cs->vrel[i] - vn * cs->n[i];
   }
@@ -975,15 +953,15 @@ double mbd_contact_channel_value(const mbd_model *m, const mbd_data *d, int c, i
       return closed ? cs->N * cs->n[comp - MBD_CCH_NX] : 0;
     case MBD_CCH_FRICTION:
       if (m->dim == 2) {
-        return closed ? dot3(cs->Ft, cs->t[0]) : 0;
+        return closed ? mbd_dot3(cs->Ft, cs->t[0]) : 0;
       }
-      return closed ? sqrt(dot3(cs->Ft, cs->Ft)) : 0;
+      return closed ? sqrt(mbd_dot3(cs->Ft, cs->Ft)) : 0;
     case MBD_CCH_FX:
     case MBD_CCH_FY:
     case MBD_CCH_FZ:
       return closed ? cs->Ft[comp - MBD_CCH_FX] : 0;
     case MBD_CCH_SLIP:
-      return m->dim == 2 ? dot3(vt, cs->t[0]) : sqrt(dot3(vt, vt));
+      return m->dim == 2 ? mbd_dot3(vt, cs->t[0]) : sqrt(mbd_dot3(vt, vt));
     case MBD_CCH_STICKING:
       return cs->mode == MBD_CMODE_STICK;
     case MBD_CCH_GAP:

@@ -10,6 +10,7 @@
 #include "contact_impl.h"
 #include "contact_msg.h"
 #include "mbd/text.h"
+#include "mbd/vec3.h"
 
 static const char *const shape_names[MBD_SHAPE_N] = {
     "line", "circle", "sine", "curve", "plane", "sphere", "revolution", "implicit", "parametric"};
@@ -74,8 +75,6 @@ static int finite_n(const double *v, int n) {
   }
   return 1;
 }
-
-static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* symbolic shapes: exact derivatives on a tape                                                 */
@@ -243,7 +242,7 @@ static int set_shape(mbd_model *m, mbd_surface *sf, const mbd_surface_spec *s, m
       sf->wavenumber = 2 * 3.14159265358979323846 / s->wavelength;
       break;
     case MBD_SHAPE_PLANE: {
-      double l = norm3(s->normal);
+      double l = mbd_norm3(s->normal);
       if (!(l > 1e-12)) {
         return MBD_FAIL(err, MBD_E_INPUT, MSG_SURF_ZERO, nm, "normal");
       }
@@ -263,7 +262,7 @@ static int set_shape(mbd_model *m, mbd_surface *sf, const mbd_surface_spec *s, m
       for (int i = 0; i < 3; i++) {
         sf->e1[i] = a[i] - p * sf->nrm[i];
       }
-      double l1 = norm3(sf->e1);
+      double l1 = mbd_norm3(sf->e1);
       for (int i = 0; i < 3; i++) {
         sf->e1[i] /= l1;
       }

@@ -18,20 +18,11 @@
 #include <string.h>
 
 #include "contact_impl.h"
+#include "mbd/vec3.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double *a, const double *b, double *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* outputs of a symbolic shape's tape (contact_model.c builds it in this order) */
 enum {
@@ -151,18 +142,18 @@ static int eval_parametric(const mbd_surface *sf, const double *u, mbd_surf_geo 
     }
   }
   double c[3], cu[3], cv[3], a[3], b[3];
-  cross3(su, sv, c);
-  double len = sqrt(dot3(c, c));
+  mbd_cross3(su, sv, c);
+  double len = sqrt(mbd_dot3(c, c));
   if (!(len > 1e-300)) {
     return MBD_E_SINGULAR;
   }
-  cross3(suu, sv, a);
-  cross3(su, suv, b);
+  mbd_cross3(suu, sv, a);
+  mbd_cross3(su, suv, b);
   for (int i = 0; i < 3; i++) {
     cu[i] = a[i] + b[i];
   }
-  cross3(suv, sv, a);
-  cross3(su, svv, b);
+  mbd_cross3(suv, sv, a);
+  mbd_cross3(su, svv, b);
   for (int i = 0; i < 3; i++) {
     cv[i] = a[i] + b[i];
   }
@@ -170,16 +161,16 @@ static int eval_parametric(const mbd_surface *sf, const double *u, mbd_surf_geo 
   for (int i = 0; i < 3; i++) {
     g->n[i] = sg * c[i] / len;
   }
-  double pu = dot3(g->n, cu) * sg, pv = dot3(g->n, cv) * sg;
+  double pu = mbd_dot3(g->n, cu) * sg, pv = mbd_dot3(g->n, cv) * sg;
   for (int i = 0; i < 3; i++) {
     g->N[i][0] = sg * (cu[i] - sg * g->n[i] * pu) / len;
     g->N[i][1] = sg * (cv[i] - sg * g->n[i] * pv) / len;
     g->S[i][0] = su[i];
     g->S[i][1] = sv[i];
   }
-  g->II[0][0] = -dot3(g->n, suu);
-  g->II[0][1] = g->II[1][0] = -dot3(g->n, suv);
-  g->II[1][1] = -dot3(g->n, svv);
+  g->II[0][0] = -mbd_dot3(g->n, suu);
+  g->II[0][1] = g->II[1][0] = -mbd_dot3(g->n, suv);
+  g->II[1][1] = -mbd_dot3(g->n, svv);
   return MBD_OK;
 }
 
@@ -192,7 +183,7 @@ static int eval_implicit(const mbd_surface *sf, const double *u, mbd_surf_geo *g
   memset(H, 0, sizeof H);
   if (sf->shape == MBD_SHAPE_SPHERE) {
     // |w|² − R²: ∇f = 2w, H = 2I
-    f = dot3(w, w) - sf->radius * sf->radius;
+    f = mbd_dot3(w, w) - sf->radius * sf->radius;
     for (int i = 0; i < 3; i++) {
       grad[i] = 2 * w[i];
       H[i][i] = 2;
@@ -221,7 +212,7 @@ static int eval_implicit(const mbd_surface *sf, const double *u, mbd_surf_geo *g
     H[1][2] = H[2][1] = o[8];
     H[2][2] = o[9];
   }
-  double len = sqrt(dot3(grad, grad));
+  double len = sqrt(mbd_dot3(grad, grad));
   if (!(len > 1e-300) || !isfinite(len) || !isfinite(f)) {
     return MBD_E_SINGULAR;
   }
@@ -240,7 +231,7 @@ static int eval_implicit(const mbd_surface *sf, const double *u, mbd_surf_geo *g
   // ∂n/∂s_k = σ (H e_k − n̂ (n̂·H e_k))/|∇f| with n̂ = ∇f/|∇f|
   for (int k = 0; k < 3; k++) {
     double hk[3] = {H[0][k], H[1][k], H[2][k]};
-    double p = dot3(g->fg, hk);
+    double p = mbd_dot3(g->fg, hk);
     for (int i = 0; i < 3; i++) {
       g->N[i][k] = sg * (hk[i] - g->fg[i] * p) / len;
       g->S[i][k] = i == k;
@@ -326,7 +317,7 @@ static double dist2(const mbd_surface *sf, const double *u, const double *X) {
     return INFINITY;
   }
   double d[3] = {g.s[0] - X[0], g.s[1] - X[1], g.s[2] - X[2]};
-  return dot3(d, d);
+  return mbd_dot3(d, d);
 }
 
 /* parametric shapes without a closed form: the best of a grid over the range (or around u0 when
@@ -383,7 +374,7 @@ static void guess_search(const mbd_surface *sf, const double *X, double *u) {
       du[0] = (a22 * b1 - a12 * b2) / det;
       du[1] = (a11 * b2 - a12 * b1) / det;
     }
-    double d0 = dot3(r, r), w[2] = {ub[0] + du[0], ub[1] + du[1]};
+    double d0 = mbd_dot3(r, r), w[2] = {ub[0] + du[0], ub[1] + du[1]};
     if (!(dist2(sf, w, X) <= d0)) {
       return;  // no longer improving: close enough for a start
     }
@@ -408,11 +399,11 @@ void mbd_surface_guess(const mbd_surface *sf, const double *X, double *u) {
       u[0] = w[0];
       return;
     case MBD_SHAPE_PLANE:
-      u[0] = dot3(w, sf->e1);
-      u[1] = dot3(w, sf->e2);
+      u[0] = mbd_dot3(w, sf->e1);
+      u[1] = mbd_dot3(w, sf->e2);
       return;
     case MBD_SHAPE_SPHERE: {
-      double l = sqrt(dot3(w, w));
+      double l = sqrt(mbd_dot3(w, w));
       for (int i = 0; i < 3; i++) {
         u[i] = sf->at[i] + (l > 0 ? sf->radius * w[i] / l : (i == 2 ? -sf->radius : 0));
       }

@@ -33,10 +33,7 @@
 #include "../contact/contact_impl.h"
 #include "formulations.h"
 #include "formulations_msg.h"
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+#include "mbd/vec3.h"
 
 enum { EV_STICK = 0, EV_SLIP, EV_SEPARATE, EV_IMPACT };
 
@@ -156,7 +153,7 @@ int mbd_contact_nroot(const void *self, const mbd_model *m) {
 
 /* the tangential part of the relative velocity */
 static void slip_velocity(const mbd_contact_state *cs, double *vt) {
-  double vn = dot3(cs->vrel, cs->n);
+  double vn = mbd_dot3(cs->vrel, cs->n);
   for (int i = 0; i < 3; i++) {
     vt[i] = cs->vrel[i] - vn * cs->n[i];
   }
@@ -174,12 +171,12 @@ int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double 
     switch (cs->mode) {
       case MBD_CMODE_SLIP:
         if (ct->friction == MBD_FRICTION_COULOMB) {
-          g0 = m->dim == 2 ? cs->sgn * dot3(vt, cs->t[0]) : dot3(vt, cs->dir);
+          g0 = m->dim == 2 ? cs->sgn * mbd_dot3(vt, cs->t[0]) : mbd_dot3(vt, cs->dir);
         }
         g1 = cs->N;
         break;
       case MBD_CMODE_STICK:
-        g0 = ct->mu_s * cs->N - sqrt(dot3(cs->Ft, cs->Ft));
+        g0 = ct->mu_s * cs->N - sqrt(mbd_dot3(cs->Ft, cs->Ft));
         g1 = cs->N;
         break;
       default:  // open
@@ -217,11 +214,11 @@ int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double 
 /* start a slip of contact c against its sticking friction force (the way it gives) */
 static void start_slip(const mbd_model *m, mbd_data *d, int c) {
   mbd_contact_state *cs = &d->cstate[c];
-  double f = sqrt(dot3(cs->Ft, cs->Ft));
+  double f = sqrt(mbd_dot3(cs->Ft, cs->Ft));
   for (int i = 0; i < 3; i++) {
     cs->dir[i] = f > 0 ? -cs->Ft[i] / f : 0;
   }
-  cs->sgn = dot3(cs->dir, cs->t[0]) < 0 ? -1 : 1;
+  cs->sgn = mbd_dot3(cs->dir, cs->t[0]) < 0 ? -1 : 1;
   cs->mode = MBD_CMODE_SLIP;
   (void)m;
 }
@@ -233,7 +230,7 @@ static void close_contact(const mbd_model *m, mbd_data *d, int c) {
   mbd_contact_state *cs = &d->cstate[c];
   double vt[3];
   slip_velocity(cs, vt);
-  double speed = sqrt(dot3(vt, vt)), scale = mbd_contact_speed_scale(m, d, c);
+  double speed = sqrt(mbd_dot3(vt, vt)), scale = mbd_contact_speed_scale(m, d, c);
   if (ct->friction == MBD_FRICTION_COULOMB && speed <= 1e-9 * scale) {
     cs->mode = MBD_CMODE_STICK;
     return;
@@ -242,7 +239,7 @@ static void close_contact(const mbd_model *m, mbd_data *d, int c) {
   for (int i = 0; i < 3; i++) {
     cs->dir[i] = speed > 0 ? vt[i] / speed : 0;
   }
-  cs->sgn = dot3(vt, cs->t[0]) < 0 ? -1 : 1;
+  cs->sgn = mbd_dot3(vt, cs->t[0]) < 0 ? -1 : 1;
 }
 
 /* the offset of an open contact's gap root below the gap at its opening: MBD_CONTACT_GAP_EPS
@@ -375,11 +372,11 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
     return rc;
   }
   memcpy(d->Q0, d->Q, (size_t)m->nv * sizeof(double));
-  double vn = dot3(cs->vrel, cs->n), vt[3];
+  double vn = mbd_dot3(cs->vrel, cs->n), vt[3];
   for (int i = 0; i < 3; i++) {
     vt[i] = cs->vrel[i] - vn * cs->n[i];
   }
-  double speed = sqrt(dot3(vt, vt));
+  double speed = sqrt(mbd_dot3(vt, vt));
   int friction = ct->friction != MBD_FRICTION_NONE && ct->mu > 0 &&
                  speed > 1e-12 * mbd_contact_speed_scale(m, d, c);
   int done = 0;
@@ -395,7 +392,7 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
           pt[i] -= d->lambda[ct->row0 + 1 + k] * cs->t[k][i];
         }
       }
-      done = sqrt(dot3(pt, pt)) <= ct->mu_s * pn;
+      done = sqrt(mbd_dot3(pt, pt)) <= ct->mu_s * pn;
     }
   }
   if (!done) {
@@ -491,7 +488,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
     if (cs->mode == MBD_CMODE_SLIP && ct->friction == MBD_FRICTION_COULOMB) {
       double vt[3];
       slip_velocity(cs, vt);
-      double along = dot3(vt, cs->dir), across = 0;
+      double along = mbd_dot3(vt, cs->dir), across = 0;
       for (int i = 0; i < 3; i++) {
         across += (vt[i] - along * cs->dir[i]) * (vt[i] - along * cs->dir[i]);
       }
@@ -499,7 +496,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
       if (m->dim == 3 && sqrt(across) > 1e-6 * scale) {
         // spatial: the slip turned rather than stopped: follow its direction
         for (int i = 0; i < 3; i++) {
-          cs->dir[i] = vt[i] / sqrt(dot3(vt, vt));
+          cs->dir[i] = vt[i] / sqrt(mbd_dot3(vt, vt));
         }
         continue;
       }
@@ -515,7 +512,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
       // N fell smoothly to zero the gap starts flat (ġ = g̈ = 0), and the integration's error on
       // the positions dips it below any fixed offset; an impact there would reverse a velocity
       // of round-off size, close the contact, find N < 0 and separate again without end
-      double vn = dot3(cs->vrel, cs->n);
+      double vn = mbd_dot3(cs->vrel, cs->n);
       if (vn >= -1e-9 * mbd_contact_speed_scale(m, d, c)) {
         double an = 0;
         rc = gap_acceleration(m, d, c, &an, err);
@@ -575,7 +572,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
           return rc;
         }
         again = 1;
-      } else if (cs->mode == MBD_CMODE_STICK && sqrt(dot3(cs->Ft, cs->Ft)) > ct->mu_s * cs->N) {
+      } else if (cs->mode == MBD_CMODE_STICK && sqrt(mbd_dot3(cs->Ft, cs->Ft)) > ct->mu_s * cs->N) {
         start_slip(m, d, c);
         again = 1;
       }
@@ -597,7 +594,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
       if (!flying[c] || cs->mode != MBD_CMODE_OPEN) {
         continue;
       }
-      double an = 0, vn = dot3(cs->vrel, cs->n);
+      double an = 0, vn = mbd_dot3(cs->vrel, cs->n);
       rc = gap_acceleration(m, d, c, &an, err);
       if (rc < 0) {
         return rc;

@@ -27,20 +27,10 @@
 #include <string.h>
 
 #include "kinematics_msg.h"
+#include "mbd/vec3.h"
 
 /* ------------------------------------------------------------------------------------------ */
-/* Euler-parameter (quaternion) algebra: the Hamilton product, A(a ⊗ b) = A(a) A(b)             */
-
-static void qmul(const double *a, const double *b, double *c) {
-  double c0 = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  double c1 = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  double c2 = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  double c3 = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  c[0] = c0;
-  c[1] = c1;
-  c[2] = c2;
-  c[3] = c3;
-}
+/* Euler-parameter (quaternion) algebra: the conjugate, c += s (a ⊗ b) (the product: mbd/rot.h) */
 
 static void qconj(const double *a, double *c) {
   c[0] = a[0];
@@ -52,22 +42,9 @@ static void qconj(const double *a, double *c) {
 /* c += s · (a ⊗ b) */
 static void qmul_add(const double *a, const double *b, double s, double *c) {
   double t[4];
-  qmul(a, b, t);
+  mbd_ep_mul(a, b, t);
   for (int k = 0; k < 4; k++) {
     c[k] += s * t[k];
-  }
-}
-
-// y = A x, y = Aᵀ x for a row-major 3×3
-static void mul3(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-  }
-}
-
-static void mul3t(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
   }
 }
 
@@ -120,12 +97,12 @@ static void relative_rotation(const mbd_tree_joint *tj, const double *q, const d
       half_angle(tj->u, q[tj->rot], v[tj->rot], a, da, ad, ha);
       half_angle(tj->w, q[tj->rot + 1], v[tj->rot + 1], b, db, bd, hb);
       o->nrot = 2;
-      qmul(a, b, o->e);
-      qmul(da, b, o->de[0]);
-      qmul(a, db, o->de[1]);
-      qmul(ad, b, o->ed);
+      mbd_ep_mul(a, b, o->e);
+      mbd_ep_mul(da, b, o->de[0]);
+      mbd_ep_mul(a, db, o->de[1]);
+      mbd_ep_mul(ad, b, o->ed);
       qmul_add(a, bd, 1, o->ed);
-      qmul(ha, b, o->he);
+      mbd_ep_mul(ha, b, o->he);
       qmul_add(ad, bd, 2, o->he);
       qmul_add(a, hb, 1, o->he);
       break;
@@ -148,12 +125,12 @@ static void relative_rotation(const mbd_tree_joint *tj, const double *q, const d
  * the child is body2, c* ⊗ x* when it is body1 (linear in x, so derivatives map alike) */
 static void to_child(const mbd_tree_joint *tj, const double *x, double *y) {
   if (tj->sigma > 0) {
-    qmul(x, tj->c, y);
+    mbd_ep_mul(x, tj->c, y);
   } else {
     double cc[4], xc[4];
     qconj(tj->c, cc);
     qconj(x, xc);
-    qmul(cc, xc, y);
+    mbd_ep_mul(cc, xc, y);
   }
 }
 
@@ -226,13 +203,13 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     for (int k = 0; k < rr.nrot; k++) {
       to_child(tj, rr.de[k], dK[k]);
     }
-    qmul(P->p, K, C->p);
-    qmul(P->pd, K, C->pd);
+    mbd_ep_mul(P->p, K, C->p);
+    mbd_ep_mul(P->pd, K, C->pd);
     qmul_add(P->p, Kd, 1, C->pd);
     // ḣ: h_pc = h_pp ⊗ K + 2 ṗ_p ⊗ K̇ + p_p ⊗ h_K
     double hp[4] = {0, 0, 0, 0};
     if (moving) {
-      qmul(P->h + 3, K, hp);
+      mbd_ep_mul(P->h + 3, K, hp);
     }
     qmul_add(P->pd, Kd, 2, hp);
     qmul_add(P->p, hK, 1, hp);
@@ -241,7 +218,7 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     for (int c = 0; JC && c < n; c++) {
       double *jc = JC + (size_t)c * 7 + 3;
       if (JP) {
-        qmul(JP + (size_t)c * 7 + 3, K, jc);
+        mbd_ep_mul(JP + (size_t)c * 7 + 3, K, jc);
       } else {
         memset(jc, 0, 4 * sizeof(double));
       }
@@ -262,10 +239,10 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     mbd_ep_B(C->pd, aC, BCd);
     mbd_ep_B(P->p, aPd, BPa);
     mbd_ep_B(C->p, aCd, BCa);
-    mul3(P->A, aP, AaP);
-    mul3(Ac, aC, AaC);
-    mul3(P->A, aPd, AdP);
-    mul3(Ac, aCd, AdC);
+    mbd_mat3_vec(P->A, aP, AaP);
+    mbd_mat3_vec(Ac, aC, AaC);
+    mbd_mat3_vec(P->A, aPd, AdP);
+    mbd_mat3_vec(Ac, aCd, AdC);
     for (int i = 0; i < 3; i++) {
       C->r[i] = P->r[i] + AaP[i] - AaC[i];
       C->rd[i] = P->rd[i] + AdP[i] - AdC[i];
@@ -306,12 +283,12 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
       memset(R->S, 0, (size_t)7 * tj->nq * sizeof(double));
       for (int k = 0; k < rr.nrot; k++) {
         double *sc = R->S + (tj->rot + k) * 7;
-        qmul(P->p, dK[k], sc + 3);
+        mbd_ep_mul(P->p, dK[k], sc + 3);
         mul34_add(BC, sc + 3, -1, sc);
       }
       if (tj->disp >= 0) {
         double Au[3];
-        mul3(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
+        mbd_mat3_vec(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
         for (int i = 0; i < 3; i++) {
           R->S[tj->disp * 7 + i] = tj->sigma * Au[i];
         }
@@ -341,7 +318,7 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
     }
     if (JC && tj->disp >= 0) {
       double Au[3];
-      mul3(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
+      mbd_mat3_vec(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
       double *jc = JC + (size_t)(tj->qadr + tj->disp) * 7;
       for (int i = 0; i < 3; i++) {
         jc[i] += tj->sigma * Au[i];
@@ -818,12 +795,12 @@ static void joint_constants(const mbd_model *m, const mbd_data *d, mbd_tree_join
   memcpy(tj->u, j->axis1, sizeof tj->u);
   // d0 = A1ᵀ(r2 + A2 s2 − r1 − A1 s1)
   double g[3], A2s2[3], A1s1[3];
-  mul3(P2->A, j->at2, A2s2);
-  mul3(P1->A, j->at1, A1s1);
+  mbd_mat3_vec(P2->A, j->at2, A2s2);
+  mbd_mat3_vec(P1->A, j->at1, A1s1);
   for (int i = 0; i < 3; i++) {
     g[i] = P2->r[i] + A2s2[i] - P1->r[i] - A1s1[i];
   }
-  mul3t(P1->A, g, tj->d0);
+  mbd_mat3_tvec(P1->A, g, tj->d0);
   if (m->dim == 2) {
     tj->d0[2] = 0;
     tj->c[0] = P2->p[0] - P1->p[0];
@@ -831,7 +808,7 @@ static void joint_constants(const mbd_model *m, const mbd_data *d, mbd_tree_join
     // c = p1* ⊗ p2: p1 ⊗ c = p2 with the sign of the given parameters (channels continue them)
     double pc[4];
     qconj(P1->p, pc);
-    qmul(pc, P2->p, tj->c);
+    mbd_ep_mul(pc, P2->p, tj->c);
     double nc =
         sqrt(tj->c[0] * tj->c[0] + tj->c[1] * tj->c[1] + tj->c[2] * tj->c[2] + tj->c[3] * tj->c[3]);
     for (int k = 0; k < 4; k++) {
@@ -839,8 +816,8 @@ static void joint_constants(const mbd_model *m, const mbd_data *d, mbd_tree_join
     }
     // universal: axis2 seen in body1's frame, w = A1ᵀ A2 axis2
     double h2[3];
-    mul3(P2->A, j->axis2, h2);
-    mul3t(P1->A, h2, tj->w);
+    mbd_mat3_vec(P2->A, j->axis2, h2);
+    mbd_mat3_tvec(P1->A, h2, tj->w);
   }
   // the joint's channel coordinates at q = 0
   const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);

@@ -14,12 +14,7 @@
 #include <string.h>
 
 #include "model_impl.h"
-
-static void cross3(const double *a, const double *b, double *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
+#include "mbd/vec3.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* the ground: identity pose, constant vectors                                                 */
@@ -261,7 +256,7 @@ static void spatial_point_force(const mbd_pose *ps, const double *s, const doubl
     Q[i] += F[i];
     Fb[i] = A[i] * F[0] + A[3 + i] * F[1] + A[6 + i] * F[2];
   }
-  cross3(s, Fb, nb);
+  mbd_cross3(s, Fb, nb);
   add_moment_body(ps, nb, Q);
 }
 

@@ -37,29 +37,7 @@
 #include "flex_msg.h"
 #include "model_impl.h"
 #include "model_msg.h"
-
-static void cross3(const double *a, const double *b, double *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-/* y = A x and y = Aᵀ x, A row-major 3×3 */
-static void mul3(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-  }
-}
-
-static void mul3t(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-  }
-}
+#include "mbd/vec3.h"
 
 /* y = X a for a 3 × nm row-major block X (X[r nm + k]) */
 static void mul3n(const double *X, int nm, const double *a, double *y) {
@@ -479,7 +457,7 @@ int mbd_model_add_flexible_body(mbd_model *m, const mbd_flex_spec *s, mbd_error 
     memcpy(nd.name, nodename, sizeof nd.name - 1);
     nd.kind = dim == 2 ? MBD_BODY_NODE2 : MBD_BODY_NODE3;
     double As[3];
-    mul3(A, fx->s + 3 * i, As);
+    mbd_mat3_vec(A, fx->s + 3 * i, As);
     for (int k = 0; k < 3; k++) {
       nd.q0[k] = (dim == 3 || k < 2) ? b.q0[k] + As[k] : 0;
     }
@@ -622,8 +600,8 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
   memset(ps, 0, sizeof *ps);
   // position
   double Arho[3], Arhod[3], B[12], Bd[12], Br[12];
-  mul3(A, rho, Arho);
-  mul3(A, rhod, Arhod);
+  mbd_mat3_vec(A, rho, Arho);
+  mbd_mat3_vec(A, rhod, Arhod);
   mbd_ep_B(p, rho, B);
   mbd_ep_B(pd, rho, Bd);
   mbd_ep_B(p, rhod, Br);
@@ -645,12 +623,12 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
   }
   // orientation: p_n = p ⊗ q(Θ); a nodal rotation near 2 rad would leave the small-rotation
   // theory long before: q0 is kept above ½ so the pose stays finite
-  double t2 = dot3(th, th) / 4;
+  double t2 = mbd_dot3(th, th) / 4;
   double q0 = sqrt(fmax(1 - t2, 0.25));
   double q[4] = {q0, th[0] / 2, th[1] / 2, th[2] / 2};
-  double tt = dot3(th, thd);
+  double tt = mbd_dot3(th, thd);
   double qd[4] = {-tt / (4 * q0), thd[0] / 2, thd[1] / 2, thd[2] / 2};
-  double q0dd = -dot3(thd, thd) / (4 * q0) - tt * tt / (16 * q0 * q0 * q0);
+  double q0dd = -mbd_dot3(thd, thd) / (4 * q0) - tt * tt / (16 * q0 * q0 * q0);
   double t1[4], t2v[4], pdq[4];
   qmul(p, q, ps->p);
   qmul(pd, q, t1);
@@ -672,7 +650,7 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
   // ∂p_n/∂a = L(p) Q Ψ: column l is p ⊗ (−ΘᵀΨ_l/(4 q0), Ψ_l/2)
   for (int l = 0; l < nm; l++) {
     double psl[3] = {R[l], R[nm + l], R[2 * nm + l]};
-    double dq[4] = {-dot3(th, psl) / (4 * q0), psl[0] / 2, psl[1] / 2, psl[2] / 2}, c[4];
+    double dq[4] = {-mbd_dot3(th, psl) / (4 * q0), psl[0] / 2, psl[1] / 2, psl[2] / 2}, c[4];
     qmul(p, dq, c);
     for (int r = 0; r < 4; r++) {
       J[3 + r + 7 * (7 + l)] = c[r];
@@ -782,7 +760,7 @@ static void node_rotation(const struct mbd_flex *fx, int i, const double *a, con
   double th[3], thd[3];
   mul3n(Ps, nm, a, th);
   mul3n(Ps, nm, ad, thd);
-  double q0 = sqrt(fmax(1 - dot3(th, th) / 4, 0.25)), tt = dot3(th, thd);
+  double q0 = sqrt(fmax(1 - mbd_dot3(th, th) / 4, 0.25)), tt = mbd_dot3(th, thd);
   double q[4] = {q0, th[0] / 2, th[1] / 2, th[2] / 2};
   mbd_ep_A(q, Rn);
   // W = 2 G(q) Q, Q = [−Θᵀ/(4 q0); ½ I]: G(q) = [−q_v, −q̃_v + q0 I]
@@ -800,10 +778,10 @@ static void node_rotation(const struct mbd_flex *fx, int i, const double *a, con
     }
   }
   double Rw[3], Yad[3], c[3];
-  mul3t(Rn, w, Rw);
+  mbd_mat3_tvec(Rn, w, Rw);
   mul3n(Y, nm, ad, Yad);
-  cross3(Rw, Yad, c);
-  double q0dd = -dot3(thd, thd) / (4 * q0) - tt * tt / (16 * q0 * q0 * q0);
+  mbd_cross3(Rw, Yad, c);
+  double q0dd = -mbd_dot3(thd, thd) / (4 * q0) - tt * tt / (16 * q0 * q0 * q0);
   for (int k = 0; k < 3; k++) {
     wn[k] = Rw[k] + Yad[k];
     alpha[k] = c[k] - 2 * q0dd * q[1 + k];
@@ -920,15 +898,15 @@ void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w
   // gravity (g' = Aᵀg) and the quadratic velocity vector −S, translational part:
   // Q_r = m g − A (ω̃ω̃ρ̄ + 2 ω̃ C1 ȧ)
   double gp[3], C1ad[3], t[3], wr[3], wwr[3], wc[3], At[3];
-  mul3t(A, g, gp);
+  mbd_mat3_tvec(A, g, gp);
   mul3n(fx->C1, nm, ad, C1ad);
-  cross3(w, rb, wr);
-  cross3(w, wr, wwr);
-  cross3(w, C1ad, wc);
+  mbd_cross3(w, rb, wr);
+  mbd_cross3(w, wr, wwr);
+  mbd_cross3(w, C1ad, wc);
   for (int k = 0; k < 3; k++) {
     t[k] = wwr[k] + 2 * wc[k];
   }
-  mul3(A, t, At);
+  mbd_mat3_vec(A, t, At);
   for (int k = 0; k < 3; k++) {
     Qw[k] = fx->mt * g[k] - At[k];
   }
@@ -938,15 +916,15 @@ void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w
   for (int k = 0; k < 9; k++) {
     Irho[k] = (k % 4 == 0 ? trP : 0) - P[k];
   }
-  cross3(rb, gp, rg);
-  mul3(Irho, w, Iw);
-  cross3(w, Iw, wIw);
-  mul3(V, w, Vw);
+  mbd_cross3(rb, gp, rg);
+  mbd_mat3_vec(Irho, w, Iw);
+  mbd_cross3(w, Iw, wIw);
+  mbd_mat3_vec(V, w, Vw);
   for (int k = 0; k < 3; k++) {
     Qw[3 + k] = rg[k] - wIw[k] - 2 * (trV * w[k] - Vw[k]);
   }
   // Q_f = C1ᵀg' − Σ (ω_m ω_k − |ω|² δ_mk) W[k][m] − 2 Σ ω̃_mk T5[m][k] ȧ − K a − D ȧ − ω⊥² G a
-  double w2 = dot3(w, w);
+  double w2 = mbd_dot3(w, w);
   const double wt[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
   for (int l = 0; l < nm; l++) {
     double s = fx->C1[l] * gp[0] + fx->C1[nm + l] * gp[1] + fx->C1[2 * nm + l] * gp[2];
@@ -996,11 +974,11 @@ void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w
     double Rn[9], wn[3], alpha[3];
     node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
     double Jw[3] = {J[0] * wn[0], J[1] * wn[1], J[2] * wn[2]}, gy[3], tau[3], Rt[3];
-    cross3(wn, Jw, gy);
+    mbd_cross3(wn, Jw, gy);
     for (int k = 0; k < 3; k++) {
       tau[k] = J[k] * alpha[k] + gy[k];
     }
-    mul3(Rn, tau, Rt);
+    mbd_mat3_vec(Rn, tau, Rt);
     for (int k = 0; k < 3; k++) {
       Qw[3 + k] -= Rt[k];
     }
@@ -1105,7 +1083,7 @@ double mbd_flex_energy(const mbd_model *m, const mbd_data *d, int b) {
     w[2] = ps->pd[0];
   }
   double vb[3], T = 0, V = 0;
-  mul3t(A, ps->rd, vb);
+  mbd_mat3_tvec(A, ps->rd, vb);
   // scratch for the nodes' Y: the energy reads a const data, so a small stack buffer (≤ 500 modes)
   double Y[3 * 500];
   for (int i = 0; i < fx->nnode; i++) {
@@ -1116,7 +1094,7 @@ double mbd_flex_energy(const mbd_model *m, const mbd_data *d, int b) {
     for (int k = 0; k < 3; k++) {
       rho[k] += fx->s[3 * i + k];
     }
-    cross3(w, rho, wr);
+    mbd_cross3(w, rho, wr);
     double v2 = 0, rot = 0;
     for (int k = 0; k < 3; k++) {
       double vk = vb[k] + wr[k] + rd[k];
@@ -1131,7 +1109,7 @@ double mbd_flex_energy(const mbd_model *m, const mbd_data *d, int b) {
       }
     }
     T += 0.5 * fx->mass[i] * v2 + 0.5 * rot;
-    mul3(A, rho, Ar);
+    mbd_mat3_vec(A, rho, Ar);
     for (int k = 0; k < 3; k++) {
       V -= fx->mass[i] * m->gravity[k] * (ps->r[k] + Ar[k]);
     }

@@ -11,36 +11,14 @@
 
 #include "model_impl.h"
 #include "model_msg.h"
+#include "mbd/vec3.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double *a, const double *b, double *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-// y = A x and y = Aᵀ x for a row-major 3×3
-static void mul3(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-  }
-}
-
-static void mul3t(const double *A, const double *x, double *y) {
-  for (int i = 0; i < 3; i++) {
-    y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-  }
-}
-
 static int normalize3(double *v) {
-  double n = sqrt(dot3(v, v));
+  double n = sqrt(mbd_dot3(v, v));
   if (!(n > 1e-12)) {
     return -1;
   }
@@ -57,7 +35,7 @@ static void perpendicular(const double *a, double *p) {
     t[0] = 0;
     t[1] = 1;
   }
-  double d = dot3(t, a);
+  double d = mbd_dot3(t, a);
   for (int i = 0; i < 3; i++) {
     p[i] = t[i] - d * a[i];
   }
@@ -120,7 +98,7 @@ static void jframe_make(const mbd_model *m, const mbd_data *d, const mbd_joint *
   }
   if (want & JF_G1) {
     double g[3];
-    cross3(j->axis1, j->ref1, g);
+    mbd_cross3(j->axis1, j->ref1, g);
     mbd_vec_axis(m, d, j->body1, 0, g, &f->g1);
   }
   if (want & JF_H1) {
@@ -281,11 +259,11 @@ double mbd_joint_angle_value(const mbd_model *m, const mbd_data *d, int ji) {
   const mbd_joint *j = &m->joint[ji];
   const double *A1 = d->pose[j->body1].A, *A2 = d->pose[j->body2].A;
   double g[3], f1[3], g1[3], f2[3];
-  cross3(j->axis1, j->ref1, g);
-  mul3(A1, j->ref1, f1);
-  mul3(A1, g, g1);
-  mul3(A2, j->ref2, f2);
-  double th = atan2(dot3(g1, f2), dot3(f1, f2)), memo = d->angle_memo[ji];
+  mbd_cross3(j->axis1, j->ref1, g);
+  mbd_mat3_vec(A1, j->ref1, f1);
+  mbd_mat3_vec(A1, g, g1);
+  mbd_mat3_vec(A2, j->ref2, f2);
+  double th = atan2(mbd_dot3(g1, f2), mbd_dot3(f1, f2)), memo = d->angle_memo[ji];
   return memo + remainder(th - memo, 2 * M_PI);
 }
 
@@ -311,18 +289,18 @@ int mbd_joint_init_axes(const mbd_model *m, mbd_joint *j, mbd_error *err) {
       double gz[3], gx[3];
       memcpy(j->axis1, z, sizeof z);
       memcpy(j->ref1, x, sizeof x);
-      mul3(A1, z, gz);
-      mul3(A1, x, gx);
-      mul3t(A2, gz, j->axis2);
-      mul3t(A2, gx, j->ref2);
+      mbd_mat3_vec(A1, z, gz);
+      mbd_mat3_vec(A1, x, gx);
+      mbd_mat3_tvec(A2, gz, j->axis2);
+      mbd_mat3_tvec(A2, gx, j->ref2);
       return MBD_OK;
     }
     case MBD_JOINT_UNIVERSAL: {
       // the cross: axis1 (on body1) ⟂ axis2 (on body2); 5 degrees of slack for rough poses
       double h1[3], h2[3];
-      mul3(A1, j->axis1, h1);
-      mul3(A2, j->axis2, h2);
-      double c = dot3(h1, h2);
+      mbd_mat3_vec(A1, j->axis1, h1);
+      mbd_mat3_vec(A2, j->axis2, h2);
+      double c = mbd_dot3(h1, h2);
       if (fabs(c) > sin(5 * M_PI / 180)) {
         return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_UNIVERSAL_AXES, j->name,
                         acos(fmax(-1.0, fmin(1.0, c))) * 180 / M_PI);
@@ -336,13 +314,13 @@ int mbd_joint_init_axes(const mbd_model *m, mbd_joint *j, mbd_error *err) {
       // the given poses, so that the relative angle is zero there
       perpendicular(j->axis1, j->ref1);
       double f1[3], h2[3], v[3];
-      mul3(A1, j->ref1, f1);
-      mul3(A2, j->axis2, h2);
-      double c = dot3(f1, h2);
+      mbd_mat3_vec(A1, j->ref1, f1);
+      mbd_mat3_vec(A2, j->axis2, h2);
+      double c = mbd_dot3(f1, h2);
       for (int i = 0; i < 3; i++) {
         f1[i] -= c * h2[i];
       }
-      mul3t(A2, f1, v);
+      mbd_mat3_tvec(A2, f1, v);
       if (normalize3(v) == 0) {
         memcpy(j->ref2, v, sizeof v);
       } else {

@@ -10,6 +10,7 @@
 #include "model_impl.h"
 #include "model_msg.h"
 #include "tree_impl.h"
+#include "mbd/vec3.h"
 
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
@@ -353,8 +354,6 @@ int mbd_model_add_body(mbd_model *m, const mbd_body_spec *s, mbd_error *err) {
   return m->nbody++;
 }
 
-static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
-
 /* a joint: its type's descriptor (joint_types.c) says which dimension has it and which axes it
  * needs; its rows (Haug ch. 3 and 9) are numbered at assembly */
 int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
@@ -414,7 +413,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_MISSING, tname, name, "axis2");
   }
   if (s->has_axis1) {
-    double n1 = norm3(s->axis1);
+    double n1 = mbd_norm3(s->axis1);
     if (!(n1 > 1e-12)) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_ZERO, tname, name, "axis1");
     }
@@ -423,7 +422,7 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     }
   }
   if (s->has_axis2) {
-    double n2 = norm3(s->axis2);
+    double n2 = mbd_norm3(s->axis2);
     if (!(n2 > 1e-12)) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_AXIS_ZERO, tname, name, "axis2");
     }

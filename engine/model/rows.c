@@ -18,10 +18,7 @@
 #endif
 
 #include "model_impl.h"
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+#include "mbd/vec3.h"
 
 static const mbd_body_kind_desc *kind_of(const mbd_model *m, int b) {
   return mbd_body_kind_get(m->body[b].kind);
@@ -44,9 +41,9 @@ void mbd_vec_sep(const mbd_model *m, const mbd_data *d, int b1, const double *s1
 
 /* Haug's dot constraints: Φ = uᵀw */
 void mbd_row_dot(const mbd_vec *u, const mbd_vec *w, mbd_row *o) {
-  o->val = dot3(u->v, w->v);
-  o->rate = dot3(u->vd, w->v) + dot3(u->v, w->vd);
-  o->h = dot3(u->v, w->h) + dot3(w->v, u->h) + 2 * dot3(u->vd, w->vd);
+  o->val = mbd_dot3(u->v, w->v);
+  o->rate = mbd_dot3(u->vd, w->v) + mbd_dot3(u->v, w->vd);
+  o->h = mbd_dot3(u->v, w->h) + mbd_dot3(w->v, u->h) + 2 * mbd_dot3(u->vd, w->vd);
   for (int c = 0; c < MBD_NLOC; c++) {
     o->J[c] = w->v[0] * u->J[0][c] + w->v[1] * u->J[1][c] + w->v[2] * u->J[2][c] +
               u->v[0] * w->J[0][c] + u->v[1] * w->J[1][c] + u->v[2] * w->J[2][c];

@@ -15,6 +15,18 @@ void mbd_ep_E(const double *p, double *E);
 void mbd_ep_G(const double *p, double *G);
 void mbd_ep_B(const double *p, const double *a, double *B);
 
+/* c = a ⊗ b, the Hamilton product: A(a ⊗ b) = A(a) A(b) (c may alias a or b) */
+static inline void mbd_ep_mul(const double *a, const double *b, double *c) {
+  double c0 = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  double c1 = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  double c2 = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  double c3 = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  c[0] = c0;
+  c[1] = c1;
+  c[2] = c2;
+  c[3] = c3;
+}
+
 /* eigenvalues of a symmetric 3×3 matrix (row-major), ascending (closed form) */
 void mbd_sym3_eigenvalues(const double *S, double *ev);
 
