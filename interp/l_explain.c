@@ -12,24 +12,6 @@
 #include "mbd/explain.h"
 
 /* t[key] = a string or a number, t the table on top */
-static void set_str(lua_State *L, const char *key, const char *v) {
-  lua_pushstring(L, v);
-  lua_setfield(L, -2, key);
-}
-
-static void set_num(lua_State *L, const char *key, double v) {
-  lua_pushnumber(L, v);
-  lua_setfield(L, -2, key);
-}
-
-static void push_list(lua_State *L, const double *v, int n) {
-  lua_createtable(L, n, 0);
-  for (int i = 0; i < n; i++) {
-    lua_pushnumber(L, v[i]);
-    lua_rawseti(L, -2, i + 1);
-  }
-}
-
 /* a column-major rows × cols matrix with leading dimension ld as a list of rows */
 static void push_matrix(lua_State *L, const double *a, int rows, int cols, int ld) {
   lua_createtable(L, rows, 0);
@@ -53,13 +35,13 @@ static void push_names(lua_State *L, char (*names)[MBD_EXPLAIN_NAME], int n) {
 
 static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   lua_newtable(L);
-  set_num(L, "t", e->t);
-  set_num(L, "residual", e->residual);
+  lx_set_number(L, "t", e->t);
+  lx_set_number(L, "residual", e->residual);
   lua_pushinteger(L, e->f);
   lua_setfield(L, -2, "dof");
   lua_pushinteger(L, e->rank);
   lua_setfield(L, -2, "rank");
-  set_num(L, "pivot_ratio", e->pivot_ratio);
+  lx_set_number(L, "pivot_ratio", e->pivot_ratio);
   lua_pushinteger(L, dim);
   lua_setfield(L, -2, "dim");
   push_names(L, e->coord, e->n);
@@ -76,25 +58,25 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
     lua_rawseti(L, -2, i + 1);
   }
   lua_setfield(L, -2, "active");
-  push_list(L, e->q, e->nq);
+  lx_push_numbers(L, e->q, e->nq);
   lua_setfield(L, -2, "q");
-  push_list(L, e->v, e->n);
+  lx_push_numbers(L, e->v, e->n);
   lua_setfield(L, -2, "v");
-  push_list(L, e->phi, e->nrow);
+  lx_push_numbers(L, e->phi, e->nrow);
   lua_setfield(L, -2, "Phi");
   push_matrix(L, e->phiq, e->nrow, e->n, e->nrow);
   lua_setfield(L, -2, "Phiq");
-  push_list(L, e->phit, e->nrow);
+  lx_push_numbers(L, e->phit, e->nrow);
   lua_setfield(L, -2, "Phit");
-  push_list(L, e->gamma, e->nrow);
+  lx_push_numbers(L, e->gamma, e->nrow);
   lua_setfield(L, -2, "gamma");
   push_matrix(L, e->M, e->n, e->n, e->n);
   lua_setfield(L, -2, "M");
-  push_list(L, e->Q, e->n);
+  lx_push_numbers(L, e->Q, e->n);
   lua_setfield(L, -2, "Q");
-  push_list(L, e->vdot, e->n);
+  lx_push_numbers(L, e->vdot, e->n);
   lua_setfield(L, -2, "qdd");
-  push_list(L, e->lambda, e->nrow);
+  lx_push_numbers(L, e->lambda, e->nrow);
   lua_setfield(L, -2, "lambda");
   push_matrix(L, e->B, e->n, e->f, e->n);
   lua_setfield(L, -2, "B");
@@ -118,18 +100,18 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   for (int j = 0; j < e->nreaction; j++) {
     const struct mbd_explain_reaction *re = &e->reaction[j];
     lua_createtable(L, 0, 5);
-    set_str(L, "joint", re->joint);
-    set_str(L, "body", re->body);
-    push_list(L, re->force, dim);
+    lx_set_string(L, "joint", re->joint);
+    lx_set_string(L, "body", re->body);
+    lx_push_numbers(L, re->force, dim);
     lua_setfield(L, -2, "force");
     if (dim == 2) {
       lua_pushnumber(L, re->torque[2]);
     } else {
-      push_list(L, re->torque, 3);
+      lx_push_numbers(L, re->torque, 3);
     }
     lua_setfield(L, -2, "torque");
     if (re->driven) {
-      set_num(L, "effort", re->effort);
+      lx_set_number(L, "effort", re->effort);
     }
     lua_rawseti(L, -2, j + 1);
   }
@@ -140,14 +122,14 @@ static void push_explain(lua_State *L, const mbd_explain *e, int dim) {
   for (int k = 0; k < e->ncontact; k++) {
     const struct mbd_explain_contact *ec = &e->contact[k];
     lua_createtable(L, 0, 7);
-    set_str(L, "name", ec->name);
-    set_str(L, "kind", ec->joint ? "joint" : "contact");
-    set_str(L, "mode", modes[ec->mode]);
-    set_num(L, "friction", ec->friction);
+    lx_set_string(L, "name", ec->name);
+    lx_set_string(L, "kind", ec->joint ? "joint" : "contact");
+    lx_set_string(L, "mode", modes[ec->mode]);
+    lx_set_number(L, "friction", ec->friction);
     if (!ec->joint) {
-      set_num(L, "normal", ec->normal);
-      set_num(L, "gap", ec->gap);
-      set_num(L, "slip", ec->slip);
+      lx_set_number(L, "normal", ec->normal);
+      lx_set_number(L, "gap", ec->gap);
+      lx_set_number(L, "slip", ec->slip);
     }
     lua_rawseti(L, -2, k + 1);
   }

@@ -212,6 +212,20 @@ int l_model_equilibrium(lua_State *L) {
 /* ------------------------------------------------------------------------------------------ */
 /* m:linearize                                                                                 */
 
+/* entry i of the list at tidx pushed and checked: a table with only the given fields; what gets
+ * "linearize: <kind> <i>" for messages; returns the entry's stack index */
+static int list_entry(lua_State *L, int tidx, int i, const char *kind, const char *const *fields,
+                      char *what, size_t cap, const char *expects) {
+  snprintf(what, cap, "linearize: %s %d", kind, i);
+  lua_geti(L, tidx, i);
+  int e = lua_gettop(L);
+  if (!lua_istable(L, e)) {
+    luaL_error(L, "%s: expects a table (%s), got %s", what, expects, lx_typename(L, e));
+  }
+  lx_check_fields(L, e, what, fields);
+  return e;
+}
+
 /* inputs = { {torque = body}, {force = body, at = {..}, direction = {..}}, {joint = J,
  * coordinate = "angle" | "displacement"}, name = "..." each }: into u, their names into the
  * table at nidx */
@@ -222,16 +236,8 @@ static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mb
   int dim = mbd_model_dim(m);
   for (int i = 1; i <= n; i++) {
     char what[48];
-    snprintf(what, sizeof what, "linearize: input %d", i);
-    lua_geti(L, tidx, i);
-    int e = lua_gettop(L);
-    if (!lua_istable(L, e)) {
-      luaL_error(L,
-                 "%s: expects a table ({torque = body}, {force = body, at = ..., direction = "
-                 "...}, {joint = J}), got %s",
-                 what, lx_typename(L, e));
-    }
-    lx_check_fields(L, e, what, fields);
+    int e = list_entry(L, tidx, i, "input", fields, what, sizeof what,
+                       "{torque = body}, {force = body, at = ..., direction = ...}, {joint = J}");
     mbd_lin_input *in = &u[i - 1];
     memset(in, 0, sizeof *in);
     int kinds = lx_has(L, e, "torque") + lx_has(L, e, "force") + lx_has(L, e, "joint");
@@ -293,16 +299,8 @@ static void read_steady(lua_State *L, int tidx, int midx, const mbd_model *m, mb
   int dim = mbd_model_dim(m);
   for (int i = 1; i <= n; i++) {
     char what[48];
-    snprintf(what, sizeof what, "linearize: steady %d", i);
-    lua_geti(L, tidx, i);
-    int e = lua_gettop(L);
-    if (!lua_istable(L, e)) {
-      luaL_error(L,
-                 "%s: expects a table ({axis = ..., at = ...} or {body = b, axis = ...}), got "
-                 "%s",
-                 what, lx_typename(L, e));
-    }
-    lx_check_fields(L, e, what, fields);
+    int e = list_entry(L, tidx, i, "steady", fields, what, sizeof what,
+                       "{axis = ..., at = ...} or {body = b, axis = ...}");
     mbd_lin_steady *s = &g[i - 1];
     memset(s, 0, sizeof *s);
     s->body = -1;
@@ -323,20 +321,6 @@ static void read_steady(lua_State *L, int tidx, int midx, const mbd_model *m, mb
     }
     lx_opt_vec_dim(L, e, what, "at", dim, dim, s->at);
     lua_settop(L, e - 1);
-  }
-}
-
-/* t[key] = v */
-static void set_num(lua_State *L, const char *key, double v) {
-  lua_pushnumber(L, v);
-  lua_setfield(L, -2, key);
-}
-
-static void push_list(lua_State *L, const double *v, int n) {
-  lua_createtable(L, n, 0);
-  for (int i = 0; i < n; i++) {
-    lua_pushnumber(L, v[i]);
-    lua_rawseti(L, -2, i + 1);
   }
 }
 
@@ -393,27 +377,27 @@ static void push_fields(lua_State *L, const mbd_linear *l, int dim, int nidx, in
   lua_setfield(L, -2, "inputs");
   lua_pushvalue(L, oidx);
   lua_setfield(L, -2, "outputs");
-  push_list(L, l->x0, nx);
+  lx_push_numbers(L, l->x0, nx);
   lua_setfield(L, -2, "x0");
-  push_list(L, l->xdot0, nx);
+  lx_push_numbers(L, l->xdot0, nx);
   lua_setfield(L, -2, "xdot0");
-  set_num(L, "t", l->t);
+  lx_set_number(L, "t", l->t);
   lua_pushstring(L, mbd_formulation_name(l->formulation));
   lua_setfield(L, -2, "formulation");
   lua_pushstring(L, mbd_lin_method_name(l->method));
   lua_setfield(L, -2, "method");
   lua_pushboolean(L, l->equilibrium);
   lua_setfield(L, -2, "equilibrium");
-  set_num(L, "residual", l->residual);
+  lx_set_number(L, "residual", l->residual);
   if (l->stable >= 0) {
     lua_pushboolean(L, l->stable);
     lua_setfield(L, -2, "stable");
   }
-  set_num(L, "max_re", l->max_re);
+  lx_set_number(L, "max_re", l->max_re);
   lua_pushinteger(L, dim);
   lua_setfield(L, -2, "dim");
   if (l->nsteady > 0) {
-    push_list(L, l->rate, l->nsteady);
+    lx_push_numbers(L, l->rate, l->nsteady);
     lua_setfield(L, -2, "rates");
   }
   lua_createtable(L, l->nwarning, 0);
@@ -464,19 +448,19 @@ static void push_fields(lua_State *L, const mbd_linear *l, int dim, int nidx, in
     lua_pushnumber(L, md->im);
     lua_rawseti(L, -2, 2);
     lua_setfield(L, -2, "eigenvalue");
-    set_num(L, "frequency", md->freq);
-    set_num(L, "damping", md->damping);
-    push_list(L, l->shape_re + (size_t)k * f, f);
+    lx_set_number(L, "frequency", md->freq);
+    lx_set_number(L, "damping", md->damping);
+    lx_push_numbers(L, l->shape_re + (size_t)k * f, f);
     lua_setfield(L, -2, "shape");
-    push_list(L, l->shape_im + (size_t)k * f, f);
+    lx_push_numbers(L, l->shape_im + (size_t)k * f, f);
     lua_setfield(L, -2, "shape_im");
     // participation: energy shares per coordinate, kinetic energy per body
     lua_createtable(L, 0, 3);
-    push_list(L, l->pkin + (size_t)k * f, f);
+    lx_push_numbers(L, l->pkin + (size_t)k * f, f);
     lua_setfield(L, -2, "kinetic");
-    push_list(L, l->ppot + (size_t)k * f, f);
+    lx_push_numbers(L, l->ppot + (size_t)k * f, f);
     lua_setfield(L, -2, "potential");
-    push_list(L, l->bkin + (size_t)k * l->nbody, l->nbody);
+    lx_push_numbers(L, l->bkin + (size_t)k * l->nbody, l->nbody);
     lua_setfield(L, -2, "bodies");
     lua_setfield(L, -2, "participation");
     // each body's motion (real parts of the normalized shape)
@@ -489,7 +473,7 @@ static void push_fields(lua_State *L, const mbd_linear *l, int dim, int nidx, in
         if (dim == 2 && (c == 2 || c == 3 || c == 4)) {
           continue;
         }
-        set_num(L, comp[c], b[c]);
+        lx_set_number(L, comp[c], b[c]);
       }
       lua_setfield(L, -2, l->body_name[j]);
     }

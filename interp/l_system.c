@@ -369,11 +369,7 @@ static int l_system_tostring(lua_State *L) {
 /* the explanation's numbers into a table at the top: t, coordinates, constraints {text, kind},
  * q, qd, M, F, a, A, b, resid, qdd, Qc, value, rate, acc */
 static void push_vec(lua_State *L, const double *v, int n, const char *key) {
-  lua_createtable(L, n, 0);
-  for (int i = 0; i < n; i++) {
-    lua_pushnumber(L, v[i]);
-    lua_rawseti(L, -2, i + 1);
-  }
+  lx_push_numbers(L, v, n);
   lua_setfield(L, -2, key);
 }
 

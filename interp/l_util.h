@@ -42,6 +42,11 @@ const char *lx_typename(lua_State *L, int idx);
  * -1 when not a table or when an entry is not a number */
 int lx_read_numbers(lua_State *L, int idx, double *out, int n);
 
+/* building result tables: push a Lua list of the n numbers v; t[key] = v for the table on top */
+void lx_push_numbers(lua_State *L, const double *v, int n);
+void lx_set_number(lua_State *L, const char *key, double v);
+void lx_set_string(lua_State *L, const char *key, const char *v);
+
 /* a square matrix from the value at idx (absolute or relative): a number (size want, scalar · I;
  * want must be > 0), a list of n numbers (diagonal) or a list of n lists of n numbers (full).  With
  * want > 0 the size must be want.  Pushes a GC-owned buffer of n·n doubles (column-major) on the

@@ -563,21 +563,34 @@ static int run_time(const mbd_run *r, double *t, mbd_error *err) {
   return MBD_OK;
 }
 
-int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain **out,
-                    mbd_error *err) {
-  *out = NULL;
+/* fresh data for reading run r at t (clamped to the run's span): NULL with *rc set on failure */
+static mbd_data *run_data(const mbd_model *m, const mbd_run *r, double *t, int *rc,
+                          mbd_error *err) {
   if (!m->assembled) {
-    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+    *rc = MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
+    return NULL;
   }
-  int rc = run_time(r, &t, err);
-  if (rc != MBD_OK) {
-    return rc;
+  *rc = run_time(r, t, err);
+  if (*rc != MBD_OK) {
+    return NULL;
   }
   mbd_data *d = mbd_data_alloc(m, err);
   if (!d) {
-    return err ? err->code : MBD_E_NOMEM;
+    *rc = err ? err->code : MBD_E_NOMEM;
+    return NULL;
   }
   mbd_data_reset(m, d);
+  return d;
+}
+
+int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain **out,
+                    mbd_error *err) {
+  *out = NULL;
+  int rc;
+  mbd_data *d = run_data(m, r, &t, &rc, err);
+  if (!d) {
+    return rc;
+  }
   int *hint = calloc((size_t)(m->ncontact + m->njfric) + 1, sizeof(int));
   rc = hint ? read_run(m, r, t, d, hint, err) : MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
   if (rc == MBD_OK) {
@@ -590,18 +603,11 @@ int mbd_explain_run(const mbd_model *m, const mbd_run *r, double t, mbd_explain 
 
 int mbd_run_state_at(const mbd_model *m, const mbd_run *r, double t, double *q, double *v,
                      double *memo, mbd_error *err) {
-  if (!m->assembled) {
-    return MBD_FAIL(err, MBD_E_STATE, MSG_EXPLAIN_NOT_ASSEMBLED, m->name);
-  }
-  int rc = run_time(r, &t, err);
-  if (rc != MBD_OK) {
+  int rc;
+  mbd_data *d = run_data(m, r, &t, &rc, err);
+  if (!d) {
     return rc;
   }
-  mbd_data *d = mbd_data_alloc(m, err);
-  if (!d) {
-    return err ? err->code : MBD_E_NOMEM;
-  }
-  mbd_data_reset(m, d);
   rc = read_run(m, r, t, d, NULL, err);
   if (rc == MBD_OK) {
     memcpy(q, d->q, (size_t)m->nq * sizeof(double));
