@@ -61,9 +61,6 @@ void mbd_fe_free(mbd_fe *fe) {
 }
 
 int mbd_fe_nnode(const mbd_fe *fe) { return fe->nnode; }
-const double *mbd_fe_nodes(const mbd_fe *fe) { return fe->xyz; }
-const double *mbd_fe_mass(const mbd_fe *fe) { return fe->M; }
-const double *mbd_fe_stiffness(const mbd_fe *fe) { return fe->K; }
 
 /* ------------------------------------------------------------------------------------------ */
 /* the beam element                                                                            */

@@ -210,20 +210,6 @@ void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, doubl
   }
 }
 
-double mbd_norm1(int m, int n, const double *a, int lda) {
-  double best = 0;
-  for (int j = 0; j < n; j++) {
-    double s = 0;
-    for (int i = 0; i < m; i++) {
-      s += fabs(MBD_AT(a, lda, i, j));
-    }
-    if (s > best) {
-      best = s;
-    }
-  }
-  return best;
-}
-
 /* OpenBLAS starts worker threads for level-3 calls; on the small matrices of a mechanism they
  * only cost time (the double pendulum ran twice as fast with one thread), and parallel sweeps use
  * processes instead.  The symbol is weak so that another CBLAS works too. */

@@ -145,7 +145,6 @@ void mbd_splu_solve(mbd_splu *f, int trans, double *b, int nrhs) {
   }
 }
 
-int mbd_splu_size(const mbd_splu *f) { return f && f->sym ? f->n : 0; }
 
 long mbd_splu_full_count(const mbd_splu *f) { return f ? f->nfull : 0; }
 

@@ -62,11 +62,3 @@ const char *mbd_run_manifest_value(const mbd_run *r, int i) {
   return r && i >= 0 && i < r->nmf ? r->mf[i].value : NULL;
 }
 
-const char *mbd_run_manifest_get(const mbd_run *r, const char *key) {
-  for (int i = 0; r && key && i < r->nmf; i++) {
-    if (strcmp(r->mf[i].key, key) == 0) {
-      return r->mf[i].value;
-    }
-  }
-  return NULL;
-}

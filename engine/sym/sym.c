@@ -849,10 +849,6 @@ mbd_sym_op mbd_sym_op_of(const mbd_sym_ctx *ctx, mbd_sym_id e) {
   return sym_valid(ctx, e) ? (mbd_sym_op)ctx->nodes[e].op : MBD_SYM_NOPS;
 }
 
-int mbd_sym_nargs(const mbd_sym_ctx *ctx, mbd_sym_id e) {
-  return sym_valid(ctx, e) ? ctx->nodes[e].nargs : 0;
-}
-
 mbd_sym_id mbd_sym_arg(const mbd_sym_ctx *ctx, mbd_sym_id e, int i) {
   if (!sym_valid(ctx, e) || i < 0 || i >= ctx->nodes[e].nargs) {
     return MBD_SYM_NONE;

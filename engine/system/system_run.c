@@ -338,21 +338,6 @@ static int sys_step(double t, double *y, void *ud) {
   return 0;
 }
 
-int mbd_system_accel(mbd_system *s, const mbd_sys_opts *o, double t, const double *q,
-                     const double *qd, double *qdd, mbd_error *err) {
-  sysrun r;
-  int rc = sr_init(&r, s, o, err);
-  if (rc < 0) {
-    return rc;
-  }
-  rc = sr_eval(&r, t, q, qd);
-  if (rc == MBD_OK) {
-    memcpy(qdd, r.qdd, (size_t)s->n * sizeof(double));
-  }
-  sr_free(&r);
-  return rc;
-}
-
 /* checks at the initial state: degenerate constraints (rejected), inconsistency (warned) */
 static int check_start(sysrun *r, mbd_error *err) {
   mbd_system *s = r->s;

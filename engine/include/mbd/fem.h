@@ -52,10 +52,6 @@ int mbd_fe_write_matrices(const mbd_fe *fe, const char *mass_file, const char *s
 void mbd_fe_free(mbd_fe *fe);
 
 int mbd_fe_nnode(const mbd_fe *fe);
-/* node positions (3 × nnode), the consistent mass and the stiffness (6nnode × 6nnode) */
-const double *mbd_fe_nodes(const mbd_fe *fe);
-const double *mbd_fe_mass(const mbd_fe *fe);
-const double *mbd_fe_stiffness(const mbd_fe *fe);
 
 /* a point mass with principal rotary inertias (Jxx, Jyy, Jzz about the node, FE axes) at a node
  * (from 1): added to the consistent mass's diagonal and to the lumped masses as they are */

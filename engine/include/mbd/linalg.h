@@ -24,8 +24,6 @@ void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, 
 /* solve A^T X = B with the factors of mbd_lu_factor */
 void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs);
 
-/* 1-norm (largest column sum) of an m×n matrix */
-double mbd_norm1(int m, int n, const double *a, int lda);
 
 /* workspace for least-squares / minimum-norm solutions and rank decisions of an m×n matrix
  * (dgelsd and dgeqp3), sized for any problem up to mmax × nmax. */

@@ -21,7 +21,5 @@ int mbd_run_set_manifest(mbd_run *r, const char *key, const char *value);
 int mbd_run_manifest_count(const mbd_run *r);
 const char *mbd_run_manifest_key(const mbd_run *r, int i);
 const char *mbd_run_manifest_value(const mbd_run *r, int i);
-/* the value of key, NULL when absent */
-const char *mbd_run_manifest_get(const mbd_run *r, const char *key);
 
 #endif

@@ -42,8 +42,7 @@ int mbd_splu_factor(mbd_splu *f, const double *Ax, int refactor, double *ratio, 
  * leading dimension n, overwritten by X */
 void mbd_splu_solve(mbd_splu *f, int trans, double *b, int nrhs);
 
-/* the size, and how many full factorizations (with pivoting) and refactorizations were made */
-int mbd_splu_size(const mbd_splu *f);
+/* how many full factorizations (with pivoting) and refactorizations were made */
 long mbd_splu_full_count(const mbd_splu *f);
 long mbd_splu_refactor_count(const mbd_splu *f);
 

@@ -136,8 +136,7 @@ mbd_sym_id mbd_sym_apply(mbd_sym_ctx *ctx, mbd_sym_op op, int nargs, const mbd_s
 
 /* kind of node e; MBD_SYM_NOPS for an invalid id */
 mbd_sym_op mbd_sym_op_of(const mbd_sym_ctx *ctx, mbd_sym_id e);
-/* number of arguments of e, and its i-th argument (MBD_SYM_NONE when out of range) */
-int mbd_sym_nargs(const mbd_sym_ctx *ctx, mbd_sym_id e);
+/* the i-th argument of e (MBD_SYM_NONE when out of range: the end of its arguments) */
 mbd_sym_id mbd_sym_arg(const mbd_sym_ctx *ctx, mbd_sym_id e, int i);
 /* 1 and *value set when e is a constant, else 0 */
 int mbd_sym_is_const(const mbd_sym_ctx *ctx, mbd_sym_id e, double *value);

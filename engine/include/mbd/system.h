@@ -136,8 +136,4 @@ void mbd_system_explain_free(mbd_system_explain *e);
  * hash alike. */
 void mbd_system_hash(const mbd_system *s, char out[17]);
 
-/* q̈ at (t, q, q̇) with the stabilization of o (NULL = none): for tests and analysis */
-int mbd_system_accel(mbd_system *s, const mbd_sys_opts *o, double t, const double *q,
-                     const double *qd, double *qdd, mbd_error *err);
-
 #endif
