@@ -23,7 +23,11 @@
  *   Ia = IA − U K Uᵀ,  pa = pA + Ia c + U (K u + k γ*),  IA_p += Fᵀ Ia F,  pA_p += Fᵀ pa,
  *
  * then ground to leaves a' = F Ÿ_p + c, q̈_j = K (u − Uᵀa') + k γ*, Ÿ_c = a' + S q̈_j: O(n) work,
- * the same q̈ as the dense solve (the same equations, eliminated body by body).
+ * the same q̈ as the dense solve (the same equations, eliminated body by body).  The bordered
+ * inverse is formed on the null space of n (bordered_inverse): an Euler-parameter joint's rate
+ * along e carries the whole subtree's dilation, so its 4×4 SᵀIA S grows with the subtree while
+ * the three rotations' part stays bounded, and only a pivot test on that part, against its own
+ * diagonal, holds at any length of chain.
  *
  * The other active rows G (cut joints, drives): with τ = 0 the recursion gives q̈₀; the same
  * recursion without forces, velocities or local right-hand sides is the operator M̄⁻¹ (on the
@@ -44,9 +48,10 @@
 #include "../kinematics/tree.h"
 #include "formulations_msg.h"
 
-/* a pivot of a joint's bordered matrix below this fraction of its largest entry: the joint's
- * articulated inertia is singular along its coordinates (a chain end without mass, a degenerate
- * joint) */
+/* a pivot of a joint's inertia on its free directions below this fraction of that direction's own
+ * diagonal: the articulated inertia is singular along the joint's coordinates (a chain end
+ * without mass, a degenerate joint).  Relative to the diagonal, not to a norm of the whole
+ * matrix, so the test does not move with the size of the subtree below the joint. */
 #define ABA_PIVOT_REL 1e-13
 /* the pivot ratios of the m×m system at which rows are chosen again and Gauss's principle takes
  * over from the LU, relative to its first (augmented.c: the same tests on the augmented matrix;
@@ -67,69 +72,156 @@ static int ny_of(const mbd_model *m) { return m->dim == 3 ? 7 : 3; }
 #define ABA_INLINE static inline
 #endif
 
-/* the inverse W (N×N, column-major, N = nq + nl ≤ 8) of [D nᵀ; n 0] by Gauss–Jordan with partial
- * pivoting; 0, or −1 when a pivot vanishes */
+/* the inverse W (N×N, column-major, N = nq + nl ≤ 8) of the joint's bordered matrix
+ * [D nᵀ; n 0] (D = SᵀIA S, nq×nq symmetric; n the local row, nl = 0 or 1), by projection: with
+ * B (nq × (nq − nl), orthonormal columns) spanning the null space of n and x₀ = nᵀ/|n|²,
+ *
+ *   q̈ = x₀ γ* + B z,   (Bᵀ D B) z = Bᵀ (r − D x₀ γ*),   μ = x₀ᵀ (r − D q̈)
+ *
+ * so K = B (BᵀDB)⁻¹ Bᵀ, k = (I − K D) x₀, κ = −x₀ᵀ D k.  Of an Euler-parameter joint's four
+ * rates one (along e) changes only the parameters' norm, which the row fixes: D carries along it
+ * the inertia of the whole subtree dilated about the joint (it grows as the subtree's mass times
+ * its extent squared), while BᵀDB is the articulated inertia of the three rotations, bounded
+ * along the chain.  Cholesky on BᵀDB, each pivot tested against its own diagonal.  0, or −1
+ * when a pivot vanishes. */
 static int bordered_inverse(int nq, int nl, const double *D, const double *nrow, double *W) {
   int N = nq + nl;
   if (N == 1) {
     // one coordinate, no local row: the revolute and prismatic joints of every chain
-    if (!(fabs(D[0]) > 0)) {
+    if (!(D[0] > 0)) {
       return -1;
     }
     W[0] = 1 / D[0];
     return 0;
   }
-  double A[8][16], scale = 0;
-  for (int i = 0; i < N; i++) {
-    for (int j = 0; j < N; j++) {
-      double a = 0;
-      if (i < nq && j < nq) {
-        a = D[j * nq + i];
-      } else if (i < nq) {
-        a = nrow[i];
-      } else if (j < nq) {
-        a = nrow[j];
-      }
-      A[i][j] = a;
-      A[i][N + j] = i == j;
-      scale = fmax(scale, fabs(a));
+  // B: the columns of the Householder reflection H (H n̂ = ∓e_h) other than h; nl = 0: B = I
+  double H[49], x0[7];
+  int nb = nq - nl, h = -1;
+  for (int j = 0; j < nq; j++) {
+    for (int i = 0; i < nq; i++) {
+      H[j * nq + i] = i == j;
     }
+    x0[j] = 0;
   }
-  for (int c = 0; c < N; c++) {
-    int p = c;
-    for (int i = c + 1; i < N; i++) {
-      if (fabs(A[i][c]) > fabs(A[p][c])) {
-        p = i;
-      }
+  if (nl) {
+    double nn = 0, v[7], vv = 0;
+    h = 0;
+    for (int i = 0; i < nq; i++) {
+      nn += nrow[i] * nrow[i];
+      h = fabs(nrow[i]) > fabs(nrow[h]) ? i : h;
     }
-    if (!(fabs(A[p][c]) > ABA_PIVOT_REL * scale)) {
+    if (!(nn > 0)) {
       return -1;
     }
-    if (p != c) {
-      for (int j = 0; j < 2 * N; j++) {
-        double t = A[c][j];
-        A[c][j] = A[p][j];
-        A[p][j] = t;
-      }
+    double len = sqrt(nn);
+    for (int i = 0; i < nq; i++) {
+      v[i] = nrow[i] / len;
+      x0[i] = nrow[i] / nn;
     }
-    double inv = 1 / A[c][c];
-    for (int j = 0; j < 2 * N; j++) {
-      A[c][j] *= inv;
+    v[h] += v[h] >= 0 ? 1 : -1;
+    for (int i = 0; i < nq; i++) {
+      vv += v[i] * v[i];
     }
-    for (int i = 0; i < N; i++) {
-      double f = A[i][c];
-      if (i == c || f == 0) {
-        continue;
-      }
-      for (int j = 0; j < 2 * N; j++) {
-        A[i][j] -= f * A[c][j];
+    for (int j = 0; j < nq; j++) {
+      for (int i = 0; i < nq; i++) {
+        H[j * nq + i] -= 2 * v[i] * v[j] / vv;
       }
     }
   }
-  for (int i = 0; i < N; i++) {
-    for (int j = 0; j < N; j++) {
-      W[j * N + i] = A[i][N + j];
+  double B[49], DB[49], P[49], L[49];
+  for (int j = 0, c = 0; j < nq; j++) {
+    if (j != h) {
+      memcpy(B + c++ * nq, H + j * nq, (size_t)nq * sizeof(double));
     }
+  }
+  // P = Bᵀ D B (nb × nb), its Cholesky factor L (lower, column-major)
+  for (int j = 0; j < nb; j++) {
+    for (int i = 0; i < nq; i++) {
+      double s = 0;
+      for (int l = 0; l < nq; l++) {
+        s += D[l * nq + i] * B[j * nq + l];
+      }
+      DB[j * nq + i] = s;
+    }
+  }
+  for (int j = 0; j < nb; j++) {
+    for (int i = 0; i < nb; i++) {
+      double s = 0;
+      for (int l = 0; l < nq; l++) {
+        s += B[i * nq + l] * DB[j * nq + l];
+      }
+      P[j * nb + i] = s;
+    }
+  }
+  for (int j = 0; j < nb; j++) {
+    double s = P[j * nb + j];
+    for (int l = 0; l < j; l++) {
+      s -= L[l * nb + j] * L[l * nb + j];
+    }
+    if (!(s > ABA_PIVOT_REL * P[j * nb + j])) {
+      return -1;
+    }
+    double djj = sqrt(s);
+    L[j * nb + j] = djj;
+    for (int i = j + 1; i < nb; i++) {
+      double x = P[j * nb + i];
+      for (int l = 0; l < j; l++) {
+        x -= L[l * nb + i] * L[l * nb + j];
+      }
+      L[j * nb + i] = x / djj;
+    }
+  }
+  // P⁻¹ Bᵀ column by column (forward and back substitution), then K = B (P⁻¹ Bᵀ)
+  double PB[49];
+  for (int c = 0; c < nq; c++) {
+    double *y = PB + c * nb;
+    for (int i = 0; i < nb; i++) {
+      double x = B[i * nq + c];
+      for (int l = 0; l < i; l++) {
+        x -= L[l * nb + i] * y[l];
+      }
+      y[i] = x / L[i * nb + i];
+    }
+    for (int i = nb - 1; i >= 0; i--) {
+      double x = y[i];
+      for (int l = i + 1; l < nb; l++) {
+        x -= L[i * nb + l] * y[l];
+      }
+      y[i] = x / L[i * nb + i];
+    }
+  }
+  for (int j = 0; j < nq; j++) {
+    for (int i = 0; i < nq; i++) {
+      double s = 0;
+      for (int l = 0; l < nb; l++) {
+        s += B[l * nq + i] * PB[j * nb + l];
+      }
+      W[j * N + i] = s;
+    }
+  }
+  if (nl) {
+    // k = x₀ − K (D x₀), κ = −x₀ᵀ D k
+    double Dx[7], k[7], kap = 0;
+    for (int i = 0; i < nq; i++) {
+      double s = 0;
+      for (int l = 0; l < nq; l++) {
+        s += D[l * nq + i] * x0[l];
+      }
+      Dx[i] = s;
+    }
+    for (int i = 0; i < nq; i++) {
+      double s = x0[i];
+      for (int l = 0; l < nq; l++) {
+        s -= W[l * N + i] * Dx[l];
+      }
+      k[i] = s;
+    }
+    for (int i = 0; i < nq; i++) {
+      kap -= Dx[i] * k[i];
+      W[nq * N + i] = k[i];
+      W[i * N + nq] = k[i];
+    }
+    W[nq * N + nq] = kap;
   }
   return 0;
 }

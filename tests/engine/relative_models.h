@@ -468,4 +468,36 @@ static inline mbd_model *branched3(void) {
   return m;
 }
 
+/* n rods 1 m long on spherical joints (1 kg, CM in the middle, inertia (0.001, 1/12, 1/12) about
+ * the rod's x axis and across it: the benchmarks' spatial chain, scripts/bench/chains.lua),
+ * hanging from the origin 0.3 rad from the vertical with a sideways push and a spin about the
+ * vertical; with free = 1 the first rod's joint to the ground is left out (the tree hangs the
+ * chain from a floating joint) and the chain falls freely */
+static inline mbd_model *sph_chain3(int n, int free) {
+  mbd_error err;
+  mbd_model *m = mbd_model_new(free ? "free spherical chain" : "spherical chain", 3, &err);
+  double g[3] = {0, 0, -9.81};
+  mbd_model_set_gravity(m, g);
+  double a = 0.3, dir[3] = {sin(a), 0, -cos(a)}, ey[3] = {0, 1, 0}, p[4];
+  // body x along dir: a rotation about y by π/2 − a
+  rot_axis(ey, M_PI / 2 - a, p);
+  double at_prev[3] = {0, 0, 0}, at2[3] = {-0.5, 0, 0};
+  int prev = 0;
+  for (int i = 1; i <= n; i++) {
+    char nm[32];
+    double c = i - 0.5;
+    double pos[3] = {c * dir[0], c * dir[1], c * dir[2]}, vel[3] = {0, 0.5 * c, 0};
+    double w[3] = {0.5 * cos(a), 0, 0.5 * sin(a)};
+    snprintf(nm, sizeof nm, "l%d", i);
+    int b = body3(m, nm, 1, 0.001, 1.0 / 12, 1.0 / 12, pos, p, vel, w);
+    if (i > 1 || !free) {
+      snprintf(nm, sizeof nm, "j%d", i);
+      joint(m, nm, MBD_JOINT_SPHERICAL, prev, at_prev, b, at2, NULL, NULL);
+    }
+    prev = b;
+    at_prev[0] = 0.5;
+  }
+  return m;
+}
+
 #endif
