@@ -59,6 +59,11 @@
   "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "      \
   "(alpha = %g, beta = %g) damps drift without removing it; use formulation kane or gcp, "         \
   "tighter rtol and atol, or larger alpha and beta"
+/* the same for the default's fallback to baumgarte (kane and gcp do not serve the model) */
+#define MSG_SIM_DRIFT_BAUMGARTE_DEFAULT                                                         \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "     \
+  "(alpha = %g, beta = %g) damps drift without removing it; use tighter rtol and atol, or larger " \
+  "alpha and beta"
 /* warning: assembly moved a body from the position it was given onto its joints (or contacts):
  * body, distance [m], the model's size [m] */
 #define MSG_SIM_MOVED                                                                            \
@@ -84,6 +89,9 @@
 /* reasons of MSG_SIM_DEFAULT_NOTE: the model's name */
 #define MSG_SIM_DEFAULT_NO_DOF \
   "model '%s' has no degree of freedom left, so kane would have no coordinate to integrate"
+#define MSG_SIM_DEFAULT_REDUNDANT                                                              \
+  "model '%s' has %d redundant constraint rows, where the rows kept at assembly can lie flat " \
+  "while the mechanism moves on, and kane's partition stops there"
 #define MSG_SIM_DEFAULT_FLEX                                                                  \
   "model '%s' has flexible bodies, whose motion kane's partition follows less accurately at " \
   "a given tolerance"

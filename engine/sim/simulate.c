@@ -227,9 +227,14 @@ int mbd_sim_default_formulation(const mbd_model *m, char *why, size_t len) {
   // stabilization where kane does not serve: nothing to integrate in a fully driven model, modal
   // coordinates (paper 003's robot with lumped masses at rtol 1e-7: kane's end effector 13 mm
   // off its converged path at 5 s, baumgarte's and augmented's within 1e-6 m), coordinates it
-  // cannot partition
-  if (m->nv - m->rank <= 0) {
+  // cannot partition, and redundant rows (a parallelogram with a third crank: kane and gcp stop
+  // where the rows kept at assembly lie flat, at rtol 1e-8 and 1e-10; baumgarte passes)
+  mbd_model_info in;
+  mbd_model_get_info(m, &in);
+  if (in.dof <= 0) {
     snprintf(why, len, MSG_SIM_DEFAULT_NO_DOF, m->name);
+  } else if (in.nredundant > 0) {
+    snprintf(why, len, MSG_SIM_DEFAULT_REDUNDANT, m->name, in.nredundant);
   } else if (m->nflex > 0) {
     snprintf(why, len, MSG_SIM_DEFAULT_FLEX, m->name);
   } else if (m->nqi != m->nv) {
@@ -521,7 +526,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   if (rc == MBD_OK && o->formulation == MBD_FORM_AUGMENTED && s.max_pos > o->position_tol) {
     mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol);
   } else if (rc == MBD_OK && o->formulation == MBD_FORM_BAUMGARTE && s.max_pos > o->position_tol) {
-    mbd_run_warn(run, MSG_SIM_DRIFT_BAUMGARTE, s.max_pos, o->position_tol, o->alpha, o->beta);
+    // (the default's fallback: kane and gcp do not serve this model, the note said why)
+    mbd_run_warn(run, why[0] ? MSG_SIM_DRIFT_BAUMGARTE_DEFAULT : MSG_SIM_DRIFT_BAUMGARTE, s.max_pos,
+                 o->position_tol, o->alpha, o->beta);
   }
   int ns = run->nsamp;
   double gap = ns > 1 ? (run->t[ns - 1] - run->t[0]) / (ns - 1) : 0;
