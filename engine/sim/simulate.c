@@ -388,7 +388,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
     nstep = (int)fmin(MBD_SIM_STEP_SAMPLES, SIM_STEP_VALUES / (m->nchannel + 1.0));
     nstep = nstep > nout ? nstep : 0;
   }
-  rc = mbd_run_fits(m->nchannel, nout + nstep + 2, "simulate",
+  rc = mbd_run_fits(m->nchannel, nout + (nstep ? nstep + 1 : 0) + 1, "simulate",
                     "sample less often (a larger output_every)", err);
   if (rc < 0) {
     free(grid);
