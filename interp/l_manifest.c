@@ -42,7 +42,7 @@ static void tail(mbd_run *r) {
 
 /* the integrator fields every dynamic run shares */
 static void integration(mbd_run *r, int integrator, double rtol, double atol, double step,
-                        double t_end, double output_every) {
+                        double t_end, double output_every, int steps_too) {
   mbd_run_set_manifest(r, "integrator", mbd_integrator_name(integrator));
   if (integrator == MBD_INT_RK4) {
     set_num(r, "step", step);
@@ -51,7 +51,14 @@ static void integration(mbd_run *r, int integrator, double rtol, double atol, do
     set_num(r, "atol", atol);
   }
   set_num(r, "t_end", t_end);
-  set_num(r, "output_every", output_every > 0 ? output_every : t_end / 500);
+  if (output_every > 0 || !steps_too) {
+    set_num(r, "output_every", output_every > 0 ? output_every : t_end / 500);
+  } else {
+    // the default: a grid and the accepted steps between (mbd_sim_opts.output_every)
+    char buf[96];
+    snprintf(buf, sizeof buf, "steps (at least every %.6g)", t_end / 500);
+    mbd_run_set_manifest(r, "output_every", buf);
+  }
 }
 
 void l_manifest_simulate(mbd_run *r, const mbd_model *m, const mbd_sim_opts *o, int stop_when) {
@@ -62,7 +69,7 @@ void l_manifest_simulate(mbd_run *r, const mbd_model *m, const mbd_sim_opts *o, 
   mbd_model_hash(m, hash);
   head(r, mbd_model_name(m), hash);
   mbd_run_set_manifest(r, "formulation", mbd_formulation_name(o->formulation));
-  integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every);
+  integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every, 1);
   if (o->max_order > 0) {
     set_num(r, "max_order", o->max_order);
   }
@@ -107,7 +114,7 @@ void l_manifest_system(mbd_run *r, const mbd_system *s, const mbd_sys_opts *o) {
   mbd_system_hash(s, hash);
   head(r, mbd_system_name(s), hash);
   mbd_run_set_manifest(r, "formulation", "udwadia_kalaba");
-  integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every);
+  integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every, 0);
   if (o->max_order > 0) {
     set_num(r, "max_order", o->max_order);
   }

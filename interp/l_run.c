@@ -190,7 +190,7 @@ static const luaL_Reg run_methods[] = {{"animate", l_run_animate},
                                        {NULL, NULL}};
 
 /* the fields of run.<key> once the methods are looked up: channels, stats, ok, error,
- * formulation, integrator, t_end, stop_time, samples, events, warnings, E1, E2 */
+ * formulation, integrator, t_end, stop_time, samples, events, warnings, note, E1, E2 */
 static int l_run_fields(lua_State *L) {
   mbd_run *r = l_run_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
@@ -236,6 +236,14 @@ static int l_run_fields(lua_State *L) {
     for (int i = 0; mbd_run_warning(r, i); i++) {
       lua_pushstring(L, mbd_run_warning(r, i));
       lua_rawseti(L, -2, i + 1);
+    }
+  } else if (strcmp(k, "note") == 0) {
+    // a choice the run made for the user (the default formulation's fallback), nil when none
+    const char *note = mbd_run_note(r);
+    if (note) {
+      lua_pushstring(L, note);
+    } else {
+      lua_pushnil(L);
     }
   } else if (strcmp(k, "samples") == 0) {
     lua_pushinteger(L, mbd_run_nsample(r));

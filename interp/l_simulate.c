@@ -113,11 +113,14 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
                  const char *kept, int name_empty, int quiet) {
   owner = lua_absindex(L, owner);
   int n = run ? mbd_run_nsample(run) : 0;
-  // the run's warnings, at the line of the call (a failed run raises its error after them);
-  // quiet = true keeps them in run.warnings only
-  if (run && !quiet && mbd_run_warning(run, 0)) {
+  // the run's note (a choice made for the user) and warnings, at the line of the call (a failed
+  // run raises its error after them); quiet = true keeps them in run.note and run.warnings only
+  if (run && !quiet && (mbd_run_warning(run, 0) || mbd_run_note(run))) {
     char pos[96];
     lx_where(L, pos, sizeof pos);
+    if (mbd_run_note(run)) {
+      fprintf(stderr, "mbd: note: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_note(run));
+    }
     for (int i = 0; mbd_run_warning(run, i); i++) {
       fprintf(stderr, "mbd: warning: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
     }
@@ -278,6 +281,10 @@ int l_model_simulate(lua_State *L) {
   int rc = mbd_simulate(m, &o, &run, &err);
   l_model_callbacks(L, 1)->L = mbd_model_running(m) ? L_outer : L;
   luaL_unref(L, LUA_REGISTRYINDEX, stop.fnref);
+  // the manifest names what ran: the default formulation as it was resolved
+  if (run && mbd_run_formulation_kind(run) >= 0) {
+    o.formulation = mbd_run_formulation_kind(run);
+  }
   l_manifest_simulate(run, m, &o, o.stop_fn != NULL);
   return finish_model_run(L, rc, run, &err, quiet);
 }

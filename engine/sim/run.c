@@ -59,6 +59,10 @@ void mbd_run_warn(mbd_run *r, const char *fmt, ...) {
   }
 }
 
+const char *mbd_run_note(const mbd_run *r) { return (r && r->note[0]) ? r->note : NULL; }
+
+int mbd_run_formulation_kind(const mbd_run *r) { return r ? r->form : -1; }
+
 const char *mbd_run_warning(const mbd_run *r, int i) {
   return (r && i >= 0 && i < r->nwarning) ? r->warning[i] : NULL;
 }
@@ -89,6 +93,7 @@ mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
   }
   r->nchan = m->nchannel;
   r->t_stop = NAN;
+  r->form = -1;
   r->cap = cap > 0 ? cap : 1;
   r->names = calloc((size_t)(r->nchan ? r->nchan : 1), sizeof *r->names);
   r->t = calloc((size_t)r->cap, sizeof(double));
@@ -116,6 +121,7 @@ mbd_run *mbd_run_alloc_names(int nchan, const char *const *names, int cap) {
   }
   r->nchan = nchan;
   r->t_stop = NAN;
+  r->form = -1;
   r->cap = cap > 0 ? cap : 1;
   r->names = calloc((size_t)(nchan ? nchan : 1), sizeof *r->names);
   r->t = calloc((size_t)r->cap, sizeof(double));

@@ -59,6 +59,11 @@
   "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "      \
   "(alpha = %g, beta = %g) damps drift without removing it; use formulation kane or gcp, "         \
   "tighter rtol and atol, or larger alpha and beta"
+/* the same for the default's fallback to baumgarte (kane and gcp do not serve the model) */
+#define MSG_SIM_DRIFT_BAUMGARTE_DEFAULT                                                         \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "     \
+  "(alpha = %g, beta = %g) damps drift without removing it; use tighter rtol and atol, or larger " \
+  "alpha and beta"
 /* warning: assembly moved a body from the position it was given onto its joints (or contacts):
  * body, distance [m], the model's size [m] */
 #define MSG_SIM_MOVED                                                                            \
@@ -72,10 +77,26 @@
 #define MSG_SIM_LOOSE_RTOL                                                                       \
   "rtol = %g is too loose to mean anything (above %g): the integrator may keep errors of that " \
   "size in every step; use rtol = 1e-6 or tighter"
-/* warning: default samples much wider than the integrator's steps: sample spacing, average step */
-#define MSG_SIM_ALIAS                                                                          \
-  "the samples are %g s apart (the default, t_end/500) while the integrator's steps averaged " \
-  "%.3g s: the recorded motion may be aliased; set output_every"
+/* warning: default samples (the accepted steps, thinned) still much wider than the integrator's
+ * steps, on a run of very many steps: average sample spacing, the most samples, average step */
+#define MSG_SIM_ALIAS                                                                            \
+  "the samples are %.3g s apart on average (the default: the integrator's steps, thinned to at " \
+  "most %d samples) while its steps averaged %.3g s: the recorded motion may be aliased; set "   \
+  "output_every"
+/* note: the default formulation did not serve the model: the formulation that ran, the reason */
+#define MSG_SIM_DEFAULT_NOTE \
+  "formulation %s (the default where kane does not serve: %s); give formulation to choose"
+/* reasons of MSG_SIM_DEFAULT_NOTE: the model's name */
+#define MSG_SIM_DEFAULT_NO_DOF \
+  "model '%s' has no degree of freedom left, so kane would have no coordinate to integrate"
+#define MSG_SIM_DEFAULT_REDUNDANT                                                              \
+  "model '%s' has %d redundant constraint rows, where the rows kept at assembly can lie flat " \
+  "while the mechanism moves on, and kane's partition stops there"
+#define MSG_SIM_DEFAULT_FLEX                                                                  \
+  "model '%s' has flexible bodies, whose motion kane's partition follows less accurately at " \
+  "a given tolerance"
+#define MSG_SIM_DEFAULT_COORDS \
+  "model '%s' has coordinates whose rates are not its velocities, which kane cannot partition"
 /* warning: position analyses stopped at their rounding floor: the largest residual, position_tol,
  * how many, the first time */
 #define MSG_SIM_NEWTON_FLOOR                                                                      \

@@ -6,7 +6,11 @@
  * rows, forces, accelerations) → ops->deriv → y'.  After each accepted step ops->step may change
  * y (a re-partition) and restart the integrator.  Samples and root functions are evaluated on a
  * second data ds that starts from a copy of d, so recording never touches the integration state:
- * the trajectory does not depend on output_every.  Root functions (the formulation's own and the
+ * the trajectory does not depend on output_every.  The default sampling (output_every 0) follows
+ * the motion: every t_end/500 and, between those, at the accepted steps at least
+ * t_end/MBD_SIM_STEP_SAMPLES apart (a pendulum over 1000 s: about 20 samples a period, where
+ * t_end/500 alone gave one every 2 s for a 2.1 s period).  The default formulation
+ * (MBD_FORM_DEFAULT) is resolved here, on the assembled model: kane, or baumgarte with a note.  Root functions (the formulation's own and the
  * user's stop_when) end a segment exactly at their zero; the driver then records, switches or
  * stops, and restarts the integrator (with a new state size if the formulation changed it). */
 #include <math.h>
@@ -37,7 +41,7 @@ int mbd_formulation_from_name(const char *name) {
 void mbd_sim_opts_default(mbd_sim_opts *o) {
   memset(o, 0, sizeof *o);
   o->t_end = 1;
-  o->formulation = MBD_FORM_AUGMENTED;
+  o->formulation = MBD_FORM_DEFAULT;
   o->integrator = MBD_INT_ADAMS;
   o->rtol = 1e-6;
   o->atol = 1e-6;
@@ -45,7 +49,7 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
   o->max_newton = 25;
   o->alpha = 5;
   o->beta = 5;
-  o->output_every = 0;  // 0: t_end / 500
+  o->output_every = 0;  // 0: every t_end / 500 and at the accepted steps
   o->solver = MBD_FORM_BAUMGARTE;
   o->code = MBD_CODE_NUMERIC;
 }
@@ -93,6 +97,8 @@ typedef struct sim {
   double max_pos, max_vel;
   double stall_t; /* the time where the current window of accepted steps began */
   long stall_n;   /* accepted steps in that window */
+  double t_last;  /* the last sample's time (−∞ before the first) */
+  double h_step;  /* default sampling: accepted steps at least this far apart are recorded (0: off) */
 } sim;
 
 /* a stalled integration: SIM_STALL_STEPS accepted steps that together advance t by less than
@@ -104,9 +110,12 @@ typedef struct sim {
 /* the relative pivot ratio of the augmented LU below which a run is warned of a singular
  * configuration it passed (about σ ~ 1e-2 of a vanishing singular value) */
 #define SIM_NEAR_SINGULAR 1e-4
-/* default samples (t_end/500) wider than this many of the integrator's average steps: the
- * recorded motion may alias (a pendulum sampled every 2 s for a period of 2.1 s) */
+/* default samples wider on average than this many of the integrator's average steps (a run of
+ * more steps than the default keeps): the recorded motion may alias */
 #define SIM_ALIAS_STEPS 10
+/* the default sampling's budget of recorded values (samples × channels) at the accepted steps:
+ * 32 MB, so that a model of many channels takes fewer step samples instead of failing to fit */
+#define SIM_STEP_VALUES 4e6
 #define SIM_STALL_SPAN 1e-6
 
 /* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
@@ -149,15 +158,28 @@ static int sample(sim *s, double t, const double *y) {
   }
   s->max_pos = fmax(s->max_pos, mbd_position_violation(s->m, s->ds));
   s->max_vel = fmax(s->max_vel, mbd_velocity_violation(s->m, s->ds));
+  s->t_last = t;
   return mbd_run_record(s->run, s->m, s->ds, s->err);
 }
 
-static int output(double t, const double *y, void *ud) { return sample(ud, t, y); }
+/* a sample of the grid, unless the default sampling took one at that time already (the step
+ * that ends on a grid time is recorded before the grid's output there) */
+static int output(double t, const double *y, void *ud) {
+  sim *s = ud;
+  return t > s->t_last ? sample(s, t, y) : 0;
+}
 
-/* after every accepted step: the stall watch, then the formulation's hook (gcp, kane:
- * re-partition) */
+/* after every accepted step: the default sampling's sample, the stall watch, then the
+ * formulation's hook (gcp, kane: re-partition; the sample is taken before it, in the partition
+ * y was integrated in) */
 static int step(double t, double *y, void *ud) {
   sim *s = ud;
+  if (s->h_step > 0 && t >= s->t_last + s->h_step && t < s->o->t_end) {
+    int rc = sample(s, t, y);
+    if (rc < 0) {
+      return rc;
+    }
+  }
   if (++s->stall_n >= SIM_STALL_STEPS) {
     if (t - s->stall_t < SIM_STALL_SPAN * s->o->t_end) {
       return MBD_FAIL(s->err, MBD_E_INTEGRATOR, MSG_SIM_STALLED, t, (long)SIM_STALL_STEPS,
@@ -198,14 +220,41 @@ static int roots(double t, const double *y, double *g, void *ud) {
   return 0;
 }
 
+int mbd_sim_default_formulation(const mbd_model *m, char *why, size_t len) {
+  why[0] = 0;
+  // kane keeps the constraints (its position and velocity analyses hold them to position_tol at
+  // every evaluation) and takes the fewest evaluations on closed loops; baumgarte holds them by
+  // stabilization where kane does not serve: nothing to integrate in a fully driven model, modal
+  // coordinates (paper 003's robot with lumped masses at rtol 1e-7: kane's end effector 13 mm
+  // off its converged path at 5 s, baumgarte's and augmented's within 1e-6 m), coordinates it
+  // cannot partition, and redundant rows (a parallelogram with a third crank: kane and gcp stop
+  // where the rows kept at assembly lie flat, at rtol 1e-8 and 1e-10; baumgarte passes)
+  mbd_model_info in;
+  mbd_model_get_info(m, &in);
+  if (in.dof <= 0) {
+    snprintf(why, len, MSG_SIM_DEFAULT_NO_DOF, m->name);
+  } else if (in.nredundant > 0) {
+    snprintf(why, len, MSG_SIM_DEFAULT_REDUNDANT, m->name, in.nredundant);
+  } else if (m->nflex > 0) {
+    snprintf(why, len, MSG_SIM_DEFAULT_FLEX, m->name);
+  } else if (m->nqi != m->nv) {
+    snprintf(why, len, MSG_SIM_DEFAULT_COORDS, m->name);
+  } else {
+    return MBD_FORM_KANE;
+  }
+  return MBD_FORM_BAUMGARTE;
+}
+
 static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_ops **ops,
                       mbd_error *err) {
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_T_END, o->t_end);
   }
   // generated code (paper 002) runs through the relative formulation's machinery, also for the
-  // Cartesian formulations (the tree with every joint cut has their coordinates and rows)
-  *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? MBD_FORM_RELATIVE : o->formulation);
+  // Cartesian formulations (the tree with every joint cut has their coordinates and rows); the
+  // default is checked as kane before assembly, then as what it resolves to (mbd_sim_run)
+  int f = o->formulation == MBD_FORM_DEFAULT ? MBD_FORM_KANE : o->formulation;
+  *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? MBD_FORM_RELATIVE : f);
   if (!*ops) {
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_FORMULATION, nm ? nm : "?", m->name);
@@ -220,7 +269,9 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_CONTACTS, (*ops)->name, m->name);
   }
   if ((*ops)->check) {
-    int rc = (*ops)->check(m, o, err);
+    mbd_sim_opts oc = *o;
+    oc.formulation = f;
+    int rc = (*ops)->check(m, &oc, err);
     if (rc < 0) {
       return rc;
     }
@@ -304,15 +355,25 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
   }
 }
 
-int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *err) {
+int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd_error *err) {
   *out = NULL;
+  if (!m->assembled) {
+    const mbd_form_ops *ops0 = NULL;
+    int rc0 = check_opts(m, o_in, &ops0, err);
+    return rc0 < 0 ? rc0 : MBD_FAIL(err, MBD_E_STATE, MSG_SIM_NOT_ASSEMBLED, m->name);
+  }
+  // the default formulation, resolved on the assembled model (the run says so when it is not kane)
+  mbd_sim_opts ro = *o_in;
+  const mbd_sim_opts *o = &ro;
+  char why[200];
+  why[0] = 0;
+  if (ro.formulation == MBD_FORM_DEFAULT) {
+    ro.formulation = mbd_sim_default_formulation(m, why, sizeof why);
+  }
   const mbd_form_ops *ops = NULL;
   int rc = check_opts(m, o, &ops, err);
   if (rc < 0) {
     return rc;
-  }
-  if (!m->assembled) {
-    return MBD_FAIL(err, MBD_E_STATE, MSG_SIM_NOT_ASSEMBLED, m->name);
   }
   double h = o->output_every > 0 ? o->output_every : o->t_end / 500;
   double *grid = NULL;
@@ -320,15 +381,24 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   if (nout < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_TOO_MANY_SAMPLES, h, MBD_SIM_MAX_SAMPLES);
   }
-  rc = mbd_run_fits(m->nchannel, nout + 1, "simulate", "sample less often (a larger output_every)",
-                    err);
+  // the default sampling's samples at the accepted steps: at most MBD_SIM_STEP_SAMPLES, fewer
+  // for a model of many channels (SIM_STEP_VALUES), none when that leaves fewer than the grid's
+  int nstep = 0;
+  if (o->output_every == 0) {
+    nstep = (int)fmin(MBD_SIM_STEP_SAMPLES, SIM_STEP_VALUES / (m->nchannel + 1.0));
+    nstep = nstep > nout ? nstep : 0;
+  }
+  rc = mbd_run_fits(m->nchannel, nout + (nstep ? nstep + 1 : 0) + 1, "simulate",
+                    "sample less often (a larger output_every)", err);
   if (rc < 0) {
     free(grid);
     return rc;
   }
-  sim s = {.m = m, .o = o, .ops = ops, .err = err};
-  // one sample more than the grid: where stop_when ends the run
-  s.run = mbd_run_alloc(m, nout + 1);
+  sim s = {.m = m, .o = o, .ops = ops, .err = err, .t_last = -INFINITY};
+  s.h_step = nstep > 0 ? o->t_end / nstep : 0;
+  // one sample more than the grid and the steps' samples: where stop_when ends the run (the
+  // steps' samples at least h_step apart below t_end: at most nstep + 1 of them)
+  s.run = mbd_run_alloc(m, nout + (nstep ? nstep + 1 : 0) + 1);
   s.d = s.run ? mbd_data_alloc(m, err) : NULL;
   s.ds = s.d ? mbd_data_alloc(m, err) : NULL;
   if (!s.ds) {
@@ -339,6 +409,11 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   }
   mbd_run *run = s.run;
   snprintf(run->formulation, sizeof run->formulation, "%s", ops->name);
+  run->form = o->formulation;
+  if (why[0]) {
+    snprintf(run->note, sizeof run->note, MSG_SIM_DEFAULT_NOTE,
+             mbd_formulation_name(o->formulation), why);
+  }
   snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->integrator));
   run->t_end = o->t_end;
   // the assembled state, its rows evaluated, the formulation's own state (a first partition)
@@ -451,11 +526,15 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   if (rc == MBD_OK && o->formulation == MBD_FORM_AUGMENTED && s.max_pos > o->position_tol) {
     mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol);
   } else if (rc == MBD_OK && o->formulation == MBD_FORM_BAUMGARTE && s.max_pos > o->position_tol) {
-    mbd_run_warn(run, MSG_SIM_DRIFT_BAUMGARTE, s.max_pos, o->position_tol, o->alpha, o->beta);
+    // (the default's fallback: kane and gcp do not serve this model, the note said why)
+    mbd_run_warn(run, why[0] ? MSG_SIM_DRIFT_BAUMGARTE_DEFAULT : MSG_SIM_DRIFT_BAUMGARTE, s.max_pos,
+                 o->position_tol, o->alpha, o->beta);
   }
+  int ns = run->nsamp;
+  double gap = ns > 1 ? (run->t[ns - 1] - run->t[0]) / (ns - 1) : 0;
   if (rc == MBD_OK && o->output_every == 0 && st.avg_step > 0 &&
-      h > SIM_ALIAS_STEPS * st.avg_step) {
-    mbd_run_warn(run, MSG_SIM_ALIAS, h, st.avg_step);
+      gap > SIM_ALIAS_STEPS * st.avg_step) {
+    mbd_run_warn(run, MSG_SIM_ALIAS, gap, nstep > nout ? nstep : nout, st.avg_step);
   }
   // position analyses stopped at the rounding floor of the rows above position_tol
   if (rc == MBD_OK && s.d->floor_n > 0) {

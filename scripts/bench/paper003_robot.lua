@@ -24,7 +24,7 @@ local models = dofile(here .. "/../paper003/models.lua")
 local function case(n, zeta, repeats, max_order)
   local m, info = models.robot { arms = "rotary", modes = n, damping = zeta }
   local run = study.best_of(repeats, function()
-    return m:simulate { t_end = 10, integrator = "bdf", rtol = 1e-7, atol = 1e-9, output_every = 10,
+    return m:simulate { t_end = 10, formulation = "augmented", integrator = "bdf", rtol = 1e-7, atol = 1e-9, output_every = 10,
                         max_order = max_order }
   end)
   assert(run.ok, run.error)

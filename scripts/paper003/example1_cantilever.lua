@@ -87,7 +87,7 @@ local function cantilever(tip, load, rotary)
 end
 
 local function simulate(m, t_end)
-  return m:simulate { t_end = t_end, integrator = "bdf", rtol = 1e-8, atol = 1e-12,
+  return m:simulate { t_end = t_end, formulation = "augmented", integrator = "bdf", rtol = 1e-8, atol = 1e-12,
                       output_every = t_end / 2000 }
 end
 

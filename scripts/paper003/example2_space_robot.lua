@@ -227,7 +227,8 @@ local runs, labels = {}, { rigid = "rigid arms", lumped = "lumped masses (bendin
                            rotary = "rotary inertia (bendings + torsion)" }
 local function simulate(arms, material)
   local m = models.robot { arms = arms, material = material }
-  local r = m:simulate { t_end = 10, integrator = "bdf", rtol = 1e-7, atol = 1e-9, output_every = 0.01 }
+  local r = m:simulate { t_end = 10, formulation = "augmented", integrator = "bdf", rtol = 1e-7, atol = 1e-9,
+                         output_every = 0.01 }
   assert(r.ok, r.error)
   return r
 end

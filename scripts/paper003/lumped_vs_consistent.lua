@@ -212,7 +212,7 @@ for _, c in ipairs { { "bare", "bending", 0.3 }, { "disk", "bending", 1 }, { "ba
   else
     m:torque { body = arm:node(9), value = {1000, 0, 0} }
   end
-  local run = m:simulate { t_end = c[3], integrator = "bdf", rtol = 1e-8, atol = 1e-12,
+  local run = m:simulate { t_end = c[3], formulation = "augmented", integrator = "bdf", rtol = 1e-8, atol = 1e-12,
                            output_every = c[3] / 2000 }
   local f, lumped = response(run, "arm.a1"), r[c[2]][2]
   worst = math.max(worst, math.abs(f / lumped - 1))

@@ -51,7 +51,7 @@ local function run(stiffening)
     local th = s:get("hub.angle")
     return -math.sin(th) * s:get("beam.node11.x") + math.cos(th) * s:get("beam.node11.y")
   end
-  return m:simulate { t_end = 30, integrator = "bdf", rtol = 1e-8, atol = 1e-10,
+  return m:simulate { t_end = 30, formulation = "augmented", integrator = "bdf", rtol = 1e-8, atol = 1e-10,
                       output_every = 0.05,
                       stop_when = function(t, s) return 2 - math.abs(deflection(t, s)) end }, deflection
 end

@@ -374,7 +374,8 @@ local quiet = ...
 local m = mbd.model { name = "p", dim = 2, gravity = {0, -9.81} }
 local b = m:body { name = "link", mass = 1, inertia = 1 / 12, pos = {0.5, 0} }
 m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {-0.5, 0} }
-local r = m:simulate { t_end = 5, rtol = 1e-3, atol = 1e-3, quiet = quiet == "quiet" }
+local r = m:simulate { t_end = 5, formulation = "augmented", rtol = 1e-3, atol = 1e-3,
+                       quiet = quiet == "quiet" }
 print(#r.warnings, r.warnings[1]:match("^the constraints drifted") ~= nil)
 EOF
   run w.lua loud
@@ -385,6 +386,27 @@ EOF
   run w.lua quiet
   want_rc 0
   want_out "1${TAB}true"
+  want_no_err
+  # the default formulation's fallback is a note at the script's line (a fully driven pendulum:
+  # kane has nothing to integrate, baumgarte runs, at rtol 1e-9 within position_tol: no drift
+  # warning, 2.6e-9 of 1e-8); quiet keeps it in run.note
+  cat >n.lua <<'EOF'
+local quiet = ...
+local m = mbd.model { name = "p", dim = 2, gravity = {0, -9.81} }
+local b = m:body { name = "link", mass = 1, inertia = 1 / 12, pos = {0.5, 0} }
+local O = m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = b, at2 = {-0.5, 0} }
+m:drive { joint = O, position = function(t) return t end }
+local r = m:simulate { t_end = 1, rtol = 1e-9, atol = 1e-9, quiet = quiet == "quiet" }
+print(r.formulation, r.note:match("^formulation baumgarte %(the default where kane does not serve") ~= nil)
+EOF
+  run n.lua loud
+  want_rc 0
+  want_out "baumgarte${TAB}true"
+  want_contains err "mbd: note: n.lua:6: formulation baumgarte (the default where kane does not serve: model 'p' has no degree of freedom left"
+  [ "$(wc -l <err)" -eq 1 ] || { bad "one note, one line"; show err; }
+  run n.lua quiet
+  want_rc 0
+  want_out "baumgarte${TAB}true"
   want_no_err
   ;;
 

@@ -61,8 +61,8 @@ local cases = {
    {}, false, "linear_solver"},
   -- the automatic choice and what the run reports
   {"auto: a double pendulum runs dense, a 12-link chain sparse", function()
-     local a = chain(2):simulate { t_end = 0.2 }
-     local b = chain(12):simulate { t_end = 0.2 }
+     local a = chain(2):simulate { t_end = 0.2, formulation = "augmented" }
+     local b = chain(12):simulate { t_end = 0.2, formulation = "augmented" }
      return { a.stats.linear_solver, b.stats.linear_solver, b.stats.symbolic_analyses,
               tostring(a):match("%(sparse%)") == nil, tostring(b):match("^mbd.Run augmented %+ adams %(sparse%)") ~= nil }
    end, {}, true, { "dense", "sparse", 1, true, true }},

@@ -243,6 +243,15 @@ typedef enum mbd_formulation {
   MBD_FORM_N
 } mbd_formulation;
 
+/* mbd_sim_opts.formulation when the user chose none: kane, which keeps the constraints (position
+ * and velocity analyses at every evaluation), or, where it does not serve the model, baumgarte
+ * with a note in the run saying why (mbd_sim_default_formulation) */
+#define MBD_FORM_DEFAULT (-1)
+
+/* the formulation the default (MBD_FORM_DEFAULT) runs on an assembled model: MBD_FORM_KANE, or
+ * MBD_FORM_BAUMGARTE with the reason in why (a one-line text, "" for kane) */
+int mbd_sim_default_formulation(const mbd_model *m, char *why, size_t len);
+
 /* the paper's Baumgarte coefficients for the relative formulation (paper 002, section 3.2) */
 #define MBD_RELATIVE_ALPHA 199.94
 #define MBD_RELATIVE_BETA 282.8
@@ -295,7 +304,9 @@ typedef struct mbd_sim_opts {
   double position_tol;  /* Newton tolerance of position analyses */
   int max_newton;       /* Newton iterations per analysis */
   double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ; udwadia_kalaba: S = αI, T = βI (paper 004) */
-  double output_every;  /* sampling interval of the recorded channels, s */
+  double output_every;  /* sampling interval of the recorded channels, s; 0: the default, every
+                           t_end/500 and at the integrator's accepted steps (thinned to at most
+                           MBD_SIM_STEP_SAMPLES), so that the samples follow the motion */
   /* called at every output sample (may be NULL): return 0 to go on, < 0 to stop the run with
    * that status and a message in err (an interrupt from the REPL, a time limit) */
   int (*poll)(void *ud, double t, mbd_error *err);
@@ -321,8 +332,9 @@ typedef struct mbd_sim_opts {
   int linear_solver;
 } mbd_sim_opts;
 
-/* defaults: adams, rtol = atol = 1e-6, position_tol 1e-8, alpha = beta = 5, output t_end/500;
- * relative: solver baumgarte, code numeric; linear solver auto */
+/* defaults: formulation MBD_FORM_DEFAULT (kane where it serves), adams, rtol = atol = 1e-6,
+ * position_tol 1e-8, alpha = beta = 5, output every t_end/500 and at the accepted steps
+ * (output_every 0); relative: solver baumgarte, code numeric; linear solver auto */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
 /* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always
@@ -456,6 +468,13 @@ const char *mbd_run_message(const mbd_run *r);
  * corrections made to the given state); i from 0; NULL past the end */
 const char *mbd_run_warning(const mbd_run *r, int i);
 const char *mbd_run_formulation(const mbd_run *r);
+/* the formulation that ran (mbd_formulation; the default resolved), −1 for other runs */
+int mbd_run_formulation_kind(const mbd_run *r);
+/* the note of a run that chose for the user (the default formulation's fallback and its
+ * reason), NULL when there is none */
+const char *mbd_run_note(const mbd_run *r);
+/* the most samples the default sampling (output_every 0) takes at the integrator's steps */
+#define MBD_SIM_STEP_SAMPLES 10000
 const char *mbd_run_integrator(const mbd_run *r);
 double mbd_run_t_end(const mbd_run *r);
 /* where stop_when ended the run, NaN when it did not */
