@@ -20,6 +20,7 @@
 #include "mbd/hash.h"
 #include "mbd/sym.h"
 
+#include "../kinematics/kinematics.h"
 #include "../kinematics/kinematics_msg.h"
 #include "../model/model_msg.h"
 #include "codegen.h"
@@ -30,9 +31,11 @@
 #endif
 
 #define EQS_NAME "mbd_relative_eqs"
+/* the rows alone (Φ, Φq, the angle memos: functions of q), in the same source */
+#define EQS_ROWS_NAME "mbd_relative_rows"
 /* part of the model's cache key: change it with any change to what derive.c emits (a cached source
  * of an older derivation would otherwise be loaded) */
-#define EQS_VERSION "mbd relative equations 3"
+#define EQS_VERSION "mbd relative equations 4"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {
@@ -60,6 +63,8 @@ struct mbd_gencode {
   mbd_eqs_layout L;
   int kind;           /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
   evaluator model;    /* the model's equations */
+  evaluator rows;     /* its rows alone (no macro copies), for Newton iterations; or empty */
+  double *rout;       /* their outputs: Φ (mrow), Φq (mrow × n by rows), angle memos (nang) */
   evaluator *shape;   /* macro shapes' equations (L.macros->nshape) */
   double *vin;        /* L.nvin: q, q̇, the copies' bodies' outputs */
   double *out;        /* L.nout */
@@ -103,6 +108,73 @@ static void stamp(mbd_gencode *c, const mbd_data *d) {
   memcpy(c->stamp[s] + 1 + n, d->v, (size_t)n * sizeof(double));
 }
 
+/* a drive's row from its coordinate c(q) (out of the equations) and f(t): Φ = c − f (a spatial
+ * angle modulo 2π), Φt = −f'; f'' into *f2 */
+static int drive_row(const mbd_model *m, mbd_data *d, int r, double coord, double *f2,
+                     mbd_error *err) {
+  const mbd_drive *dr = &m->drive[m->row[r].index];
+  double f[3] = {0, 0, 0};
+  int rc = dr->fn(dr->ud, d->t, f, err);
+  if (rc < 0) {
+    return rc;
+  }
+  if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
+    return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, m->joint[dr->joint].name, f[0], d->t);
+  }
+  d->phi[r] = (m->dim == 3 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI)
+                                                            : coord - f[0];
+  d->phit[r] = -f[1];
+  *f2 = f[2];
+  return MBD_OK;
+}
+
+/* spatial angle memos: a tree joint's angle is its value at assembly plus its coordinate; a cut
+ * joint's continues from its memo (ang: the raw angles of the equations' outputs) */
+static void angle_memos(const mbd_gencode *c, const mbd_model *m, mbd_data *d, const double *ang) {
+  const mbd_eqs_layout *L = &c->L;
+  if (m->dim != 3) {
+    return;
+  }
+  const mbd_tree *t = m->tree;
+  for (int k = 0; k < t->ntj; k++) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    if (tj->joint >= 0 && mbd_joint_type_get(m->joint[tj->joint].type)->angle_coord[1] >= 0) {
+      d->angle_memo[tj->joint] = tj->coord0[0] + d->q[tj->qadr + tj->rot];
+    }
+  }
+  for (int k = 0; k < L->nang; k++) {
+    double memo = d->angle_memo[L->ang_joint[k]];
+    d->angle_memo[L->ang_joint[k]] = memo + remainder(ang[k] - memo, 2 * M_PI);
+  }
+}
+
+/* Φ, Φq, Φt and the angle memos alone at the positions of d (a Newton iteration: rows has no
+ * macro copies); γ, M̄ and ḡ keep their values until the next eval_all */
+static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  const mbd_eqs_layout *L = &c->L;
+  int n = L->n, mrow = m->mrow;
+  memcpy(c->vin, d->q, (size_t)n * sizeof(double));
+  memcpy(c->vin + n, d->v, (size_t)n * sizeof(double));
+  ev_run(&c->rows, c->vin, c->rout);
+  const double *o = c->rout;
+  for (int r = 0; r < mrow; r++) {
+    for (int k = 0; k < n; k++) {
+      MBD_AT(d->phiq, mrow, r, k) = o[mrow + (size_t)r * n + k];
+    }
+    d->phi[r] = o[r];
+    d->phit[r] = 0;
+    if (m->row[r].owner == MBD_ROW_DRIVE) {
+      double f2 = 0;
+      int rc = drive_row(m, d, r, o[r], &f2, err);
+      if (rc < 0) {
+        return rc;
+      }
+    }
+  }
+  angle_memos(c, m, d, o + mrow + (size_t)mrow * n);
+  return MBD_OK;
+}
+
 /* every output at the state of d into its arrays: rows (drives with f(t) added), angle memos,
  * M̄ and ḡ */
 static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
@@ -137,37 +209,15 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
     d->phit[r] = 0;
     if (m->row[r].owner == MBD_ROW_DRIVE) {
       // c(q) − f(t): Φt = −f', γ = f'' − (c_q q̇)_q q̇; a spatial angle compares modulo 2π
-      const mbd_drive *dr = &m->drive[m->row[r].index];
-      double f[3] = {0, 0, 0};
-      int rc = dr->fn(dr->ud, d->t, f, err);
+      double f2 = 0;
+      int rc = drive_row(m, d, r, o[L->ophi + r], &f2, err);
       if (rc < 0) {
         return rc;
       }
-      if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) {
-        return MBD_FAIL(err, MBD_E_NAN, MSG_KIN_DRIVE_VALUE, m->joint[dr->joint].name, f[0], d->t);
-      }
-      double coord = o[L->ophi + r];
-      d->phi[r] = (m->dim == 3 && dr->coord == MBD_COORD_ANGLE) ? remainder(coord - f[0], 2 * M_PI)
-                                                                : coord - f[0];
-      d->phit[r] = -f[1];
-      d->gamma[r] = f[2] - o[L->ogam + r];
+      d->gamma[r] = f2 - o[L->ogam + r];
     }
   }
-  // spatial angle memos: a tree joint's angle is its value at assembly plus its coordinate; a cut
-  // joint's continues from its memo
-  if (m->dim == 3) {
-    const mbd_tree *t = m->tree;
-    for (int k = 0; k < t->ntj; k++) {
-      const mbd_tree_joint *tj = &t->tj[k];
-      if (tj->joint >= 0 && mbd_joint_type_get(m->joint[tj->joint].type)->angle_coord[1] >= 0) {
-        d->angle_memo[tj->joint] = tj->coord0[0] + d->q[tj->qadr + tj->rot];
-      }
-    }
-    for (int k = 0; k < L->nang; k++) {
-      double memo = d->angle_memo[L->ang_joint[k]];
-      d->angle_memo[L->ang_joint[k]] = memo + remainder(o[L->oang + k] - memo, 2 * M_PI);
-    }
-  }
+  angle_memos(c, m, d, o + L->oang);
   for (int i = 0; i < n; i++) {
     d->Q[i] = o[L->og + i];
     for (int j = i; j < n; j++) {
@@ -209,8 +259,13 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
 }
 
 static int hook_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
-  (void)flags;  // every output is evaluated together: Φq too when only q̇ changed
-  return eval_all(ud, m, d, err);
+  mbd_gencode *c = ud;
+  // a Newton iteration reads the rows alone; otherwise every output is evaluated together (Φq
+  // too when only q̇ changed)
+  if (flags == MBD_EVAL_POSITION && (c->rows.fn || c->rows.tape)) {
+    return eval_rows(c, m, d, err);
+  }
+  return eval_all(c, m, d, err);
 }
 
 /* Q += Jᵀ Q_Y of body b (the pose stage ran: need_poses) */
@@ -432,6 +487,8 @@ void mbd_code_free(mbd_gencode *c) {
     return;
   }
   ev_free(&c->model);
+  ev_free(&c->rows);
+  free(c->rout);
   int nshape = c->L.macros ? c->L.macros->nshape : 0, ncopy = c->L.macros ? c->L.macros->ncopy : 0;
   for (int s = 0; c->shape && s < nshape; s++) {
     ev_free(&c->shape[s]);
@@ -461,7 +518,41 @@ typedef struct part {
   int nin, nout;
   const char *name; /* the C function's name */
   char path[4096];  /* the source under its key in the cache, or "" */
+  evaluator *rows;  /* the model's rows alone (EQS_ROWS_NAME, the same source) too, or NULL */
 } part;
+
+/* the rows' outputs among the model's: Φ, Φq, the angle memos (rout's layout); their count */
+static int rows_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym_id *sel) {
+  int k = 0;
+  for (int r = 0; r < L->mrow; r++) {
+    sel[k++] = outs[L->ophi + r];
+  }
+  for (int i = 0; i < L->mrow * L->n; i++) {
+    sel[k++] = outs[L->ophiq + i];
+  }
+  for (int a = 0; a < L->nang; a++) {
+    sel[k++] = outs[L->oang + a];
+  }
+  return k;
+}
+
+/* the full source with the rows' function after it (its helpers are the full function's: every
+ * node of the rows is one of the full list's); NULL when out of memory or when that does not hold */
+static char *with_rows(const char *full, const char *rows) {
+  const char *f = strstr(rows, "void " EQS_ROWS_NAME "(");
+  if (!f || (strstr(f, "mbd_powi(") && !strstr(full, "static double mbd_powi")) ||
+      (strstr(f, "mbd_sign(") && !strstr(full, "static double mbd_sign"))) {
+    return NULL;
+  }
+  size_t a = strlen(full), b = strlen(f);
+  char *s = malloc(a + 1 + b + 1);
+  if (s) {
+    memcpy(s, full, a);
+    s[a] = '\n';
+    memcpy(s + a + 1, f, b + 1);
+  }
+  return s;
+}
 
 static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd_sym_id **outs,
                        mbd_error *err) {
@@ -482,6 +573,16 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
       mbd_error e2;
       mbd_error_clear(&e2);
       int crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+      if (crc == MBD_OK && pt->rows) {
+        // (the same source: its object is cached, the compiler does not run again; a source
+        // without the rows' function leaves every evaluation to the model's)
+        int ran2 = 0;
+        if (strstr(src, "void " EQS_ROWS_NAME "(") &&
+            mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &ran2, &e2) !=
+                MBD_OK) {
+          ev_free(pt->rows);
+        }
+      }
       free(src);
       if (crc == MBD_OK) {
         info->compile_time += wall() - t0;
@@ -499,6 +600,19 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
   }
   info->derive_time += wall() - t0;
   info->nodes += mbd_sym_count(ctx);
+  // the rows' outputs (a Newton iteration evaluates them alone)
+  mbd_sym_id *sel = NULL;
+  int nsel = 0;
+  if (pt->rows) {
+    sel = malloc((size_t)(pt->nout ? pt->nout : 1) * sizeof *sel);
+    if (!sel) {
+      mbd_sym_ctx_free(ctx);
+      free(vars);
+      free(outs);
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+    }
+    nsel = rows_outputs(pt->L, outs, sel);
+  }
   if (kind == MBD_CODE_COMPILED) {
     double t1 = wall();
     mbd_error e2;
@@ -506,8 +620,27 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
     char *src = NULL;
     int ran = 0;
     int crc = mbd_sym_emit_c(ctx, pt->name, pt->nout, outs, pt->nin, vars, &src, &e2);
+    if (crc == MBD_OK && pt->rows) {
+      char *rsrc = NULL;
+      crc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nsel, sel, pt->nin, vars, &rsrc, &e2);
+      char *both = crc == MBD_OK ? with_rows(src, rsrc) : NULL;
+      free(rsrc);
+      if (both) {
+        free(src);
+        src = both;
+      } else {
+        pt->rows->fn = NULL;  // (the model's function alone: every evaluation evaluates it all)
+      }
+    }
     if (crc == MBD_OK) {
       crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+    }
+    if (crc == MBD_OK && pt->rows && strstr(src, "void " EQS_ROWS_NAME "(")) {
+      int ran2 = 0;
+      crc = mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &ran2, &e2);
+      if (crc != MBD_OK) {
+        ev_free(ev);
+      }
     }
     if (crc == MBD_OK && pt->path[0]) {
       // remember the source under its key (a failure only costs a derivation next time)
@@ -527,11 +660,15 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
   if (kind == MBD_CODE_TAPE) {
     double t1 = wall();
     rc = mbd_sym_tape_new(ctx, pt->nout, outs, pt->nin, vars, &ev->tape, err);
+    if (rc == MBD_OK && pt->rows) {
+      rc = mbd_sym_tape_new(ctx, nsel, sel, pt->nin, vars, &pt->rows->tape, err);
+    }
     info->compile_time += wall() - t1;
     if (rc == MBD_OK) {
       info->instructions += mbd_sym_tape_ninstr(ev->tape);
     }
   }
+  free(sel);
   mbd_sym_ctx_free(ctx);
   free(vars);
   free(outs);
@@ -561,6 +698,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     omax = P->shape[s].nout > omax ? P->shape[s].nout : omax;
   }
   c->vin = calloc((size_t)(c->L.nvin + 1), sizeof(double));
+  c->rout = calloc((size_t)(c->L.mrow * (n + 1) + c->L.nang + 1), sizeof(double));
   c->out = calloc((size_t)(c->L.nout ? c->L.nout : 1), sizeof(double));
   c->stamp[0] = calloc((size_t)(2 * n + 1), sizeof(double));
   c->stamp[1] = calloc((size_t)(2 * n + 1), sizeof(double));
@@ -569,7 +707,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   c->shape = calloc((size_t)(nshape ? nshape : 1), sizeof *c->shape);
   c->cout = calloc((size_t)(ncopy ? ncopy : 1), sizeof *c->cout);
   int ok =
-      c->vin && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape && c->cout;
+      c->vin && c->rout && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape && c->cout;
   for (int k = 0; ok && k < ncopy; k++) {
     c->cout[k] = calloc((size_t)P->shape[P->copy[k].shape].nout, sizeof(double));
     ok = c->cout[k] != NULL;
@@ -601,7 +739,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   }
   for (int s = 0; rc == MBD_OK && s < nshape; s++) {
     const mbd_eqs_shape *sh = &P->shape[s];
-    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", ""};
+    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", "", NULL};
     if (dir[0]) {
       // under the exact key of the copy whose values the shape's code holds
       char key[65];
@@ -611,7 +749,9 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     rc = make_part(&pt, kind, &c->shape[s], info, &fell, err);
   }
   if (rc == MBD_OK) {
-    part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, ""};
+    // without macro copies the rows are a function of q alone: Newton iterations evaluate them
+    // without γ, M̄ and ḡ (with copies every evaluation runs the copies' shapes first)
+    part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, "", P ? NULL : &c->rows};
     if (dir[0]) {
       char key[65];
       model_key(m, key);

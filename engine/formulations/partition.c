@@ -444,7 +444,8 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   }
   double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY;
   for (int it = 0;; it++) {
-    int rc = mbd_kin_update(m, d, 0, err);
+    // the rows alone (γ follows once, at the converged positions and the new velocities)
+    int rc = mbd_kin_update(m, d, MBD_EVAL_POSITION, err);
     if (rc < 0) {
       return rc;
     }

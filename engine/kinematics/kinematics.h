@@ -25,6 +25,10 @@ void mbd_kin_move(const mbd_model *m, double *q, const double *dv);
  * angle memos follow the motion.  flags = MBD_EVAL_GAMMA when only v changed since the last
  * evaluation: γ is recomputed and Φq, Φt left as they are. */
 #define MBD_EVAL_GAMMA 2
+/* flags = MBD_EVAL_POSITION: a Newton iteration of a position analysis, which reads Φ, Φq and Φt
+ * only; γ (and what generated equations give with it: M̄, ḡ) may be left stale until an update
+ * with MBD_EVAL_GAMMA or 0 at the same positions (the numeric stages compute everything) */
+#define MBD_EVAL_POSITION 4
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
 /* copy the active rows into phi_a, phiq_a, gamma_a, phit_a */
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d);

@@ -50,7 +50,7 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
   o->alpha = 5;
   o->beta = 5;
   o->output_every = 0;  // 0: every t_end / 500 and at the accepted steps
-  o->solver = MBD_FORM_BAUMGARTE;
+  o->solver = MBD_FORM_KANE;  // relative: closed loops by partitioning (baumgarte: the paper's)
   o->code = MBD_CODE_NUMERIC;
 }
 

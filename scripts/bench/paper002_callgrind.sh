@@ -33,9 +33,11 @@ local models = {
 local configs = {
   { "cartesian_augmented", { formulation = "augmented" } },
   { "cartesian_kane", { formulation = "kane" } },
-  { "relative_paper_numeric", { formulation = "relative" } },
-  { "relative_paper_compiled", { formulation = "relative", code = "compiled" } },
-  { "relative_paper_tape", { formulation = "relative", code = "tape" }, as = "relative_paper_compiled" },
+  { "relative_paper_numeric", { formulation = "relative", solver = "baumgarte" } },
+  { "relative_paper_compiled", { formulation = "relative", solver = "baumgarte",
+                                 code = "compiled" } },
+  { "relative_paper_tape", { formulation = "relative", solver = "baumgarte",
+                             code = "tape" }, as = "relative_paper_compiled" },
   { "relative_augmented", { formulation = "relative", solver = "augmented", code = "compiled" } },
   { "relative_kane", { formulation = "relative", solver = "kane", code = "compiled" } },
 }

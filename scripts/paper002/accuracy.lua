@@ -56,8 +56,8 @@ function A.options(opts, tol, t_end, every)
   local o = { t_end = t_end, rtol = tol, atol = tol, output_every = every, quiet = true }
   for k, v in pairs(opts) do o[k] = v end
   -- kane's position analysis (at every evaluation) ten times tighter than the integration, or
-  -- its default 1e-8
-  if o.formulation == "kane" or o.solver == "kane" then
+  -- its default 1e-8 (kane is the relative formulation's default solver)
+  if o.formulation == "kane" or o.solver == "kane" or (o.formulation == "relative" and not o.solver) then
     o.position_tol = o.position_tol or math.min(1e-8, tol / 10)
   end
   return o

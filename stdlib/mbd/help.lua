@@ -1622,9 +1622,11 @@ joints) close the loops as constraint equations.
   cut           the joints to cut, by name; by default the tree keeps the joints with the fewest
                 coordinates (a spherical joint is cut before a revolute one), the loop-closing
                 joint declared last among equals
-  solver        baumgarte (default: the paper's stabilization, alpha = 199.94, beta = 282.8
-                unless stabilization = {alpha, beta} is given), augmented, gcp or kane (Kane's
-                partial velocities on the joint coordinates)
+  solver        kane (default: Kane's partial velocities on the joint coordinates; the cut
+                joints' and drives' rows met by a position and velocity analysis at every
+                evaluation, no stiff gains), baumgarte (the paper's stabilization, alpha =
+                199.94, beta = 282.8 unless stabilization = {alpha, beta} is given: ask for it
+                to reproduce the paper), augmented or gcp
   linear_solver how the accelerations are found, whatever the solver:
                 dense      the paper's M = B^T M B (n x n) with the cut joints' rows in the
                            augmented matrix: O(n^2) to O(n^3) work per evaluation

@@ -321,8 +321,10 @@ typedef struct mbd_sim_opts {
   mbd_state_fn stop_fn;
   void *stop_ud;
   /* relative (paper 002): the joints to cut (ncut names; NULL: the tree that leaves the fewest
-   * coordinates), the solution on the joint coordinates (MBD_FORM_BAUMGARTE, the paper's, with
-   * alpha and beta; MBD_FORM_AUGMENTED, MBD_FORM_GCP, MBD_FORM_KANE) and the code (mbd_code) */
+   * coordinates), the solution on the joint coordinates (MBD_FORM_KANE, the default: the rows of
+   * cut joints and drives met by a position and velocity analysis at every evaluation; the paper's
+   * MBD_FORM_BAUMGARTE with alpha and beta; MBD_FORM_AUGMENTED; MBD_FORM_GCP) and the code
+   * (mbd_code) */
   const char *const *cut;
   int ncut;
   int solver;
@@ -334,7 +336,8 @@ typedef struct mbd_sim_opts {
 
 /* defaults: formulation MBD_FORM_DEFAULT (kane where it serves), adams, rtol = atol = 1e-6,
  * position_tol 1e-8, alpha = beta = 5, output every t_end/500 and at the accepted steps
- * (output_every 0); relative: solver baumgarte, code numeric; linear solver auto */
+ * (output_every 0); relative: solver kane (closed loops by partitioning), code numeric; linear
+ * solver auto */
 void mbd_sim_opts_default(mbd_sim_opts *o);
 
 /* run a dynamic simulation: assemble from the poses the user gave, then mbd_sim_run.  *out always

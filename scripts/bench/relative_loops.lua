@@ -1,0 +1,157 @@
+-- Benchmark (issue 24): closed loops in relative coordinates against the Cartesian formulations,
+-- like with like.  Each mechanism below is run by every configuration at the loosest tolerance at
+-- which every recorded coordinate (positions, Euler parameters, joint angles) stays within 1e-6
+-- of a reference, Cartesian kane at rtol = atol = 1e-12 (scripts/paper002/accuracy.lua: the
+-- ladder of half decades, the rung chosen only when every tighter one is within the bound too).
+-- Printed: the chosen tolerance, the error, evaluations (run.stats.nfev) and steps — counts that
+-- do not depend on the machine — and each configuration's evaluations against Cartesian kane's.
+-- Instruction counts of the same runs: scripts/bench/relative_loops_callgrind.sh.
+--
+--   mbd scripts/bench/relative_loops.lua                      the table, and its claims checked
+--   mbd scripts/bench/relative_loops.lua pick MECH            each configuration's tolerance
+--   mbd scripts/bench/relative_loops.lua run MECH CONFIG TOL  one run: prints its evaluations
+--
+-- Mechanisms (adams, the default integrator):
+--   fourbar     the four-bar of examples/fourbar.lua released at rest under gravity, 5 s
+--               (crank 0.4 m, coupler 1.2 m, rocker 0.8 m, uniform bars of 1, 3 and 2 kg)
+--   fourbar2    the four-bar of scripts/bench/peers.lua: the same bars, the joint B placed where
+--               the two circles meet (assembled exactly), 5 s
+--   rssr        paper 002's RSSR under a constant crank torque of 10 N m, 2 s
+--   composite   paper 002's composite RSSR (four RSSR macro copies), the first crank driven one
+--               turn in 1 s
+-- Configurations: Cartesian kane and augmented; relative coordinates with the default solver
+-- (numeric and compiled code), and with solver = "baumgarte", the paper's gains α = 199.94,
+-- β = 282.8 (the default before issue 24; numeric and compiled).
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+local P = dofile(here .. "/../paper002/models.lua")
+local A = dofile(here .. "/../paper002/accuracy.lua")
+
+local function bar_fourbar(B)
+  local m = mbd.model { name = "four-bar", dim = 2, gravity = { 0, -9.81 } }
+  local function bar(name, mass, len, p1, p2)
+    return m:body { name = name, mass = mass, inertia = mass * len ^ 2 / 12,
+                    pos = { (p1[1] + p2[1]) / 2, (p1[2] + p2[2]) / 2 },
+                    angle = math.atan(p2[2] - p1[2], p2[1] - p1[1]) }
+  end
+  local a = { 0.4 * math.cos(1.2), 0.4 * math.sin(1.2) }
+  local crank = bar("crank", 1.0, 0.4, { 0, 0 }, a)
+  local coupler = bar("coupler", 3.0, 1.2, a, B)
+  local rocker = bar("rocker", 2.0, 0.8, B, { 1, 0 })
+  m:revolute { name = "O", body1 = m.ground, at1 = { 0, 0 }, body2 = crank, at2 = { -0.2, 0 } }
+  m:revolute { name = "A", body1 = crank, at1 = { 0.2, 0 }, body2 = coupler, at2 = { -0.6, 0 } }
+  m:revolute { name = "B", body1 = coupler, at1 = { 0.6, 0 }, body2 = rocker, at2 = { -0.4, 0 } }
+  m:revolute { name = "C", body1 = rocker, at1 = { 0.4, 0 }, body2 = m.ground, at2 = { 1, 0 } }
+  return m
+end
+
+-- B where the circles about A (1.2 m) and C = (1, 0) (0.8 m) meet, the upper one
+local function exact_B()
+  local a = { 0.4 * math.cos(1.2), 0.4 * math.sin(1.2) }
+  local dx, dy = 1 - a[1], -a[2]
+  local d = math.sqrt(dx * dx + dy * dy)
+  local l = (1.2 ^ 2 - 0.8 ^ 2 + d * d) / (2 * d)
+  local h = math.sqrt(1.2 ^ 2 - l * l)
+  return { a[1] + l * dx / d - h * dy / d, a[2] + l * dy / d + h * dx / d }
+end
+
+local mechanisms = {
+  { "fourbar", function() return bar_fourbar { 1.3, 0.75 }, 5 end },
+  { "fourbar2", function() return bar_fourbar(exact_B()), 5 end },
+  { "rssr", function() return P.rssr_model { torque = 10 }, 2 end },
+  { "composite", function()
+    return P.composite_rssr(4, { drive = mbd.sym.t * 2 * math.pi }), 1
+  end },
+}
+local configs = {
+  { "cartesian_kane", { formulation = "kane" } },
+  { "cartesian_augmented", { formulation = "augmented" } },
+  { "relative", { formulation = "relative" } },
+  { "relative_compiled", { formulation = "relative", code = "compiled" } },
+  { "relative_paper_gains", { formulation = "relative", solver = "baumgarte" } },
+  { "relative_paper_gains_compiled", { formulation = "relative", solver = "baumgarte",
+                                       code = "compiled" } },
+}
+local function find(list, name)
+  for _, e in ipairs(list) do
+    if e[1] == name then return e end
+  end
+  error("unknown name " .. tostring(name), 2)
+end
+
+-- quiet: the four-bar's rough pose is assembled with a warning on every run
+local function quiet(o)
+  o.quiet = true
+  return o
+end
+
+local mode = arg and arg[1]
+if mode == "run" then
+  local m, T = find(mechanisms, arg[2])[2]()
+  local opts = find(configs, arg[3])[2]
+  local r = m:simulate(quiet(A.options(opts, tonumber(arg[4]), T, T)))
+  print("evaluations", r.stats.nfev)
+  return
+end
+
+-- every configuration of a mechanism at its loosest tolerance
+local function picks(mech)
+  local m, T = mech[2]()
+  local ref = A.reference(m, T)
+  local out = {}
+  for _, c in ipairs(configs) do
+    local p = A.loosest(m, c[2], ref, T)
+    out[#out + 1] = { config = c[1], pick = p }
+  end
+  return out
+end
+
+if mode == "pick" then
+  for _, e in ipairs(picks(find(mechanisms, arg[2]))) do
+    if e.pick then print(e.config, e.pick.tol) end
+  end
+  return
+end
+
+local study = require "mbd.study"
+local claims = study.claims()
+local rows, nfev = {}, {}
+for _, mech in ipairs(mechanisms) do
+  nfev[mech[1]] = {}
+  local ps = picks(mech)
+  local kane = ps[1].pick
+  for _, e in ipairs(ps) do
+    local p = e.pick
+    if p then
+      nfev[mech[1]][e.config] = p.nfev
+      rows[#rows + 1] = { mech[1], e.config, string.format("%.0e", p.tol), p.err, p.nfev, p.steps,
+                          string.format("%.2f", p.nfev / kane.nfev) }
+    else
+      rows[#rows + 1] = { mech[1], e.config, "-", "-", "-", "-", "not within 1e-6" }
+    end
+  end
+end
+study.table {
+  title = "Closed loops at equal accuracy (every recorded coordinate within 1e-6 of Cartesian kane "
+          .. "at 1e-12), adams",
+  header = { "mechanism", "configuration", "rtol", "error", "nfev", "steps", "nfev/kane" },
+  formats = { nil, nil, nil, "%.1e" },
+  rows = rows,
+}
+-- issue 24 asks the default relative solver for no more evaluations than Cartesian kane on every
+-- closed loop.  Measured (one build, Haswell kernel): the four-bars 1.06 and 1.16 (the ladder's
+-- rung: at one tolerance the two take the same steps within 5 %, the errors land on either side of
+-- the bound), the RSSR 0.56, the composite RSSR 2.74 (two re-partitions of its Euler parameters,
+-- each restarting the integrator, and a larger error at each tolerance): met on the RSSR only.
+-- The claims below are what holds, with room for round-off's other rungs; the paper's gains take
+-- 2.6 to 3.3 times the default's evaluations here
+local bounds = { fourbar = 1.3, fourbar2 = 1.3, rssr = 0.8, composite = 3.5 }
+for _, name in ipairs { "fourbar", "fourbar2", "rssr", "composite" } do
+  local n = nfev[name]
+  claims:within(name .. ": relative (default) / Cartesian kane evaluations",
+                n.relative / n.cartesian_kane, nil, bounds[name])
+  claims:within(name .. ": relative compiled / Cartesian kane evaluations",
+                n.relative_compiled / n.cartesian_kane, nil, bounds[name])
+  claims:within(name .. ": relative, paper gains / relative (default) evaluations",
+                n.relative_paper_gains / n.relative, 2, nil)
+end
+claims:finish()
