@@ -14,7 +14,21 @@
  * not the motion (Udwadia & Phohomsiri's augmentation for singular mass matrices); s = mean of
  * the body's principal moments makes the new eigenvalue 4s, of the size of the others (4 J_i).
  * Any square root of M̃ serves in Gauss's principle: with M̃ = L Lᵀ (Cholesky),
- *   v̇ = a + L⁻ᵀ (Φq L⁻ᵀ)⁺ (b* − Φq a),   a = M̃⁻¹ Q̃. */
+ *   v̇ = a + L⁻ᵀ (Φq L⁻ᵀ)⁺ (b* − Φq a),   a = M̃⁻¹ Q̃.
+ *
+ * The sparse form (planar rigid bodies, linear_solver "auto" from 20 unknowns, or "sparse"): where
+ * B = Φq M^(−1/2) has full row rank, B⁺ = Bᵀ(BBᵀ)⁻¹, and every pseudo-inverse solution of the
+ * formulation — the projection's minimum-norm Newton steps and velocity correction (metric M) and
+ * the accelerations — is a solve with the leading matrix [M Φqᵀ; Φq 0] of the augmented system:
+ *   [M Φqᵀ; Φq 0] [x; μ] = [0; −r]  gives  x = −M^(−1/2) B⁺ r,
+ *   [M Φqᵀ; Φq 0] [v̇; λ] = [Q; b*]  gives  v̇ = a + M^(−1/2) B⁺ (b* − Φq a), and λ,
+ * one sparse LU (KLU, kinematics/kkt.c) per Newton iterate instead of an SVD of the whole Φq:
+ * O(n) for a chain.  Near a singular configuration — the LU's pivot ratio fallen by UK_KKT_REL
+ * from the run's first, where B's least singular value is small — the evaluation takes the dense
+ * SVD as before.  Where the switch falls does not matter (the two agree to 12 digits above it,
+ * augmented.c's argument), except for the stabilization's Tikhonov filter, which the LU does not
+ * apply: it changes the stabilization's acceleration along direction k by μ²/(σ_k² + μ²), below
+ * 1e-4 of it while the LU serves (σ_k ≥ 100 μ there: see UK_KKT_REL). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -88,7 +102,12 @@ typedef struct mbd_uk {
   double q_round;      /* rounding level of the coordinates (Newton's floor near singularity) */
   int max_newton;      /* its iterations */
   mbd_lsq_ws lsq;      /* SVD workspace, max(m, n) square */
-  mbd_form_solver solver; /* always dense here (formulations/sparse.c refuses "sparse") */
+  mbd_form_solver solver; /* dense, or sparse on planar rigid bodies (mbd_uk_sparse_fits) */
+  int sparse;          /* the sparse form: pseudo-inverses by the leading matrix's LU */
+  int kkt;             /* 1: d->sp->klu holds the LU at the current positions (sparse form) */
+  int stab_diag;       /* S = α I, T = β I (no full matrices given) */
+  double *krhs;        /* n + m: right-hand side and solution of the leading matrix */
+  double *mdiag;       /* n: sparse form, the diagonal of M (mass, mass, inertia per body) */
 } mbd_uk;
 
 static void destroy(void *self) {
@@ -96,8 +115,8 @@ static void destroy(void *self) {
   if (!u) {
     return;
   }
-  void *ps[] = {u->mih, u->a, u->B,  u->X, u->r,  u->res, u->S,
-                u->T,   u->L, u->rs, u->w, u->pw, u->pB,  u->drift};
+  void *ps[] = {u->mih, u->a, u->B,  u->X,  u->r,     u->res, u->S,   u->T,
+                u->L,   u->rs, u->w, u->pw, u->pB, u->drift, u->krhs, u->mdiag};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -133,6 +152,9 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   u->pw = calloc(n, sizeof(double));
   u->pB = calloc(mr * n, sizeof(double));
   u->drift = calloc((size_t)m->nqi + n, sizeof(double));
+  u->krhs = calloc(n + mr, sizeof(double));
+  u->mdiag = calloc(n, sizeof(double));
+  u->sparse = ls.solver == MBD_LINSOLVE_SPARSE;
   u->position_tol = o->position_tol > 0 ? o->position_tol : 1e-8;
   u->max_newton = o->max_newton > 0 ? o->max_newton : 25;
   double qmax = 1;
@@ -155,7 +177,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   }
   int big = (int)(mr > n ? mr : n);
   if (!u->mih || !u->a || !u->B || !u->X || !u->r || !u->res || !u->S || !u->T || !u->rs || !u->w ||
-      !u->pw || !u->pB || !u->drift || mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
+      !u->pw || !u->pB || !u->drift || !u->krhs || !u->mdiag || mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
     destroy(u);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
   }
@@ -171,6 +193,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
         mi = i < 2 ? bd->mass : bd->inertia[8];
       }
       u->pw[bk->vadr + i] = 1.0 / sqrt(mi);
+      u->mdiag[bk->vadr + i] = mi;
     }
   }
   // S, T: full matrices when given, else α I and β I
@@ -191,6 +214,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
       MBD_AT(u->S, u->m, i, i) = o->alpha;
       MBD_AT(u->T, u->m, i, i) = o->beta;
     }
+    u->stab_diag = 1;
   }
   for (size_t i = 0; i < mr * mr && u->m > 0; i++) {
     u->stabilized |= u->S[i] != 0 || u->T[i] != 0;
@@ -211,6 +235,76 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
  * singular value vanishes at a singular configuration, where a drift of Φ would otherwise ask for
  * an acceleration growing like 1/σ and throw the mechanism onto another branch */
 #define UK_STAB_MU 1e-3
+/* the sparse form serves while the pivot ratio of the leading matrix [M Φqᵀ; Φq 0] stays above
+ * UK_KKT_REL times the run's first (and above UK_KKT_ABS whatever the start); below, the SVD.
+ * The ratio falls like (σ_min/σ₁)² (the LU sees σ² where the SVD sees σ); measured on the
+ * N-four-bar (N = 4, 16, 40), B's least singular value is at least XXX σ₁ wherever the LU serves,
+ * so that the projection's test of ill-conditioning (UK_ILL_RATIO) never needs the SVD's
+ * singular values there, and the filter μ = UK_STAB_MU σ₁ changes the stabilization by less than
+ * (μ/σ_min)² */
+#define UK_KKT_REL 1e-4
+#define UK_KKT_ABS 1e-12
+
+int mbd_uk_sparse_fits(const mbd_model *m, const mbd_data *d) {
+  if (m->ncontact > 0 || m->njfric > 0 || d->ma != m->mrow) {
+    return 0;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body[b].kind != MBD_BODY_RIGID2) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* y ← y + α Φq x over all rows, from the sparse form's rows */
+static void sparse_phiq_mv(const mbd_model *m, const mbd_data *d, double alpha, const double *x,
+                           double *y) {
+  const mbd_sparse *sp = d->sp;
+  for (int r = 0; r < m->mrow; r++) {
+    double acc = 0;
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      acc += sp->val[e] * x[sp->ci[e]];
+    }
+    y[r] += alpha * acc;
+  }
+}
+
+/* the sparse form: the LU of [M Φqᵀ; Φq 0] (all rows are active) at the current positions.
+ * u->kkt = 1 when it serves; 0 near a singular configuration (a zero pivot, or the pivot ratio
+ * fallen below UK_KKT_REL of the run's first), the dense Φq then written for the SVD.  MBD_OK or
+ * a negative status (err filled) */
+static int kkt_factor(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  int n = u->n;
+  // M: planar rigid bodies' constant diagonal (forces.c may not have built it yet)
+  for (int i = 0; i < n; i++) {
+    MBD_AT(d->M, n, i, i) = u->mdiag[i];
+  }
+  double ratio = 0;
+  int kmin = 0;
+  int piv = mbd_kkt_factor(m, d, 0, &ratio, &kmin, err);
+  d->lu_factorizations++;
+  if (piv < 0) {
+    return piv;
+  }
+  double start = mbd_pivot_watch(d, piv, ratio);
+  u->kkt = !(piv > 0 || ratio < UK_KKT_REL * start || ratio < UK_KKT_ABS);
+  if (!u->kkt) {
+    mbd_sparse_densify(m, d);
+  }
+  return MBD_OK;
+}
+
+/* x = −M^(−1/2) B⁺ r by the leading matrix's LU (full row rank): [M Φqᵀ; Φq 0][x; μ] = [0; −r] */
+static void kkt_correction(mbd_uk *u, mbd_data *d, const double *r, double *x) {
+  int n = u->n, mr = u->m;
+  memset(u->krhs, 0, (size_t)n * sizeof(double));
+  for (int k = 0; k < mr; k++) {
+    u->krhs[n + k] = -r[d->active[k]];
+  }
+  mbd_kkt_solve(d, u->krhs);
+  memcpy(x, u->krhs, (size_t)n * sizeof(double));
+}
 
 /* v̇ = a + S V y with the SVD U diag(σ) Vᵀ of B = Φq S (S = M^(−1/2), or L⁻ᵀ):
  *   y_k = (Uᵀ res)_k / σ_k  (σ_k > UK_RANK_TOL σ₁)  +  (Uᵀ rs)_k σ_k / (σ_k² + μ²)
@@ -235,6 +329,44 @@ static int singular_solve(mbd_uk *u, mbd_data *d, const mbd_uk_root *S) {
   return MBD_OK;
 }
 
+/* the sparse form away from singular configurations: [M Φqᵀ; Φq 0][v̇; λ] = [Q; b*] with the LU
+ * of the projection (paper 004 eq 5 for a Φq of full row rank: the augmented system's solution,
+ * whose λ is the least-squares one of accel below) */
+static int accel_kkt(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda) {
+  int n = u->n, mr = u->m;
+  double *rhs = u->krhs;
+  memcpy(rhs, d->Q, (size_t)n * sizeof(double));
+  // b* = γ − S Φ̇ − T Φ (paper 004 eq 10), Φ̇ = Φq v + Φt
+  double *rs = u->rs;
+  if (u->stabilized) {
+    double *phid = u->r;
+    memcpy(phid, d->phit, (size_t)mr * sizeof(double));
+    sparse_phiq_mv(m, d, 1.0, d->v, phid);
+    if (u->stab_diag) {
+      for (int i = 0; i < mr; i++) {
+        rs[i] = -MBD_AT(u->S, mr, i, i) * phid[i];
+        rs[i] += -MBD_AT(u->T, mr, i, i) * d->phi[i];
+      }
+    } else {
+      mbd_gemv(0, mr, mr, -1.0, u->S, mr, phid, 0.0, rs);
+      mbd_gemv(0, mr, mr, -1.0, u->T, mr, d->phi, 1.0, rs);
+    }
+  }
+  for (int k = 0; k < mr; k++) {
+    int r = d->active[k];
+    rhs[n + k] = d->gamma[r] + (u->stabilized ? rs[r] : 0);
+  }
+  mbd_kkt_solve(d, rhs);
+  memcpy(d->vdot, rhs, (size_t)n * sizeof(double));
+  if (want_lambda) {
+    for (int k = 0; k < mr; k++) {
+      d->lambda[d->active[k]] = rhs[n + k];
+    }
+  }
+  d->have_dynamics = 1;
+  return MBD_OK;
+}
+
 /* v̇ (and λ with want_lambda) at a state whose constraints (all rows) and forces are evaluated */
 static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mbd_error *err) {
   int n = u->n, mr = u->m;
@@ -251,6 +383,16 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
   if (mr == 0) {
     d->have_dynamics = 1;
     return MBD_OK;
+  }
+  if (u->sparse && !u->kkt && !u->svdU) {
+    // (no projection at this state: its decomposition now)
+    int rc = kkt_factor(u, m, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  if (u->kkt) {
+    return accel_kkt(u, m, d, want_lambda);
   }
   // b* − Φq a with b* = γ − S Φ̇ − T Φ (paper 004 eq 10), Φ̇ = Φq v + Φt: the exact part
   // γ − Φq a in res, the stabilization part −S Φ̇ − T Φ in rs
@@ -359,9 +501,19 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
       MBD_FAIL(err, MBD_E_NAN, MSG_FORM_PART_POS_NAN, d->t, res);
       return 1;
     }
-    rc = projection_svd(u, d, &U, &Vt, &ratio);
-    if (rc != MBD_OK) {
-      return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
+    // the sparse form: the leading matrix's LU, unless near a singular configuration
+    ratio = 1;
+    if (u->sparse) {
+      rc = kkt_factor(u, m, d, err);
+      if (rc < 0) {
+        return rc;
+      }
+    }
+    if (!u->kkt) {
+      rc = projection_svd(u, d, &U, &Vt, &ratio);
+      if (rc != MBD_OK) {
+        return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
+      }
     }
     // near a singular configuration (least singular value kept small) a small residual does not
     // make the coordinates accurate: as in the partitioned position analysis (partition.c),
@@ -382,7 +534,11 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
       return 1;
     }
     // Φ of the velocity-level rows is 0: only position rows move the coordinates
-    min_norm_correction(u, U, Vt, d->phi, d->tmp_n);
+    if (u->kkt) {
+      kkt_correction(u, d, d->phi, d->tmp_n);
+    } else {
+      min_norm_correction(u, U, Vt, d->phi, d->tmp_n);
+    }
     mbd_kin_move(m, d->q, d->tmp_n);
     step_prev = step;
     step = 0;
@@ -394,13 +550,19 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
   // velocities, with the SVD at these positions: v ← v − diag(pw) B⁺ (Φq v + Φt)
   double *phid = u->r;
   memcpy(phid, d->phit, (size_t)mr * sizeof(double));
-  mbd_gemv(0, mr, u->n, 1.0, d->phiq, mr, d->v, 1.0, phid);
-  min_norm_correction(u, U, Vt, phid, d->tmp_n);
+  if (u->kkt) {
+    sparse_phiq_mv(m, d, 1.0, d->v, phid);
+    kkt_correction(u, d, phid, d->tmp_n);
+  } else {
+    mbd_gemv(0, mr, u->n, 1.0, d->phiq, mr, d->v, 1.0, phid);
+    min_norm_correction(u, U, Vt, phid, d->tmp_n);
+  }
   for (int j = 0; j < u->n; j++) {
     d->v[j] += d->tmp_n[j];
   }
-  // planar: the same B = Φq M^(−1/2) serves the accelerations (spatial ones use L⁻ᵀ)
-  if (!u->L) {
+  // planar: the same B = Φq M^(−1/2) serves the accelerations (spatial ones use L⁻ᵀ); the sparse
+  // form: the same LU
+  if (!u->L && !u->kkt) {
     u->svdU = U;
     u->svdVt = Vt;
   }
@@ -420,6 +582,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
                 mbd_error *err) {
   mbd_uk *u = self;
   u->svdU = u->svdVt = NULL;
+  u->kkt = 0;
   memset(u->drift, 0, (size_t)(m->nqi + m->nv) * sizeof(double));
   if (m->ncontact > 0) {
     // contacts: their rows change with the contact modes and the surface parameters are solved
@@ -453,6 +616,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,
                  mbd_error *err) {
   ((mbd_uk *)self)->svdU = ((mbd_uk *)self)->svdVt = NULL;
+  ((mbd_uk *)self)->kkt = 0;
   return mbd_contact_event(&mbd_form_udwadia_kalaba, self, solve_fn, NULL, m, d, t, y, found, err);
 }
 
