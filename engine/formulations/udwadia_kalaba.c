@@ -514,6 +514,9 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
     mbd_gemv(0, mr, mr, -1.0, u->T, mr, d->phi, 1.0, u->rs);
   }
   // v̇ = a + M^(−1/2) (Φq M^(−1/2))⁺ (b* − Φq a) (spatial: L⁻ᵀ in place of M^(−1/2))
+  if (u->sparse) {
+    d->gauss_evaluations++;  // (run.stats.singular_evaluations: the sparse form's SVDs)
+  }
   int rc = singular_solve(u, d, &S);
   if (rc != MBD_OK) {
     return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_FORM_UK_SVD, d->t);
