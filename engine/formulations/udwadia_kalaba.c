@@ -99,14 +99,14 @@ typedef struct mbd_uk {
   double q_round;      /* rounding level of the coordinates (Newton's floor near singularity) */
   int max_newton;      /* its iterations */
   mbd_lsq_ws lsq;      /* SVD workspace, max(m, n) square */
-  mbd_form_solver solver; /* dense, or sparse on planar rigid bodies (mbd_uk_sparse_fits) */
-  int sparse;          /* the sparse form: pseudo-inverses by the leading matrix's LU */
-  int kkt;             /* 1: d->sp->klu holds the LU at the current positions (sparse form) */
-  int stab_diag;       /* S = α I, T = β I (no full matrices given) */
-  double *krhs;        /* n + m: right-hand side and solution of the leading matrix */
-  double *mdiag;       /* n: sparse form, the diagonal of M (mass, mass, inertia per body) */
-  double *xmax, *xmin; /* m: sparse form, the vectors of the power and inverse iterations that
-                          estimate B's largest and least singular values (ratio_estimate) */
+  mbd_form_solver solver;   /* dense, or sparse on planar rigid bodies (mbd_uk_sparse_fits) */
+  int sparse;               /* the sparse form: pseudo-inverses by the leading matrix's LU */
+  int kkt;                  /* 1: d->sp->klu holds the LU at the current positions (sparse form) */
+  int stab_diag;            /* S = α I, T = β I (no full matrices given) */
+  double *krhs;             /* n + m: right-hand side and solution of the leading matrix */
+  double *mdiag;            /* n: sparse form, the diagonal of M (mass, mass, inertia per body) */
+  double *xmax, *xmin;      /* m: sparse form, the vectors of the power and inverse iterations that
+                               estimate B's largest and least singular values (ratio_estimate) */
   const mbd_data *run_data; /* the data whose evaluations advance them (the first evaluated) */
 } mbd_uk;
 
@@ -115,8 +115,8 @@ static void destroy(void *self) {
   if (!u) {
     return;
   }
-  void *ps[] = {u->mih, u->a, u->B,  u->X,  u->r,     u->res, u->S,   u->T,
-                u->L,   u->rs, u->w, u->pw, u->pB, u->drift, u->krhs, u->mdiag, u->xmax, u->xmin};
+  void *ps[] = {u->mih, u->a, u->B,  u->X,  u->r,     u->res,  u->S,     u->T,    u->L,
+                u->rs,  u->w, u->pw, u->pB, u->drift, u->krhs, u->mdiag, u->xmax, u->xmin};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -179,7 +179,8 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   }
   int big = (int)(mr > n ? mr : n);
   if (!u->mih || !u->a || !u->B || !u->X || !u->r || !u->res || !u->S || !u->T || !u->rs || !u->w ||
-      !u->pw || !u->pB || !u->drift || !u->krhs || !u->mdiag || !u->xmax || !u->xmin || mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
+      !u->pw || !u->pB || !u->drift || !u->krhs || !u->mdiag || !u->xmax || !u->xmin ||
+      mbd_lsq_alloc(&u->lsq, big, big, err) < 0) {
     destroy(u);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "udwadia_kalaba");
   }
@@ -314,8 +315,8 @@ static void kkt_correction(mbd_uk *u, mbd_data *d, const double *r, double *x) {
   memcpy(x, u->krhs, (size_t)n * sizeof(double));
 }
 
-/* ε of the estimate: UK_EST_ITERS power and inverse iterations per call, continued from the last
- * call's vectors (the run's evaluations are near one another: the iterations go on along the
+/* the estimate of σ_min/σ₁: UK_EST_ITERS power and inverse iterations per call, continued from the
+ * last call's vectors (the run's evaluations are near one another: the iterations go on along the
  * motion).  A Rayleigh quotient bounds its extreme eigenvalue from inside, so the estimate of
  * σ_min/σ₁ is never below the true ratio */
 #define UK_EST_ITERS 3
