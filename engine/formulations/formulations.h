@@ -304,6 +304,10 @@ void mbd_gauss_filter(int mr, int mn, const double *U, const double *sv, const d
 /* v̇ = a + S x (x, n entries, is overwritten) */
 void mbd_gauss_apply(int n, const mbd_uk_root *S, const double *a, double *x, double *vdot);
 
+/* udwadia_kalaba.c: whether its sparse form applies to m on d — planar rigid bodies (M diagonal),
+ * no contacts nor joint friction, every row active (none set aside by the rank test) */
+int mbd_uk_sparse_fits(const mbd_model *m, const mbd_data *d);
+
 /* sparse.c: the linear solver of a run (linear_solver; "auto" by size and structure) for
  * formulation form on the data d of its integration: MBD_LINSOLVE_DENSE, or MBD_LINSOLVE_SPARSE
  * with the sparse form switched on in d; MBD_E_INPUT when "sparse" was asked where it is not

@@ -3,7 +3,9 @@
  * The sparse form (model_impl.h, mbd_sparse): Φq row by row over the columns of each row's two
  * bodies, M by blocks, the leading matrix [M Φqᵀ; Φq 0] of the active rows factored by KLU
  * (kinematics/kkt.c) — augmented, baumgarte, gcp (Gauss's principle near singular configurations
- * stays dense) — and gcp's and kane's dependent block Φ_qd (partition.c).  Everything that reads
+ * stays dense), udwadia_kalaba on planar rigid bodies (its pseudo-inverse by that matrix away from
+ * singular configurations, udwadia_kalaba.c) — and gcp's and kane's dependent block Φ_qd
+ * (partition.c).  Everything that reads
  * the pivots — the re-selection of rows, gcp's turn to Gauss's principle, the
  * singular-configuration stop, the partition's watch — reads KLU's pivot ratio as it reads the
  * dense LU's.
@@ -13,7 +15,9 @@
  * and when more than SPARSE_MAX_FILL of the leading matrix's entries are set (a flexible body with
  * many modes: its block of M is full); sparse above.  Not written for joint coordinates
  * (formulation relative, generated code: a body's pose depends on its whole path, Φq is dense),
- * udwadia_kalaba (its pseudo-inverse is dense), nor gcp and kane with contacts or frictional joints
+ * udwadia_kalaba on spatial or flexible bodies, with contacts or joint friction, or with rows set
+ * aside by the assembly's rank test (its pseudo-inverse stays the dense SVD), nor gcp and kane with
+ * contacts or frictional joints
  * (the positions' own partition of their velocity-level rows is dense): "auto" is dense there and
  * "sparse" refused with the reason. */
 #include <stdio.h>
@@ -55,8 +59,11 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
     snprintf(why, sizeof why,
              "joint coordinates (formulation relative, generated code), "
              "where a body's pose depends on its whole path and Φq is dense");
-  } else if (form == MBD_FORM_UK) {
-    snprintf(why, sizeof why, "formulation udwadia_kalaba, whose pseudo-inverse is dense");
+  } else if (form == MBD_FORM_UK && !mbd_uk_sparse_fits(m, d)) {
+    snprintf(why, sizeof why,
+             "formulation udwadia_kalaba on model '%s' (its sparse form is written for planar "
+             "rigid bodies without contacts or joint friction, every row active)",
+             m->name);
   } else if ((form == MBD_FORM_GCP || form == MBD_FORM_KANE) && (m->ncontact || m->njfric)) {
     snprintf(why, sizeof why,
              "formulation %s on model '%s' with contacts or joint friction (the partition of "

@@ -516,7 +516,8 @@ topics.linear_solver = {
   title = "m:simulate { ..., linear_solver = \"auto\" | \"dense\" | \"sparse\" | \"recursive\" }",
   text = [[
 How the Cartesian formulations solve their linear systems: the leading matrix [M Phi_q'; Phi_q 0]
-(augmented, baumgarte, gcp; kane's accelerations in the sparse solve), and gcp's and kane's
+(augmented, baumgarte, gcp; kane's accelerations in the sparse solve; udwadia_kalaba's
+pseudo-inverse on planar rigid bodies away from singular configurations), and gcp's and kane's
 dependent block Phi_qd (position and velocity analyses).
   dense    LAPACK's LU of the full matrices: O(n^3) per evaluation, the fastest for small models
   sparse   KLU (SuiteSparse) on the block-diagonal M and the sparse Phi_q (a joint's rows touch
@@ -532,14 +533,17 @@ run.stats.linear_solver says which ran ("dense" or "sparse"), run.stats.symbolic
 often the sparse patterns were analysed; print(run) shows "(sparse)".  Both give the same motion
 to rounding (the pivots near singular configurations are watched the same way).  Large models
 are assembled with sparse position and velocity analyses too (from 400 unknowns).
-Not written for udwadia_kalaba (its pseudo-inverse is dense), formulation "relative" and
-generated code (joint coordinates make Phi_q dense), nor gcp and kane on models with contacts or
-joint friction: "auto" runs dense there and "sparse" is refused with the reason.  A contact's
-switch and Gauss's principle near singular configurations (gcp) run densely for that moment.]],
+Not written for udwadia_kalaba on spatial or flexible bodies, with contacts or joint friction
+(its pseudo-inverse stays the SVD there), formulation "relative" and generated code (joint
+coordinates make Phi_q dense), nor gcp and kane on models with contacts or joint friction: "auto"
+runs dense there and "sparse" is refused with the reason.  A contact's switch and Gauss's
+principle near singular configurations (gcp; udwadia_kalaba nearer than 1e-6 in sigma_min/sigma_1)
+run densely for that moment.]],
   errors = {
     "simulate: unknown linear_solver 'banded' (auto, dense, sparse, recursive)",
-    "simulate: linear_solver 'sparse' is not written for formulation udwadia_kalaba, whose " ..
-      "pseudo-inverse is dense; use linear_solver 'dense' or 'auto'",
+    "simulate: linear_solver 'sparse' is not written for formulation udwadia_kalaba on model " ..
+      "'disk' (its sparse form is written for planar rigid bodies without contacts or joint " ..
+      "friction, every row active); use linear_solver 'dense' or 'auto'",
   },
   example = [[local run = m:simulate { t_end = 2, formulation = "baumgarte", linear_solver = "sparse" }
 print(run.stats.linear_solver, run.stats.symbolic_analyses, run.stats.cpu_time)]],

@@ -194,16 +194,17 @@ static void test_large_partition(void **state) {
 }
 
 /* dense and sparse runs agree: a planar chain of 12 links (36 coordinates, 24 rows) over 2 s at
- * rtol = atol = 1e-8, every formulation with both.  They take the same steps (the error estimates
+ * rtol = atol = 1e-8, every formulation with both (udwadia_kalaba: its SVD against the leading
+ * matrix's LU).  They take the same steps (the error estimates
  * differ by rounding only), and the end states differ by 1e-13 to 1e-11 here (each evaluation's
  * v̇ differs by rounding, about 1e-15 relative; the integration carries it): 1e-10 leaves a
  * margin of ten and more, far below the integration's own error (1e-8) */
 static void test_planar_chain_agrees(void **state) {
   (void)state;
   mbd_model *m = planar_chain(12);
-  int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE};
+  int forms[] = {MBD_FORM_AUGMENTED, MBD_FORM_BAUMGARTE, MBD_FORM_GCP, MBD_FORM_KANE, MBD_FORM_UK};
   const char *chans[] = {"l12.x", "l12.y", "l12.theta", "l7.theta", "l12.vx", "l1.omega"};
-  for (int f = 0; f < 4; f++) {
+  for (int f = 0; f < 5; f++) {
     mbd_run *d = run(m, forms[f], MBD_LINSOLVE_DENSE, 2), *s = run(m, forms[f], MBD_LINSOLVE_SPARSE, 2);
     assert_int_equal(mbd_run_get_stats(d)->linear_solver, MBD_LINSOLVE_DENSE);
     assert_int_equal(mbd_run_get_stats(s)->linear_solver, MBD_LINSOLVE_SPARSE);
@@ -262,25 +263,33 @@ static void test_choice(void **state) {
   r = run(big, MBD_FORM_BAUMGARTE, MBD_LINSOLVE_DENSE, 0.5);
   assert_int_equal(mbd_run_get_stats(r)->linear_solver, MBD_LINSOLVE_DENSE);
   mbd_run_free(r);
-  // udwadia_kalaba is always dense; asked for auto it runs and says so
+  // udwadia_kalaba: sparse for planar rigid bodies, dense for spatial ones (its sparse form is
+  // not written for them); asked for auto it runs and says so
   r = run(big, MBD_FORM_UK, MBD_LINSOLVE_AUTO, 0.5);
+  assert_int_equal(mbd_run_get_stats(r)->linear_solver, MBD_LINSOLVE_SPARSE);
+  mbd_run_free(r);
+  mbd_model *sp = spatial_chain(8);
+  r = run(sp, MBD_FORM_UK, MBD_LINSOLVE_AUTO, 0.5);
   assert_int_equal(mbd_run_get_stats(r)->linear_solver, MBD_LINSOLVE_DENSE);
   mbd_run_free(r);
+  mbd_model_free(sp);
   mbd_model_free(small);
   mbd_model_free(big);
 }
 
-/* "sparse" where it is not written is refused, the reason named: udwadia_kalaba, the relative
- * formulation's joint coordinates (relative names the solves it has); an unknown number too */
+/* "sparse" where it is not written is refused, the reason named: udwadia_kalaba on spatial
+ * bodies, the relative formulation's joint coordinates (relative names the solves it has); an
+ * unknown number too */
 static void test_refused(void **state) {
   (void)state;
-  mbd_model *m = planar_chain(12);
+  mbd_model *m = planar_chain(12), *sp = spatial_chain(4);
   mbd_error err;
-  mbd_run *r = run_with(m, MBD_FORM_UK, MBD_LINSOLVE_SPARSE, 0.5, &err);
+  mbd_run *r = run_with(sp, MBD_FORM_UK, MBD_LINSOLVE_SPARSE, 0.5, &err);
   assert_int_equal(err.code, MBD_E_INPUT);
   MBD_ASSERT_FITS(err.msg, MSG_FORM_SPARSE_REFUSED);
   assert_non_null(strstr(err.msg, "udwadia_kalaba"));
   mbd_run_free(r);
+  mbd_model_free(sp);
   r = run_with(m, MBD_FORM_RELATIVE, MBD_LINSOLVE_SPARSE, 0.5, &err);
   MBD_EXPECT_ERROR(err.code, &err, MBD_E_INPUT, MSG_FORM_REL_LINSOLVE, "sparse");
   mbd_run_free(r);
