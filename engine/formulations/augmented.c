@@ -330,7 +330,7 @@ int mbd_aug_pass_switch(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, doubl
   } else {
     ps->on = 0;  // out of it: every coordinate from the consistent state of the partition
   }
-  return MBD_FORM_RESIZED;
+  return MBD_EVENT_RESIZED;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -488,7 +488,7 @@ static int eval_base(void *self, const mbd_model *m, mbd_data *d, double t, cons
   if (!solve) {
     return rc;
   }
-  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_DERIV_LAMBDA, err);
 }
 
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,

@@ -42,7 +42,7 @@ int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, con
                      int flags, int *solve, mbd_error *err) {
   *solve = 0;
   int rc = p ? mbd_part_state(p, m, d, t, y, flags, err) : mbd_cart_state(m, d, t, y, err);
-  if (rc != 0 || (flags & MBD_FORM_KINEMATIC)) {
+  if (rc != 0 || (flags & MBD_DERIV_KINEMATIC)) {
     return rc;
   }
   rc = mbd_forces_eval(m, d, err);

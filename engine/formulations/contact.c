@@ -633,5 +633,5 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
     ops->pack(self, m, d, y);
     return 0;
   }
-  return MBD_FORM_RESIZED;
+  return MBD_EVENT_RESIZED;
 }

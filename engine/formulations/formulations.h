@@ -19,16 +19,17 @@
 
 #include "../kinematics/kinematics.h"
 
-/* flags of an evaluation */
+/* flags of a formulation's evaluation (deriv and state); MBD_FORM_* are formulation numbers only,
+ * MBD_EVAL_* the kinematic stage's flags (kinematics.h) */
 enum {
-  MBD_FORM_LAMBDA = 1,   /* also the multipliers (reactions, efforts) */
-  MBD_FORM_SAMPLE = 2,   /* a sample or a root function on a copy of the state: change nothing
-                            that steers the integration (conditioning watch, partition) */
-  MBD_FORM_KINEMATIC = 4 /* only the consistent state (positions, velocities, poses, rows) */
+  MBD_DERIV_LAMBDA = 1,   /* also the multipliers (reactions, efforts) */
+  MBD_DERIV_SAMPLE = 2,   /* a sample or a root function on a copy of the state: change nothing
+                             that steers the integration (conditioning watch, partition) */
+  MBD_DERIV_KINEMATIC = 4 /* only the consistent state (positions, velocities, poses, rows) */
 };
 
 /* event(): the state size changed (y re-packed by the driver after ny()) */
-#define MBD_FORM_RESIZED 4
+#define MBD_EVENT_RESIZED 4
 
 typedef struct mbd_form_ops {
   const char *name;
@@ -41,7 +42,7 @@ typedef struct mbd_form_ops {
   int (*ny)(const void *self, const mbd_model *m);
   /* y from the state in d */
   void (*pack)(const void *self, const mbd_model *m, const mbd_data *d, double *y);
-  /* d from y at t, then (unless MBD_FORM_KINEMATIC) forces, v̇ and, with MBD_FORM_LAMBDA, λ.
+  /* d from y at t, then (unless MBD_DERIV_KINEMATIC) forces, v̇ and, with MBD_DERIV_LAMBDA, λ.
    * 0 ok, > 0 the state could not be completed (the integrator retries a smaller step; err says
    * why), < 0 stop with that status. */
   int (*eval)(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
@@ -55,7 +56,7 @@ typedef struct mbd_form_ops {
   int (*step)(void *self, const mbd_model *m, mbd_data *d, double t, double *y, mbd_error *err);
   /* its own root functions (mode switches such as stick and slip), may be NULL: how many, their
    * values at the state of d (evaluated from y), and the switch when one crossed zero at t
-   * (found[i] = ±1): 0 same size (y may change), MBD_FORM_RESIZED, or < 0 */
+   * (found[i] = ±1): 0 same size (y may change), MBD_EVENT_RESIZED, or < 0 */
   int (*nroot)(const void *self, const mbd_model *m);
   /* 1 when its root functions read only the kinematic state (positions, velocities, rows), so
    * that the driver evaluates them without forces or accelerations; NULL: they need those */
@@ -196,7 +197,7 @@ void mbd_partitioned_stats(const void *self, mbd_run_stats *st);
 void mbd_partitioned_destroy(void *self);
 
 /* the part of every eval before the solve (cartesian.c): the state from y — the partition's
- * analyses when p is given, else y = [q; v] — then, unless MBD_FORM_KINEMATIC, M and Q.  *solve = 1
+ * analyses when p is given, else y = [q; v] — then, unless MBD_DERIV_KINEMATIC, M and Q.  *solve = 1
  * when the caller goes on to the accelerations; otherwise the status is the eval's result. */
 int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
                      int flags, int *solve, mbd_error *err);
@@ -221,7 +222,7 @@ typedef struct mbd_aug_pass {
 int mbd_aug_pass_init(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                       const mbd_form_solver *solver, mbd_error *err);
 void mbd_aug_pass_free(mbd_aug_pass *ps);
-/* at its root: into the passage (projection and partition) or out of it; MBD_FORM_RESIZED */
+/* at its root: into the passage (projection and partition) or out of it; MBD_EVENT_RESIZED */
 int mbd_aug_pass_switch(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, double t,
                         mbd_error *err);
 int mbd_aug_ny(const void *self, const mbd_model *m);
@@ -267,7 +268,7 @@ int mbd_contact_dynamics(void *self, mbd_form_solve_fn solve, const mbd_model *m
                          int want_lambda, mbd_error *err);
 /* the contacts' root functions (three per contact) and their switches (the ops nroot, roots,
  * event of formulation ops; event re-solves with solve after rebase, and packs y itself when its
- * size stands — no reallocation — else returns MBD_FORM_RESIZED) */
+ * size stands — no reallocation — else returns MBD_EVENT_RESIZED) */
 int mbd_contact_nroot(const void *self, const mbd_model *m);
 int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double t, double *g,
                       mbd_error *err);

@@ -118,7 +118,7 @@ static int eval_base(void *self, const mbd_model *m, mbd_data *d, double t, cons
   if (!solve) {
     return rc;
   }
-  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_DERIV_LAMBDA, err);
 }
 
 /* (across the window of a singular configuration: partition.c) */

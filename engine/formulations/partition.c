@@ -208,7 +208,7 @@ static int factor_jd(mbd_part *p, mbd_data *d, int flags, mbd_error *err) {
   int ma = p->ma;
   if (mbd_sparse_on(d)) {
     d->lu_factorizations++;
-    if (!(flags & MBD_FORM_SAMPLE)) {
+    if (!(flags & MBD_DERIV_SAMPLE)) {
       p->rcond = 0;
     }
     double ratio = 0;
@@ -223,7 +223,7 @@ static int factor_jd(mbd_part *p, mbd_data *d, int flags, mbd_error *err) {
   }
   int piv = mbd_lu_factor(ma, p->jd, ma, p->jpiv);
   d->lu_factorizations++;
-  if (!(flags & MBD_FORM_SAMPLE)) {
+  if (!(flags & MBD_DERIV_SAMPLE)) {
     p->rcond = 0;
   }
   return piv;
@@ -529,7 +529,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   }
   // watch the conditioning of the dependent block (once per evaluation, at the converged state;
   // not from samples, so recording never steers the integration)
-  if (!(flags & MBD_FORM_SAMPLE)) {
+  if (!(flags & MBD_DERIV_SAMPLE)) {
     p->rcond = mbd_sparse_on(d) ? p->sratio : pivot_ratio(p->jd, ma, d, p->n);
     if (p->rcond < 0.1 * p->rcond0) {
       p->degraded = 1;
@@ -814,7 +814,7 @@ int mbd_part_windowed(mbd_part *p, void *self, mbd_part_base_fn base, const mbd_
   int rc = base(self, m, d, t, y, flags, err);
   // a partitioned state of a model the window serves, with dynamics asked for, not already
   // inside a window's own evaluations
-  if (p->in_window || !p->wy || p->sep || mbd_sparse_on(d) || (flags & MBD_FORM_KINEMATIC) ||
+  if (p->in_window || !p->wy || p->sep || mbd_sparse_on(d) || (flags & MBD_DERIV_KINEMATIC) ||
       p->ma == 0 || p->f == 0 || p->fp != p->f || (rc < 0 && rc != MBD_E_SINGULAR)) {
     return rc;
   }

@@ -241,7 +241,7 @@ static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_
   if (!r->recursive) {
     mbd_tree_poses(r->mr, x);
   }
-  int accel = !(flags & MBD_FORM_KINEMATIC) && x->have_dynamics;
+  int accel = !(flags & MBD_DERIV_KINEMATIC) && x->have_dynamics;
   mbd_tree_to_cartesian(r->mr, x, m, d, accel);
   d->have_dynamics = 0;
   // the channels read the rows, not their active copies: the recursive solve skips the gather

@@ -732,7 +732,7 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
     } else {
       mbd_lu_solve(mg, LU, mg, d->ipiv, lam, 1);
     }
-    if (flags & MBD_FORM_LAMBDA) {
+    if (flags & MBD_DERIV_LAMBDA) {
       // the local rows' multipliers take the cut rows' forces too: the recursion once more
       // with τ = −Gᵀλ (its q̈ is the correction −Xλ)
       double *tau = d->tmp_n, *x = d->augrhs;

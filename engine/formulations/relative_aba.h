@@ -6,7 +6,7 @@
 
 #include "formulations.h"
 
-/* v̇ (and λ with MBD_FORM_LAMBDA in flags) of a recursive tree model whose poses, rows (gathered)
+/* v̇ (and λ with MBD_DERIV_LAMBDA in flags) of a recursive tree model whose poses, rows (gathered)
  * and forces are evaluated in d, with γ* (ma, in the order of the active rows) on the right-hand
  * side of every active row: the rows of the Euler-parameter norms inside the recursion, the
  * others through the m×m system Φq M̄⁻¹ Φqᵀ λ = Φq v̇₀ − γ*.  With any flag, each body's Ÿ is left

@@ -717,14 +717,14 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
     if (!solve) {
       return rc;
     }
-    return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+    return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_DERIV_LAMBDA, err);
   }
   d->t = t;
   d->have_dynamics = 0;
   memcpy(d->q, y, (size_t)m->nqi * sizeof(double));
   memcpy(d->v, y + m->nqi, (size_t)m->nv * sizeof(double));
   int rc = project(u, m, d, err);
-  if (rc != 0 || (flags & MBD_FORM_KINEMATIC)) {
+  if (rc != 0 || (flags & MBD_DERIV_KINEMATIC)) {
     return rc;
   }
   for (int i = 0; i < m->nqi + m->nv; i++) {
@@ -734,7 +734,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   if (rc != MBD_OK) {
     return rc;
   }
-  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_FORM_LAMBDA, err);
+  return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_DERIV_LAMBDA, err);
 }
 
 static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *y, const int *found,

@@ -373,7 +373,7 @@ static int hard(int rc, const mbd_error *err) {
 int lin_sys_complete(lin_sys *s, const double *x, mbd_error *err) {
   mbd_data_copy_state(s->w, s->d, s->d0);
   s->d->t = s->t;
-  return hard(mbd_part_state(s->p, s->w, s->d, s->t, x, MBD_FORM_SAMPLE, err), err);
+  return hard(mbd_part_state(s->p, s->w, s->d, s->t, x, MBD_DERIV_SAMPLE, err), err);
 }
 
 int lin_sys_rhs(lin_sys *s, const double *x, double *xdot, mbd_error *err) {
@@ -385,7 +385,7 @@ int lin_sys_rhs(lin_sys *s, const double *x, double *xdot, mbd_error *err) {
     // gcp, kane: their state is x itself (their eval does the analyses)
     mbd_data_copy_state(w, d, s->d0);
     d->t = s->t;
-    rc = hard(s->ops->eval(s->self, w, d, s->t, x, MBD_FORM_SAMPLE, err), err);
+    rc = hard(s->ops->eval(s->self, w, d, s->t, x, MBD_DERIV_SAMPLE, err), err);
     if (rc == MBD_OK) {
       s->ops->deriv(s->self, w, d, xdot);
     }
@@ -398,7 +398,7 @@ int lin_sys_rhs(lin_sys *s, const double *x, double *xdot, mbd_error *err) {
     return rc;
   }
   s->ops->pack(s->self, w, d, s->y);
-  rc = hard(s->ops->eval(s->self, w, d, s->t, s->y, MBD_FORM_SAMPLE, err), err);
+  rc = hard(s->ops->eval(s->self, w, d, s->t, s->y, MBD_DERIV_SAMPLE, err), err);
   if (rc != MBD_OK) {
     return rc;
   }

@@ -143,7 +143,7 @@ static int rhs(double t, const double *y, double *ydot, void *ud) {
 /* a sample at (t, y): evaluated with multipliers on the sampling data, recorded */
 static int sample(sim *s, double t, const double *y) {
   mbd_data_copy_state(s->m, s->ds, s->d);
-  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, MBD_FORM_LAMBDA | MBD_FORM_SAMPLE, s->err);
+  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, MBD_DERIV_LAMBDA | MBD_DERIV_SAMPLE, s->err);
   if (rc > 0) {
     return s->err->code < 0 ? s->err->code : MBD_E_NEWTON;  // no retry for an output sample
   }
@@ -196,7 +196,7 @@ static int roots(double t, const double *y, double *g, void *ud) {
   sim *s = ud;
   mbd_data_copy_state(s->m, s->ds, s->d);
   int dyn = s->nroot_form && !(s->ops->roots_kinematic && s->ops->roots_kinematic(s->self, s->m));
-  int flags = MBD_FORM_SAMPLE | (dyn ? MBD_FORM_LAMBDA : MBD_FORM_KINEMATIC);
+  int flags = MBD_DERIV_SAMPLE | (dyn ? MBD_DERIV_LAMBDA : MBD_DERIV_KINEMATIC);
   int rc = s->ops->eval(s->self, s->m, s->ds, t, y, flags, s->err);
   if (rc != 0) {
     return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);
@@ -330,7 +330,7 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
       return sample(s, t, *y);
     }
     // the formulation's switch at t, on the integration data evaluated there
-    rc = s->ops->eval(s->self, s->m, s->d, t, *y, MBD_FORM_LAMBDA, s->err);
+    rc = s->ops->eval(s->self, s->m, s->d, t, *y, MBD_DERIV_LAMBDA, s->err);
     if (rc != 0) {
       return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);
     }
@@ -338,7 +338,7 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
     if (rc < 0) {
       return rc;
     }
-    if (rc == MBD_FORM_RESIZED) {
+    if (rc == MBD_EVENT_RESIZED) {
       int ny = s->ops->ny(s->self, s->m);
       double *ny_buf = realloc(*y, (size_t)(ny ? ny : 1) * sizeof(double));
       if (!ny_buf) {
@@ -455,11 +455,11 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
     // the formulation's modes checked at the start, before the first step (contacts: whether a
     // contact can stick, the sign of its normal force): the state size may change
     ops->pack(s.self, m, s.d, y);
-    rc = ops->eval(s.self, m, s.d, 0, y, MBD_FORM_LAMBDA, err);
+    rc = ops->eval(s.self, m, s.d, 0, y, MBD_DERIV_LAMBDA, err);
     if (rc == MBD_OK) {
       rc = ops->event(s.self, m, s.d, 0, y, NULL, err);
     }
-    if (rc == MBD_FORM_RESIZED) {
+    if (rc == MBD_EVENT_RESIZED) {
       int ny = ops->ny(s.self, m);
       double *ny_buf = realloc(y, (size_t)(ny ? ny : 1) * sizeof(double));
       rc = ny_buf ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
@@ -543,8 +543,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   // augmented and baumgarte near a singular configuration that they did not pass in partitioned
   // coordinates (formulations/augmented.c: models with contacts or many coordinates): closer than
-  // SIM_NEAR_SINGULAR they may have left the motion's branch unseen
-  if ((o->formulation == MBD_FORM_AUGMENTED || o->formulation == MBD_FORM_BAUMGARTE) &&
+  // SIM_NEAR_SINGULAR they may have left the motion's branch unseen (a run that stopped says why
+  // in its error, e.g. the leading matrix is singular: not both)
+  if (rc == MBD_OK && (o->formulation == MBD_FORM_AUGMENTED || o->formulation == MBD_FORM_BAUMGARTE) &&
       run->stats.singular_passages == 0 && s.d->sing_ratio < SIM_NEAR_SINGULAR) {
     mbd_run_warn(run, MSG_SIM_NEAR_SINGULAR, ops->name, s.d->sing_t, s.d->sing_ratio);
   }

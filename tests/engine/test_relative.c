@@ -352,7 +352,7 @@ static void check_aba_tol(mbd_model *m, const char *const *cut, int ncut, const 
     }
     assert_int_equal(mbd_kin_update(mr, dr, 0, &err), MBD_OK);
     assert_int_equal(mbd_forces_eval(mr, dr, &err), MBD_OK);
-    if (mbd_relative_aba(mr, dr, dr->gamma_a, MBD_FORM_LAMBDA, &err) != MBD_OK) {
+    if (mbd_relative_aba(mr, dr, dr->gamma_a, MBD_DERIV_LAMBDA, &err) != MBD_OK) {
       fail_msg("%s, recursive: %s", what, err.msg);
     }
     assert_int_equal(dd->ma, dr->ma);
