@@ -157,6 +157,8 @@ typedef struct mbd_part {
   long pid;               /* the partition's number (every choice a new one) */
   double sratio;          /* its pivot ratio (the dense form reads jd's) */
   const double *colw;     /* n column weights for the choice's QR, or NULL (mbd_aug_pass) */
+  double *modw;           /* n: the choice's weights of the coordinates' kinds (modal columns
+                             PART_MODAL_WEIGHT, others 1), NULL without flexible bodies */
   double *wy, *wv; /* 3n + 2, 2n + 2: the window's direction and shifted state, its accelerations */
   double *wq;      /* nq + 2n + 2: the point's positions and velocities, a move */
   mbd_lsq_ws wlsq; /* its SVD of Φq */

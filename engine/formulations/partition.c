@@ -36,6 +36,16 @@
 #define PART_WINDOW_REL 1e-3
 #define PART_WINDOW_PRE 0.05
 #define PART_WINDOW_MAX_NV 300
+/* a flexible body's modal coordinates are dependent only where the other coordinates cannot
+ * make Φ_qd: the choice's QR scales their columns by this (a modal column of a node's rows has
+ * entries of order 1: modes are scaled to a largest nodal translation of 1 m).  Error control sees
+ * only y = [q_i; v_i]; a modal coordinate computed from rigid ones (paper 003's robot: arm2.a1 and
+ * arm3.a2 from payload.x and payload.y) has its vibration, millimetres, carried on coordinates of
+ * metres, and the integrator's tolerance rtol·|q_i| leaves it uncontrolled: kane's and gcp's end
+ * effector was 15 mm off at 5 s at rtol 1e-7, 1e-8 m off with the modal coordinates independent.
+ * A rigid column left below 1e-3 of its size by the QR's earlier picks (near a singular
+ * configuration of the rigid coordinates) loses to a modal one: that block is better conditioned */
+#define PART_MODAL_WEIGHT 1e-3
 
 void mbd_part_free(mbd_part *p) {
   if (!p) {
@@ -43,12 +53,17 @@ void mbd_part_free(mbd_part *p) {
   }
   void *ps[] = {p->perm, p->perm_old, p->jd,   p->jd_cand, p->jpiv,      p->x,    p->B,
                 p->K,    p->r,        p->kpiv, p->pperm,   p->pperm_old, p->prow, p->phiq_p,
-                p->jp,   p->jppiv,    p->wy,   p->wv,      p->wq};
+                p->jp,   p->jppiv,    p->wy,   p->wv,      p->wq,      p->modw};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
   mbd_lsq_free(&p->wlsq);
   free(p);
+}
+
+/* a flexible body with its own block (not one of its nodes) */
+static int is_flex(const mbd_body *b) {
+  return b->block >= 0 && (b->kind == MBD_BODY_FLEX2 || b->kind == MBD_BODY_FLEX3);
 }
 
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
@@ -92,6 +107,29 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->jppiv = calloc(ma, sizeof(int));
   // the window of a singular configuration (mbd_part_windowed): two shifted states and their
   // accelerations, and an SVD of Φq (models of up to PART_WINDOW_MAX_NV coordinates)
+  // the coordinates' kinds for the choice: modal columns weighted down (PART_MODAL_WEIGHT)
+  int nmodal = 0;
+  for (int b = 0; b < m->nbody; b++) {
+    nmodal += is_flex(&m->body[b]) ? m->body[b].nmode : 0;
+  }
+  if (nmodal > 0) {
+    p->modw = malloc(n * sizeof(double));
+    if (p->modw) {
+      for (int c = 0; c < p->n; c++) {
+        p->modw[c] = 1;
+      }
+      for (int b = 0; b < m->nbody; b++) {
+        const mbd_body *bd = &m->body[b];
+        if (is_flex(bd) && bd->nmode > 0) {
+          // the modes are the last coordinates of the body's block
+          const mbd_block *bl = &m->block[bd->block];
+          for (int k = bl->nv - bd->nmode; k < bl->nv; k++) {
+            p->modw[bl->vadr + k] = PART_MODAL_WEIGHT;
+          }
+        }
+      }
+    }
+  }
   int window = m->nv <= PART_WINDOW_MAX_NV;
   p->wy = window ? calloc(3 * n + 2, sizeof(double)) : NULL;
   p->wv = window ? calloc(2 * n + 2, sizeof(double)) : NULL;
@@ -99,7 +137,7 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   int wlsq = window ? mbd_lsq_alloc(&p->wlsq, ma > n ? ma : n, ma > n ? ma : n, err) : MBD_OK;
   if (!p->perm || !p->perm_old || !p->jd || !p->jd_cand || !p->jpiv || !p->x || !p->B || !p->K ||
       !p->r || !p->kpiv || !p->pperm || !p->pperm_old || !p->prow || !p->phiq_p || !p->jp ||
-      !p->jppiv || (window && (!p->wy || !p->wv || !p->wq || wlsq != MBD_OK))) {
+      !p->jppiv || (nmodal > 0 && !p->modw) || (window && (!p->wy || !p->wv || !p->wq || wlsq != MBD_OK))) {
     mbd_part_free(p);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "partitioning");
   }
@@ -315,7 +353,7 @@ static int sparse_choice(mbd_part *p, mbd_data *d, mbd_error *err) {
     sp->jp[k] = nz;
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
       sp->ji[nz] = sp->ci[e];
-      sp->jx[nz++] = sp->val[e];
+      sp->jx[nz++] = sp->val[e] * (p->modw ? p->modw[sp->ci[e]] : 1);
     }
   }
   sp->jp[ma] = nz;
@@ -360,10 +398,11 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   // QR with column pivoting of Φq (ma × n): the first ma pivot columns are the dependent ones;
   // with column weights (colw) of the columns scaled by them
   const double *J = d->phiq_a;
-  if (!chosen && p->colw) {
+  if (!chosen && (p->colw || p->modw)) {
     for (int c = 0; c < p->n; c++) {
+      double w = (p->colw ? p->colw[c] : 1) * (p->modw ? p->modw[c] : 1);
       for (int r = 0; r < p->ma; r++) {
-        MBD_AT(d->aug, p->ma, r, c) = MBD_AT(d->phiq_a, p->ma, r, c) * p->colw[c];
+        MBD_AT(d->aug, p->ma, r, c) = MBD_AT(d->phiq_a, p->ma, r, c) * w;
       }
     }
     J = d->aug;
@@ -612,7 +651,17 @@ static int better(mbd_part *p, const mbd_model *m, mbd_data *d) {
     // the sparse form: the QR and the candidate's LU are dense (only once the pivots have fallen)
     mbd_sparse_densify(m, d);
   }
-  if (mbd_qrcp_rank(&d->lsq, ma, n, d->phiq_a, ma, 1e-10, p->perm_old, &rank, p->r) < 0 ||
+  // (the choice's QR: modal columns weighted as in mbd_part_choose)
+  const double *J = d->phiq_a;
+  if (p->modw) {
+    for (int c = 0; c < n; c++) {
+      for (int r = 0; r < ma; r++) {
+        MBD_AT(d->aug, ma, r, c) = MBD_AT(d->phiq_a, ma, r, c) * p->modw[c];
+      }
+    }
+    J = d->aug;
+  }
+  if (mbd_qrcp_rank(&d->lsq, ma, n, J, ma, 1e-10, p->perm_old, &rank, p->r) < 0 ||
       rank < ma) {
     return 0;
   }

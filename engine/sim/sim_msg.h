@@ -92,9 +92,6 @@
 #define MSG_SIM_DEFAULT_REDUNDANT                                                              \
   "model '%s' has %d redundant constraint rows, where the rows kept at assembly can lie flat " \
   "while the mechanism moves on, and kane's partition stops there"
-#define MSG_SIM_DEFAULT_FLEX                                                                  \
-  "model '%s' has flexible bodies, whose motion kane's partition follows less accurately at " \
-  "a given tolerance"
 #define MSG_SIM_DEFAULT_COORDS \
   "model '%s' has coordinates whose rates are not its velocities, which kane cannot partition"
 /* warning: position analyses stopped at their rounding floor: the largest residual, position_tol,

@@ -224,19 +224,17 @@ int mbd_sim_default_formulation(const mbd_model *m, char *why, size_t len) {
   why[0] = 0;
   // kane keeps the constraints (its position and velocity analyses hold them to position_tol at
   // every evaluation) and takes the fewest evaluations on closed loops; baumgarte holds them by
-  // stabilization where kane does not serve: nothing to integrate in a fully driven model, modal
-  // coordinates (paper 003's robot with lumped masses at rtol 1e-7: kane's end effector 13 mm
-  // off its converged path at 5 s, baumgarte's and augmented's within 1e-6 m), coordinates it
-  // cannot partition, and redundant rows (a parallelogram with a third crank: kane and gcp stop
-  // where the rows kept at assembly lie flat, at rtol 1e-8 and 1e-10; baumgarte passes)
+  // stabilization where kane does not serve: nothing to integrate in a fully driven model,
+  // coordinates it cannot partition, and redundant rows (a parallelogram with a third crank:
+  // kane and gcp stop where the rows kept at assembly lie flat, at rtol 1e-8 and 1e-10;
+  // baumgarte passes).  Flexible bodies: kane (partition.c keeps their modal coordinates
+  // independent, PART_MODAL_WEIGHT)
   mbd_model_info in;
   mbd_model_get_info(m, &in);
   if (in.dof <= 0) {
     snprintf(why, len, MSG_SIM_DEFAULT_NO_DOF, m->name);
   } else if (in.nredundant > 0) {
     snprintf(why, len, MSG_SIM_DEFAULT_REDUNDANT, m->name, in.nredundant);
-  } else if (m->nflex > 0) {
-    snprintf(why, len, MSG_SIM_DEFAULT_FLEX, m->name);
   } else if (m->nqi != m->nv) {
     snprintf(why, len, MSG_SIM_DEFAULT_COORDS, m->name);
   } else {

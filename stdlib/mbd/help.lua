@@ -474,8 +474,9 @@ analyses hold the constraints to position_tol at every step, and on closed loops
 fewest evaluations (augmented without stabilization lets a pendulum leave its pin by 12 % of its
 length over 1000 s at rtol 1e-6).  Where kane does not serve, the run uses baumgarte and says so
 in a note (run.note): a model with no degree of freedom left (nothing to integrate), redundant
-constraint rows (the kept rows can lie flat while the mechanism moves on, where kane stops),
-flexible bodies (kane's partition follows modal motion less accurately at a given tolerance).
+constraint rows (the kept rows can lie flat while the mechanism moves on, where kane stops).
+A flexible body's modal coordinates stay independent wherever the rigid coordinates can be the
+dependent ones, so that the integrator's error test sees the vibration itself.
 run.formulation names what ran.  The default samples follow the steps because a fixed t_end/500
 aliases a long run (every 2 s for a 2 s period).  Defaults that still lose accuracy say so:
 augmented and baumgarte warn when the constraints drift beyond position_tol, default samples
