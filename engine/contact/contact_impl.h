@@ -92,8 +92,12 @@ void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick);
  * a Taylor predictor from the last evaluation, again from the geometric first guess where that
  * fails or moved far; a circle's parameter as ψ − θ), their rates, and fills rows[0] (gap, position
  * level) and rows[1..nroll] (rolling, velocity level: val = 0) over (Y1 | Y2), and the contact's
- * state in d->cstate.  MBD_OK, or < 0 with err naming the contact, the time and the reason. */
-int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err);
+ * state in d->cstate.  gamma = 0 (a Newton iteration of a position analysis, MBD_EVAL_POSITION):
+ * the values and Jacobians only — the parameters' rates, the rows' h (the moving-point terms) and
+ * cs->udot, cs->nturn are left as they were, for an evaluation with gamma = 1 at the converged
+ * positions.  MBD_OK, or < 0 with err naming the contact, the time and the reason. */
+int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, int gamma, mbd_row *rows,
+                     mbd_error *err);
 /* frictional joint k's lock row over (Y1 | Y2): its joint coordinate's rate (velocity level,
  * val = 0); records the rate in d->jfstate[k] */
 void mbd_jfric_row(const mbd_model *m, mbd_data *d, int k, mbd_row *row);

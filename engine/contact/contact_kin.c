@@ -443,6 +443,16 @@ static void put_dot(const mbd_vec *sep, const double *cv, const double *cd, cons
   }
 }
 
+/* put_dot's value, rate and Jacobian without its quadratic term (h = 0): a Newton iteration's */
+static void put_jac(const mbd_vec *sep, const double *cv, int velocity, mbd_row *o) {
+  o->val = velocity ? 0 : mbd_dot3(cv, sep->v);
+  o->rate = mbd_dot3(cv, sep->vd);
+  o->h = 0;
+  for (int k = 0; k < MBD_NLOC; k++) {
+    o->J[k] = cv[0] * sep->J[0][k] + cv[1] * sep->J[1][k] + cv[2] * sep->J[2][k];
+  }
+}
+
 /* the curvature check: planar κ1 + κ2 > 0; spatial the relative curvature positive definite */
 static int check_curvature(const mbd_model *m, mbd_data *d, int c, const cn_sys *s,
                            mbd_error *err) {
@@ -582,7 +592,8 @@ static int stall_reason(const mbd_model *m, mbd_data *d, int c, int rc, const do
   return MBD_OK;
 }
 
-int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_error *err) {
+int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, int gamma, mbd_row *rows,
+                     mbd_error *err) {
   const mbd_contact *ct = &m->contact[c];
   const mbd_surface *sf1 = &m->surface[ct->s1], *sf2 = &m->surface[ct->s2];
   mbd_contact_state *cs = &d->cstate[c];
@@ -652,6 +663,15 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, mbd_row *rows, mbd_
   mbd_vec sep;
   mbd_vec_sep(m, d, ct->b1, s.g1.s, ct->b2, s.g2.s, &sep);
   memcpy(cs->vrel, sep.vd, sizeof cs->vrel);
+  if (!gamma) {
+    // a Newton iteration: the rows' values and Jacobians (put_dot's, without the rates' terms)
+    put_jac(&sep, s.n, 0, &rows[0]);
+    rows[0].val = cs->gap;
+    for (int k = 0; k < ct->nroll; k++) {
+      put_jac(&sep, cs->t[k], 1, &rows[1 + k]);
+    }
+    return MBD_OK;
+  }
   // parameter rates: F_x ẋ = −F_t with F_t the equations' rates at fixed parameters
   double n1v[3], n1d[3], n2v[3], n2d[3];
   axis_state(m, d, ct->b1, s.g1.n, n1v, n1d);

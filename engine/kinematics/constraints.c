@@ -88,13 +88,21 @@ static double gamma_pose_terms(const mbd_data *d, int b1, int b2, const double *
   return s;
 }
 
+/* put_row's `all`: 0 γ alone (MBD_EVAL_GAMMA), ROWS_ALL everything, ROWS_POSITION Φ and Φq
+ * without γ (MBD_EVAL_POSITION) */
+#define ROWS_ALL 1
+#define ROWS_POSITION 2
+
 /* one local row into the global arrays */
 static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, const mbd_row *o,
                     double gamma, int all) {
   d->phi[r] = o->val;
-  // rigid bodies in their own coordinates (J = I) have no quadratic term to add
-  d->gamma[r] = (d->pose[b1].J || d->pose[b2].J) ? gamma + gamma_pose_terms(d, b1, b2, o->J)
-                                                 : gamma + 0.0;
+  // rigid bodies in their own coordinates (J = I) have no quadratic term to add (a Newton
+  // iteration, all = ROWS_POSITION, leaves γ to the update at the converged positions)
+  if (all != ROWS_POSITION) {
+    d->gamma[r] = (d->pose[b1].J || d->pose[b2].J) ? gamma + gamma_pose_terms(d, b1, b2, o->J)
+                                                   : gamma + 0.0;
+  }
   if (all) {
     double *rj = d->rowJ + (size_t)r * MBD_NLOC;
     for (int c = 0; c < MBD_NLOC; c++) {
@@ -155,7 +163,9 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
   for (int k = 0; k < 2; k++) {
     int r = j->row0 + k;
     d->phi[r] = o.v[k];
-    d->gamma[r] = -o.h[k] + 0.0;
+    if (all != ROWS_POSITION) {
+      d->gamma[r] = -o.h[k] + 0.0;
+    }
     if (!all) {
       continue;
     }
@@ -173,8 +183,10 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
     return m->eqs->rows(m->eqs->ud, m, d, flags, err);  // generated equations (paper 002)
   }
   // MBD_EVAL_GAMMA: q unchanged since the last evaluation, only v moved — Φ, Φq and Φt stand,
-  // γ is recomputed (the local rows are formed again, but not scattered)
-  int all = flags != MBD_EVAL_GAMMA;
+  // γ is recomputed (the local rows are formed again, but not scattered).  MBD_EVAL_POSITION: a
+  // Newton iteration — Φ, Φq and Φt without γ and what only γ needs (a contact's moving-point
+  // terms); the update that follows at the converged positions computes them
+  int all = flags == MBD_EVAL_GAMMA ? 0 : flags == MBD_EVAL_POSITION ? ROWS_POSITION : ROWS_ALL;
   if (all) {
     if (mbd_sparse_on(d)) {
       memset(d->sp->val, 0, (size_t)d->sp->nnz * sizeof(double));
@@ -239,7 +251,7 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   for (int c = 0; c < m->ncontact; c++) {
     const mbd_contact *ct = &m->contact[c];
     mbd_row rows[3];
-    int rc = mbd_contact_rows(m, d, c, rows, err);
+    int rc = mbd_contact_rows(m, d, c, all != ROWS_POSITION, rows, err);
     if (rc < 0) {
       return rc;
     }
@@ -284,7 +296,9 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
     }
     const double *p = d->q + qa, *pd = d->v + va;
     d->phi[r] = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1;
-    d->gamma[r] = -2 * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
+    if (all != ROWS_POSITION) {
+      d->gamma[r] = -2 * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
+    }
     if (all && mbd_sparse_on(d)) {
       for (int k = 0; k < 4; k++) {
         d->sp->val[d->sp->rp[r] + k] = 2 * p[k];

@@ -27,7 +27,8 @@ void mbd_kin_move(const mbd_model *m, double *q, const double *dv);
 #define MBD_EVAL_GAMMA 2
 /* flags = MBD_EVAL_POSITION: a Newton iteration of a position analysis, which reads Φ, Φq and Φt
  * only; γ (and what generated equations give with it: M̄, ḡ) may be left stale until an update
- * with MBD_EVAL_GAMMA or 0 at the same positions (the numeric stages compute everything) */
+ * with MBD_EVAL_GAMMA or 0 at the same positions (the numeric stage leaves γ, the contacts'
+ * moving-point terms and parameter rates; the poses' rates are computed) */
 #define MBD_EVAL_POSITION 4
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
 /* copy the active rows into phi_a, phiq_a, gamma_a, phit_a */
