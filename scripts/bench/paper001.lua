@@ -34,8 +34,9 @@
 --   ex2   1e-7 / 1e-8              124 / 256                        0.48  1.0
 --   ex3   1e-9 / 3.2e-10          2140 / 1510                       1.42  2.0-2.3
 --   ex4   3.2e-10 / 1e-10          804 / 704                        1.14  1.7-1.8
--- The paper's claim is not reproduced: kane's evaluations cost 1.4-1.9 times augmented's (its
--- Newton position analysis: paper001_callgrind.sh), and only in ex2, where augmented needs a ten
+-- The paper's claim is not reproduced: kane's evaluations cost 1.3-1.8 times augmented's in
+-- instructions (its Newton position analysis: paper001_callgrind.sh; 1.4-1.9 before its Newton
+-- iterations left out γ, when the CPU above was measured), and only in ex2, where augmented needs a ten
 -- times tighter tolerance for the integrated disk.vy, do its fewer evaluations make up for it.
 local study = require "mbd.study"
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."

@@ -19,20 +19,27 @@
 # functions' evaluations of the state are counted in the blocks, not in nfev).
 # Measured (Release build, Debian's gcc; instructions per evaluation, thousands):
 #   case  kane/aug  kane: /rhs state kinem search dynamics | augmented: /rhs state kinem search dynamics
-#   ex1     1.94          46.7  33.3  31.6   14.3    6.0   |            24.1  13.8  13.7    6.6    3.3
-#   ex2     0.92          53.9  40.8  38.9   21.5    5.9   |            28.3  15.9  15.8    9.6    3.9
-#   ex3     2.04         150.2  95.1  86.0   23.4   39.8   |           104.2  37.5  37.4   13.3   44.1
-#   ex4     1.64         172.5 111.0 101.3   31.5   44.7   |           119.8  43.8  43.7   17.5   49.8
-# kane's state costs 2.4-2.6 times augmented's, its dynamics (the n×n system of eq 28 against the
-# (n+m)×(n+m) augmented one, 12×12 against 19×19 in ex3) 0.90 times in the spatial examples and
-# 1.5-1.8 times in the planar ones.  What it would take for eq 28 to be cheaper: with a state no
-# dearer than augmented's (one kinematic update per evaluation, e.g. Newton on the residual alone,
-# the contact search not repeated per iteration) kane's evaluation would cost 1.13, 1.02, 0.89,
-# 0.88 times augmented's on ex1-4, and with its evaluation counts its runs 1.13, 0.50, 1.26, 1.00
-# times augmented's: it would also need no more evaluations than augmented, which error control on
-# the independent coordinates alone does not give it in ex3-4.  ex1 is 24 evaluations and a
-# switch: its counts move by ±20 % with the last digits of rtol (the root finding at the switch:
-# 0.58 M instructions for augmented at 10^-5.5, 0.82 M at 3.16228e-6).
+#   ex1     1.78          43.1  29.8  28.0   14.5    6.0   |            24.2  13.9  13.8    6.7    3.3
+#   ex2     0.83          48.9  35.9  33.9   21.8    5.9   |            28.5  16.1  16.0    9.7    3.9
+#   ex3     1.85         136.1  81.1  72.0   23.6   39.8   |           104.3  37.6  37.5   13.4   44.1
+#   ex4     1.47         154.1  92.6  82.8   31.4   44.7   |           119.8  43.8  43.7   17.4   49.8
+# kane's state costs 2.1-2.2 times augmented's (2.4-2.6 while its Newton iterations also formed γ:
+# the contact's parameter rates and moving-point terms; 46.9, 54.2, 150.4, 172.4 thousand per
+# evaluation then), its dynamics (the n×n system of eq 28 against the (n+m)×(n+m) augmented one,
+# 12×12 against 19×19 in ex3) 0.90 times in the spatial examples and 1.5-1.8 times in the planar
+# ones.  What the state still pays: per state evaluation one update of Φ and Φq and one per Newton
+# iteration (1.41 updates in ex3), each with the contact search (the gap row's value is the
+# solved gap), and a γ pass at the converged positions and new velocities, which forms every row
+# again (the joints' in full, the contact search once more from its converged start) and skips
+# only the scatter into Φq.  The update at the converged positions is not one too many: it gives
+# the Φq of the velocity analysis and of B.  What it would take for eq 28 to be cheaper: with a
+# state no dearer than augmented's (one kinematic update per evaluation, e.g. Newton on the
+# residual alone, the contact search not repeated per iteration) kane's evaluation would cost
+# 1.13, 1.02, 0.89, 0.88 times augmented's on ex1-4, and with its evaluation counts its runs 1.13,
+# 0.50, 1.26, 1.00 times augmented's: it would also need no more evaluations than augmented, which
+# error control on the independent coordinates alone does not give it in ex3-4.  ex1 is 24
+# evaluations and a switch: its counts move by ±20 % with the last digits of rtol (the root
+# finding at the switch: 0.58 M instructions for augmented at 10^-5.5, 0.82 M at 3.16228e-6).
 #   bash scripts/bench/paper001_callgrind.sh [path/to/mbd]     (a Release build; default build/)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
