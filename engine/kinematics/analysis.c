@@ -54,6 +54,10 @@ static int sparse_analysis(const mbd_model *m, const mbd_data *d) {
   return d->sp && m->nv + d->ma >= ANALYSIS_SPARSE_MIN && !has_velocity_rows(m, d);
 }
 
+int mbd_kin_sparse_assembly(const mbd_model *m, const mbd_data *d) {
+  return sparse_analysis(m, d) && m->ncontact == 0 && m->njfric == 0;
+}
+
 /* Δv (n) of minimum norm with Φq Δv = r (ma entries, in d->tmp_m) through [I Φqᵀ; Φq 0] on the
  * sparse form (rows evaluated in it): 0, or 1 when it does not serve (Φq rank-deficient or too
  * ill-conditioned: redundant rows; the caller takes the SVD), < 0 with err */
@@ -223,6 +227,8 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
       return MBD_OK;
     }
   }
+  // the dense SVD: the dense arrays take over (an assembly that kept the sparse form on)
+  mbd_sparse_set(m, d, 0);
   int rc = mbd_data_dense(m, d, err);
   if (rc < 0) {
     return rc;

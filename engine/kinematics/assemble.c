@@ -20,8 +20,129 @@
  * exact zero: the dense sum adds only products with a zero factor) and the others run over the
  * ranges only — the same operations on the same nonzero entries in the same order as over whole
  * rows, so the same result, in O(m·n) for a chain declared link by link instead of O(m²·n). */
+/* entry e of the sparse pattern (row i, column c): from the sparse form while it is on, else
+ * from the dense Φq (the same value either way) */
+static double phiq_at(const mbd_model *m, const mbd_data *d, int i, int e) {
+  return mbd_sparse_on(d) ? d->sp->val[e] : MBD_AT(d->phiq, m->mrow, i, d->sp->ci[e]);
+}
+
+/* A bound that settles the common case without the basis (an open chain of thousands of links
+ * would need rows × coordinates of it).  For any set P of columns, the distance of row i from the
+ * span of the rows before it is at least the distance of its restriction to P from the span of
+ * their restrictions — and a row that touches no column of P restricts to zero.  P is the row's
+ * own columns touched by at most RANK_LOCAL rows before it (a chain: the link's joint and its
+ * neighbours' rows); their restrictions, orthogonalized (any direction that round-off adds only
+ * enlarges the span: the bound stays a lower bound), leave the residual whose norm bounds n1.
+ * When every row's bound exceeds RANK_LOCAL_REL of its norm — a thousand times the test's 1e-9 —
+ * the Gram–Schmidt test keeps every row: the same outcome, decided without it.  Otherwise (a
+ * closed loop, a redundant row, a near-singular start, a zero row) 0, and the test runs. */
+#define RANK_LOCAL 8
+#define RANK_LOCAL_REL 1e-6
+#define RANK_LOCAL_COLS 16
+static int rank_local(const mbd_model *m, const mbd_data *d, int *all_kept) {
+  int n = m->nv, mrow = m->mrow;
+  *all_kept = 0;
+  int *cnt = calloc((size_t)(n ? n : 1), sizeof(int));
+  int *list = calloc((size_t)(n ? n : 1) * RANK_LOCAL, sizeof(int));
+  if (!cnt || !list) {
+    free(cnt);
+    free(list);
+    return MBD_E_NOMEM;
+  }
+  int ok = 1;
+  for (int i = 0; i < mrow && ok; i++) {
+    const mbd_sparse *sp = d->sp;
+    int pc[RANK_LOCAL_COLS], pe[RANK_LOCAL_COLS], np = 0;
+    double n0 = 0;
+    for (int e = sp->rp[i]; e < sp->rp[i + 1]; e++) {
+      double a = phiq_at(m, d, i, e);
+      n0 += a * a;
+      if (np < RANK_LOCAL_COLS && cnt[sp->ci[e]] <= RANK_LOCAL) {
+        pc[np] = sp->ci[e];
+        pe[np++] = e;
+      }
+    }
+    n0 = sqrt(n0);
+    // the rows before i that touch P (each once)
+    int rows[RANK_LOCAL * RANK_LOCAL_COLS], nr = 0;
+    for (int k = 0; k < np; k++) {
+      for (int l = 0; l < cnt[pc[k]]; l++) {
+        int r = list[(size_t)pc[k] * RANK_LOCAL + l], seen = 0;
+        for (int u = 0; u < nr && !seen; u++) {
+          seen = rows[u] == r;
+        }
+        if (!seen) {
+          rows[nr++] = r;
+        }
+      }
+    }
+    // their restrictions to P orthonormalized (modified Gram–Schmidt), then row i's residual
+    double B[RANK_LOCAL * RANK_LOCAL_COLS][RANK_LOCAL_COLS], v[RANK_LOCAL_COLS];
+    int nb = 0;
+    for (int u = 0; u <= nr; u++) {
+      double *w = u < nr ? B[nb] : v;
+      int r = u < nr ? rows[u] : i;
+      for (int k = 0; k < np; k++) {
+        w[k] = 0;
+        for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+          if (sp->ci[e] == pc[k]) {
+            w[k] = u < nr ? phiq_at(m, d, r, e) : phiq_at(m, d, i, pe[k]);
+          }
+        }
+      }
+      for (int b = 0; b < nb; b++) {
+        double p = 0;
+        for (int k = 0; k < np; k++) {
+          p += B[b][k] * w[k];
+        }
+        for (int k = 0; k < np; k++) {
+          w[k] -= p * B[b][k];
+        }
+      }
+      double nw = 0;
+      for (int k = 0; k < np; k++) {
+        nw += w[k] * w[k];
+      }
+      nw = sqrt(nw);
+      if (u == nr) {
+        ok = n0 > 0 && nw > RANK_LOCAL_REL * n0;
+      } else if (nw > 0) {
+        for (int k = 0; k < np; k++) {
+          w[k] /= nw;
+        }
+        nb++;
+      }
+    }
+    for (int e = sp->rp[i]; ok && e < sp->rp[i + 1]; e++) {
+      int c = sp->ci[e];
+      if (cnt[c] < RANK_LOCAL) {
+        list[(size_t)c * RANK_LOCAL + cnt[c]] = i;
+      }
+      cnt[c]++;
+    }
+  }
+  free(cnt);
+  free(list);
+  *all_kept = ok;
+  return MBD_OK;
+}
+
 static int rank_test(mbd_model *m, const mbd_data *d, int warn, mbd_error *err) {
   int n = m->nv, mrow = m->mrow;
+  if (d->sp && mrow > 0) {
+    int kept = 0;
+    if (rank_local(m, d, &kept) != MBD_OK) {
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "rank test");
+    }
+    if (kept) {
+      m->ma0 = mrow;
+      for (int i = 0; i < mrow; i++) {
+        m->active0[i] = i;
+      }
+      m->rank = mrow;
+      return MBD_OK;
+    }
+  }
   double *basis = calloc((size_t)(mrow ? mrow : 1) * (n ? n : 1), sizeof(double));
   int *lo = calloc((size_t)(mrow ? mrow : 1), sizeof(int));
   int *hi = calloc((size_t)(mrow ? mrow : 1), sizeof(int));
@@ -53,7 +174,7 @@ static int rank_test(mbd_model *m, const mbd_data *d, int warn, mbd_error *err) 
     if (d->sp) {
       for (int e = d->sp->rp[i]; e < d->sp->rp[i + 1]; e++) {
         int c = d->sp->ci[e];
-        v[c] = MBD_AT(d->phiq, mrow, i, c);
+        v[c] = phiq_at(m, d, i, e);
         vlo = c < vlo ? c : vlo;
         vhi = c + 1 > vhi ? c + 1 : vhi;
       }
@@ -126,7 +247,11 @@ static int mrow_nonzero(const mbd_model *m, const mbd_data *d) {
   int k = 0;
   for (int i = 0; i < m->mrow; i++) {
     int zero = 1;
-    for (int c = 0; c < m->nv && zero; c++) {
+    for (int e = mbd_sparse_on(d) ? d->sp->rp[i] : 0; mbd_sparse_on(d) && e < d->sp->rp[i + 1];
+         e++) {
+      zero = zero && d->sp->val[e] == 0;
+    }
+    for (int c = 0; !mbd_sparse_on(d) && c < m->nv && zero; c++) {
       zero = MBD_AT(d->phiq, m->mrow, i, c) == 0;
     }
     k += !zero || (m->row[i].owner != MBD_ROW_CONTACT && m->row[i].owner != MBD_ROW_JFRIC);
@@ -148,6 +273,7 @@ static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
   if (m->ndrive > 0 || m->ncontact > 0 || m->njfric > 0 || mrow == 0) {
     return 0;
   }
+  mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
   int rc = mbd_data_dense(m, d, err);
   if (rc < 0) {
     return rc;
@@ -348,6 +474,9 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   for (int i = 0; i < m->mrow; i++) {
     d->active[i] = i;
   }
+  // a large model keeps Φq sparse through the assembly: its dense arrays (rows × coordinates)
+  // are written only where a step needs them
+  mbd_sparse_set(m, d, mbd_kin_sparse_assembly(m, d));
   // contacts: their points guessed; closed and sliding while the poses are assembled, but for
   // those with a restitution that start apart
   if (m->ncontact > 0) {
@@ -490,13 +619,17 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
   double rmax = 0;
   for (int k = 0; k < ma; k++) {
     double s = d->phit_a[k];
-    for (int c = 0; c < n; c++) {
+    if (mbd_sparse_on(d)) {
+      s += mbd_sparse_row_dot(d, d->active[k], d->v);
+    }
+    for (int c = 0; !mbd_sparse_on(d) && c < n; c++) {
       s += MBD_AT(d->phiq_a, ma, k, c) * d->v[c];
     }
     d->tmp_m[k] = -s;
     rmax = fmax(rmax, fabs(s));
   }
   if (nfree < n && ma > 0 && rmax > 0) {
+    mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
     int drc = mbd_data_dense(m, d, err);
     if (drc < 0) {
       return drc;

@@ -72,8 +72,9 @@ mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
   // ask for tens of GB, which Linux grants lazily and then ends with an out-of-memory kill.  A
   // run holds two data; refuse one above a quarter of the physical memory (or the environment's
   // MBD_MAX_WORKSPACE_GB) with a message.  A model with the sparse form gets the augmented
-  // matrix and the least-squares workspace only when a step needs the dense algebra
-  int lazy = m->mrow > 0 && mbd_sparse_applies(m);
+  // matrix and the least-squares workspace only when a step needs the dense algebra, and so does
+  // a tree model of the recursive solve (its rows, if any, dense only with cut joints or drives)
+  int lazy = (m->mrow > 0 && mbd_sparse_applies(m)) || (m->tree && m->tree->recursive);
   double bytes = core_bytes(m) + (lazy ? 0 : dense_ws_bytes(m));
   double limit = mbd_memory_limit();
   if (limit > 0 && bytes > limit) {

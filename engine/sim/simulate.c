@@ -343,6 +343,10 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_er
   run->t_end = o->t_end;
   // the assembled state, its rows evaluated, the formulation's own state (a first partition)
   mbd_data_reset(m, s.d);
+  if (ops->rows_sparse && ops->rows_sparse(m, o)) {
+    mbd_sparse_set(m, s.d, 1);
+    mbd_sparse_set(m, s.ds, 1);
+  }
   rc = mbd_kin_update(m, s.d, 0, err);
   if (rc == MBD_OK) {
     rc = ops->create(&s.self, m, s.d, o, err);
