@@ -349,6 +349,7 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   C->nv = n;  // the pose Jacobian spans the whole tree block
   C->ny = 3;
   C->J = JC;  // the recursive solve keeps F, S, c instead
+  double cc, sc;  // cos, sin of the child's angle, once (the parent's are in its A)
   if (tj->kind == MBD_TJ_FLOATING) {
     if (R) {
       rec_floating(R, 3);
@@ -364,6 +365,8 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
     C->rd[0] = v[0];
     C->rd[1] = v[1];
     C->pd[0] = v[2];
+    cc = cos(C->p[0]);
+    sc = sin(C->p[0]);
   } else {
     // θ_c = θ_p + σ(c0 + θ)
     double th = tj->rot >= 0 ? q[tj->rot] : 0, thd = tj->rot >= 0 ? v[tj->rot] : 0;
@@ -381,7 +384,9 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
     double x = tj->disp >= 0 ? q[tj->disp] : 0, xd = tj->disp >= 0 ? v[tj->disp] : 0;
     double aP[3], aPd[3], aC[3], aCd[3];
     joint_points(tj, x, xd, aP, aPd, aC, aCd);
-    double cp = cos(P->p[0]), sp = sin(P->p[0]), cc = cos(C->p[0]), sc = sin(C->p[0]);
+    double cp = P->A[0], sp = P->A[3];
+    cc = cos(C->p[0]);
+    sc = sin(C->p[0]);
     double AaP[2] = {cp * aP[0] - sp * aP[1], sp * aP[0] + cp * aP[1]};
     double AdP[2] = {cp * aPd[0] - sp * aPd[1], sp * aPd[0] + cp * aPd[1]};
     double AaC[2] = {cc * aC[0] - sc * aC[1], sc * aC[0] + cc * aC[1]};
@@ -435,11 +440,10 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
       jc[1] += tj->sigma * (sa * tj->u[0] + ca * tj->u[1]);
     }
   }
-  double c = cos(C->p[0]), s = sin(C->p[0]);
-  C->A[0] = c;
-  C->A[1] = -s;
-  C->A[3] = s;
-  C->A[4] = c;
+  C->A[0] = cc;
+  C->A[1] = -sc;
+  C->A[3] = sc;
+  C->A[4] = cc;
   C->A[8] = 1;
   C->w[2] = C->pd[0];
 }

@@ -455,6 +455,7 @@ struct mbd_data {
   long newton_iterations;
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
+  int phiq_a_mixed;        /* 1 once the active copy held rows out of their order (constraints.c) */
   int (*poll)(void *ud, double t, mbd_error *err); /* assembly's interrupt poll, or NULL */
   void *poll_ud;
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
