@@ -55,7 +55,16 @@ static int sparse_analysis(const mbd_model *m, const mbd_data *d) {
 }
 
 int mbd_kin_sparse_assembly(const mbd_model *m, const mbd_data *d) {
-  return sparse_analysis(m, d) && m->ncontact == 0 && m->njfric == 0;
+  // (every row: the assembly starts with all of them active)
+  if (!d->sp || m->nv + m->mrow < ANALYSIS_SPARSE_MIN || m->ncontact > 0 || m->njfric > 0) {
+    return 0;
+  }
+  for (int r = 0; r < m->mrow; r++) {
+    if (m->row[r].level == MBD_ROW_VELOCITY) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 /* Δv (n) of minimum norm with Φq Δv = r (ma entries, in d->tmp_m) through [I Φqᵀ; Φq 0] on the
@@ -228,11 +237,11 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
     }
   }
   // the dense SVD: the dense arrays take over (an assembly that kept the sparse form on)
-  mbd_sparse_set(m, d, 0);
   int rc = mbd_data_dense(m, d, err);
   if (rc < 0) {
     return rc;
   }
+  mbd_sparse_set(m, d, 0);
   for (int k = 0; k < d->ma; k++) {
     double s = d->phit_a[k];
     for (int c = 0; c < n; c++) {

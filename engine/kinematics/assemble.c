@@ -30,64 +30,100 @@ static double phiq_at(const mbd_model *m, const mbd_data *d, int i, int e) {
  * would need rows × coordinates of it).  For any set P of columns, the distance of row i from the
  * span of the rows before it is at least the distance of its restriction to P from the span of
  * their restrictions — and a row that touches no column of P restricts to zero.  P is the row's
- * own columns touched by at most RANK_LOCAL rows before it (a chain: the link's joint and its
- * neighbours' rows); their restrictions, orthogonalized (any direction that round-off adds only
- * enlarges the span: the bound stays a lower bound), leave the residual whose norm bounds n1.
- * When every row's bound exceeds RANK_LOCAL_REL of its norm — a thousand times the test's 1e-9 —
- * the Gram–Schmidt test keeps every row: the same outcome, decided without it.  Otherwise (a
- * closed loop, a redundant row, a near-singular start, a zero row) 0, and the test runs. */
+ * own columns and those of the rows before it that share one (a chain: the neighbouring links;
+ * a norm row declared after the joints reaches past the joints at its body), leaving out any
+ * column touched by more than RANK_LOCAL rows before it; the rows before i that touch P,
+ * restricted and orthogonalized (a direction that round-off adds only enlarges the span: the
+ * bound stays a lower bound), leave the residual whose norm bounds n1.  When every row's bound
+ * exceeds RANK_LOCAL_REL of its norm — a thousand times the test's 1e-9 — the Gram–Schmidt test
+ * keeps every row: the same outcome, decided without it.  Otherwise (a closed loop, a redundant
+ * row, a near-singular start, a zero row) 0, and the test runs. */
 #define RANK_LOCAL 8
 #define RANK_LOCAL_REL 1e-6
-#define RANK_LOCAL_COLS 16
+#define RANK_LOCAL_COLS 32
+#define RANK_LOCAL_ROWS 64
+
+/* adds the rows before the current one that touch column c (once each); 0 when full */
+static int add_rows(const int *cnt, const int *list, int c, int *rows, int *nr) {
+  for (int l = 0; l < cnt[c]; l++) {
+    int r = list[(size_t)c * RANK_LOCAL + l], seen = 0;
+    for (int u = 0; u < *nr && !seen; u++) {
+      seen = rows[u] == r;
+    }
+    if (!seen && *nr == RANK_LOCAL_ROWS) {
+      return 0;
+    }
+    if (!seen) {
+      rows[(*nr)++] = r;
+    }
+  }
+  return 1;
+}
+
+/* adds column c to P (once, when its rows are all listed); 0 when full */
+static int add_col(const int *cnt, int *pos, int *pc, int *np, int c) {
+  if (pos[c] >= 0 || cnt[c] > RANK_LOCAL) {
+    return 1;
+  }
+  if (*np == RANK_LOCAL_COLS) {
+    return 0;
+  }
+  pos[c] = *np;
+  pc[(*np)++] = c;
+  return 1;
+}
+
 static int rank_local(const mbd_model *m, const mbd_data *d, int *all_kept) {
   int n = m->nv, mrow = m->mrow;
+  const mbd_sparse *sp = d->sp;
   *all_kept = 0;
   int *cnt = calloc((size_t)(n ? n : 1), sizeof(int));
+  int *pos = malloc((size_t)(n ? n : 1) * sizeof(int));
   int *list = calloc((size_t)(n ? n : 1) * RANK_LOCAL, sizeof(int));
-  if (!cnt || !list) {
+  if (!cnt || !pos || !list) {
     free(cnt);
+    free(pos);
     free(list);
     return MBD_E_NOMEM;
   }
+  for (int c = 0; c < n; c++) {
+    pos[c] = -1;
+  }
   int ok = 1;
   for (int i = 0; i < mrow && ok; i++) {
-    const mbd_sparse *sp = d->sp;
-    int pc[RANK_LOCAL_COLS], pe[RANK_LOCAL_COLS], np = 0;
+    // P: the row's columns, then those of the rows before it that share one
+    int pc[RANK_LOCAL_COLS], np = 0, near[RANK_LOCAL_ROWS], nn = 0;
     double n0 = 0;
     for (int e = sp->rp[i]; e < sp->rp[i + 1]; e++) {
       double a = phiq_at(m, d, i, e);
       n0 += a * a;
-      if (np < RANK_LOCAL_COLS && cnt[sp->ci[e]] <= RANK_LOCAL) {
-        pc[np] = sp->ci[e];
-        pe[np++] = e;
-      }
+      ok = ok && add_col(cnt, pos, pc, &np, sp->ci[e]);
     }
     n0 = sqrt(n0);
-    // the rows before i that touch P (each once)
-    int rows[RANK_LOCAL * RANK_LOCAL_COLS], nr = 0;
-    for (int k = 0; k < np; k++) {
-      for (int l = 0; l < cnt[pc[k]]; l++) {
-        int r = list[(size_t)pc[k] * RANK_LOCAL + l], seen = 0;
-        for (int u = 0; u < nr && !seen; u++) {
-          seen = rows[u] == r;
-        }
-        if (!seen) {
-          rows[nr++] = r;
-        }
+    for (int k = 0, np1 = np; ok && k < np1; k++) {
+      ok = add_rows(cnt, list, pc[k], near, &nn);
+    }
+    for (int u = 0; ok && u < nn; u++) {
+      for (int e = sp->rp[near[u]]; ok && e < sp->rp[near[u] + 1]; e++) {
+        ok = add_col(cnt, pos, pc, &np, sp->ci[e]);
       }
     }
+    // the rows before i that touch P
+    int rows[RANK_LOCAL_ROWS], nr = 0;
+    for (int k = 0; ok && k < np; k++) {
+      ok = add_rows(cnt, list, pc[k], rows, &nr);
+    }
     // their restrictions to P orthonormalized (modified Gram–Schmidt), then row i's residual
-    double B[RANK_LOCAL * RANK_LOCAL_COLS][RANK_LOCAL_COLS], v[RANK_LOCAL_COLS];
+    static const double zero[RANK_LOCAL_COLS];
+    double B[RANK_LOCAL_ROWS][RANK_LOCAL_COLS], v[RANK_LOCAL_COLS];
     int nb = 0;
-    for (int u = 0; u <= nr; u++) {
+    for (int u = 0; ok && u <= nr; u++) {
       double *w = u < nr ? B[nb] : v;
       int r = u < nr ? rows[u] : i;
-      for (int k = 0; k < np; k++) {
-        w[k] = 0;
-        for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-          if (sp->ci[e] == pc[k]) {
-            w[k] = u < nr ? phiq_at(m, d, r, e) : phiq_at(m, d, i, pe[k]);
-          }
+      memcpy(w, zero, sizeof zero);
+      for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+        if (pos[sp->ci[e]] >= 0) {
+          w[pos[sp->ci[e]]] = phiq_at(m, d, r, e);
         }
       }
       for (int b = 0; b < nb; b++) {
@@ -113,6 +149,9 @@ static int rank_local(const mbd_model *m, const mbd_data *d, int *all_kept) {
         nb++;
       }
     }
+    for (int k = 0; k < np; k++) {
+      pos[pc[k]] = -1;
+    }
     for (int e = sp->rp[i]; ok && e < sp->rp[i + 1]; e++) {
       int c = sp->ci[e];
       if (cnt[c] < RANK_LOCAL) {
@@ -122,6 +161,7 @@ static int rank_local(const mbd_model *m, const mbd_data *d, int *all_kept) {
     }
   }
   free(cnt);
+  free(pos);
   free(list);
   *all_kept = ok;
   return MBD_OK;
@@ -273,11 +313,11 @@ static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
   if (m->ndrive > 0 || m->ncontact > 0 || m->njfric > 0 || mrow == 0) {
     return 0;
   }
-  mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
   int rc = mbd_data_dense(m, d, err);
   if (rc < 0) {
     return rc;
   }
+  mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
   // the given velocities made consistent: v − Φq⁺(Φq v) (every row; scleronomic)
   for (int i = 0; i < mrow; i++) {
     double s = 0;
@@ -629,11 +669,11 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
     rmax = fmax(rmax, fabs(s));
   }
   if (nfree < n && ma > 0 && rmax > 0) {
-    mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
     int drc = mbd_data_dense(m, d, err);
     if (drc < 0) {
       return drc;
     }
+    mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
     // least squares on the free columns only: Φq_free Δv_free = r
     for (int j = 0; j < nfree; j++) {
       for (int k = 0; k < ma; k++) {
@@ -714,7 +754,12 @@ int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
     return MBD_FAIL(err, MBD_E_INPUT, MSG_KIN_NO_BODIES, m->name);
   }
   int rc = number(m, err);
-  mbd_data *d = rc == MBD_OK ? mbd_data_alloc(m, err) : NULL;
+  // (a model assembled in the sparse form: its dense arrays measured only if a step needs them)
+  mbd_data *d = rc == MBD_OK ? mbd_data_alloc_sparse(m, err) : NULL;
+  if (d && !mbd_kin_sparse_assembly(m, d)) {
+    mbd_data_free(d);
+    d = mbd_data_alloc(m, err);
+  }
   if (!d) {
     mbd_model_unassemble(m);
     return rc < 0 ? rc : MBD_E_NOMEM;
