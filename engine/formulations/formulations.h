@@ -75,6 +75,10 @@ typedef struct mbd_form_ops {
    * that solves); NULL op: name */
   const char *(*display)(const void *self);
   void (*destroy)(void *self);
+  /* 1 when a run of m with o never reads the driver's dense Φq (the relative formulation's
+   * recursive solve: its samples take the rows in the sparse form), so the driver's data keep
+   * the rows sparse from the start — O(rows), not rows × coordinates; NULL op: 0 */
+  int (*rows_sparse)(const mbd_model *m, const mbd_sim_opts *o);
 } mbd_form_ops;
 
 /* the table of formulation f (mbd_formulation), NULL when it has none yet */

@@ -125,6 +125,9 @@ static int use_recursive(const mbd_model *m, const mbd_sim_opts *o) {
   return o->linear_solver == MBD_LINSOLVE_RECURSIVE;
 }
 
+/* the recursive solve reads the Cartesian model's rows only at the samples, sparse */
+static int rows_sparse(const mbd_model *m, const mbd_sim_opts *o) { return use_recursive(m, o); }
+
 /* the tree from the Cartesian state of d (assembled, rows evaluated), its data, the inner run */
 static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
                   mbd_error *err) {
@@ -248,6 +251,7 @@ static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_
   // (O(rows · coordinates) of the Cartesian model)
   int rc;
   if (r->recursive) {
+    mbd_sparse_set(m, d, 1);  // (rows sparse, O(rows): the reactions read the local rows)
     mbd_kin_poses(m, d);
     rc = mbd_constraints_eval(m, d, 0, err);
   } else {
@@ -356,4 +360,5 @@ const mbd_form_ops mbd_form_relative = {.name = "relative",
                                         .stats = stats,
                                         .ymodel = ymodel,
                                         .display = display,
-                                        .destroy = destroy};
+                                        .destroy = destroy,
+                                        .rows_sparse = rows_sparse};

@@ -825,7 +825,10 @@ static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha
   int n = m->nv;
   for (int k = 0; k < d->ma; k++) {
     double phidot = d->phit_a[k];
-    for (int c = 0; c < n; c++) {
+    // a norm's row: its four entries, the others are zeros (the same sum, O(1) not O(n))
+    const mbd_rowinfo *ri = &m->row[d->active[k]];
+    int tree = ri->owner == MBD_ROW_TREE, c0 = tree ? ri->index : 0, c1 = tree ? c0 + 4 : n;
+    for (int c = c0; c < c1; c++) {
       phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
     }
     gstar[k] = d->gamma_a[k] - 2 * alpha * phidot - beta * beta * d->phi_a[k];

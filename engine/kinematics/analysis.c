@@ -54,6 +54,19 @@ static int sparse_analysis(const mbd_model *m, const mbd_data *d) {
   return d->sp && m->nv + d->ma >= ANALYSIS_SPARSE_MIN && !has_velocity_rows(m, d);
 }
 
+int mbd_kin_sparse_assembly(const mbd_model *m, const mbd_data *d) {
+  // (every row: the assembly starts with all of them active)
+  if (!d->sp || m->nv + m->mrow < ANALYSIS_SPARSE_MIN || m->ncontact > 0 || m->njfric > 0) {
+    return 0;
+  }
+  for (int r = 0; r < m->mrow; r++) {
+    if (m->row[r].level == MBD_ROW_VELOCITY) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Δv (n) of minimum norm with Φq Δv = r (ma entries, in d->tmp_m) through [I Φqᵀ; Φq 0] on the
  * sparse form (rows evaluated in it): 0, or 1 when it does not serve (Φq rank-deficient or too
  * ill-conditioned: redundant rows; the caller takes the SVD), < 0 with err */
@@ -223,10 +236,12 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
       return MBD_OK;
     }
   }
+  // the dense SVD: the dense arrays take over (an assembly that kept the sparse form on)
   int rc = mbd_data_dense(m, d, err);
   if (rc < 0) {
     return rc;
   }
+  mbd_sparse_set(m, d, 0);
   for (int k = 0; k < d->ma; k++) {
     double s = d->phit_a[k];
     for (int c = 0; c < n; c++) {

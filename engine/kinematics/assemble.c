@@ -20,8 +20,169 @@
  * exact zero: the dense sum adds only products with a zero factor) and the others run over the
  * ranges only — the same operations on the same nonzero entries in the same order as over whole
  * rows, so the same result, in O(m·n) for a chain declared link by link instead of O(m²·n). */
+/* entry e of the sparse pattern (row i, column c): from the sparse form while it is on, else
+ * from the dense Φq (the same value either way) */
+static double phiq_at(const mbd_model *m, const mbd_data *d, int i, int e) {
+  return mbd_sparse_on(d) ? d->sp->val[e] : MBD_AT(d->phiq, m->mrow, i, d->sp->ci[e]);
+}
+
+/* A bound that settles the common case without the basis (an open chain of thousands of links
+ * would need rows × coordinates of it).  For any set P of columns, the distance of row i from the
+ * span of the rows before it is at least the distance of its restriction to P from the span of
+ * their restrictions — and a row that touches no column of P restricts to zero.  P is the row's
+ * own columns and those of the rows before it that share one (a chain: the neighbouring links;
+ * a norm row declared after the joints reaches past the joints at its body), leaving out any
+ * column touched by more than RANK_LOCAL rows before it; the rows before i that touch P,
+ * restricted and orthogonalized (a direction that round-off adds only enlarges the span: the
+ * bound stays a lower bound), leave the residual whose norm bounds n1.  When every row's bound
+ * exceeds RANK_LOCAL_REL of its norm — a thousand times the test's 1e-9 — the Gram–Schmidt test
+ * keeps every row: the same outcome, decided without it.  Otherwise (a closed loop, a redundant
+ * row, a near-singular start, a zero row) 0, and the test runs. */
+#define RANK_LOCAL 8
+#define RANK_LOCAL_REL 1e-6
+#define RANK_LOCAL_COLS 32
+#define RANK_LOCAL_ROWS 64
+
+/* adds the rows before the current one that touch column c (once each); 0 when full */
+static int add_rows(const int *cnt, const int *list, int c, int *rows, int *nr) {
+  for (int l = 0; l < cnt[c]; l++) {
+    int r = list[(size_t)c * RANK_LOCAL + l], seen = 0;
+    for (int u = 0; u < *nr && !seen; u++) {
+      seen = rows[u] == r;
+    }
+    if (!seen && *nr == RANK_LOCAL_ROWS) {
+      return 0;
+    }
+    if (!seen) {
+      rows[(*nr)++] = r;
+    }
+  }
+  return 1;
+}
+
+/* adds column c to P (once, when its rows are all listed); 0 when full */
+static int add_col(const int *cnt, int *pos, int *pc, int *np, int c) {
+  if (pos[c] >= 0 || cnt[c] > RANK_LOCAL) {
+    return 1;
+  }
+  if (*np == RANK_LOCAL_COLS) {
+    return 0;
+  }
+  pos[c] = *np;
+  pc[(*np)++] = c;
+  return 1;
+}
+
+static int rank_local(const mbd_model *m, const mbd_data *d, int *all_kept) {
+  int n = m->nv, mrow = m->mrow;
+  const mbd_sparse *sp = d->sp;
+  *all_kept = 0;
+  int *cnt = calloc((size_t)(n ? n : 1), sizeof(int));
+  int *pos = malloc((size_t)(n ? n : 1) * sizeof(int));
+  int *list = calloc((size_t)(n ? n : 1) * RANK_LOCAL, sizeof(int));
+  if (!cnt || !pos || !list) {
+    free(cnt);
+    free(pos);
+    free(list);
+    return MBD_E_NOMEM;
+  }
+  for (int c = 0; c < n; c++) {
+    pos[c] = -1;
+  }
+  int ok = 1;
+  for (int i = 0; i < mrow && ok; i++) {
+    // P: the row's columns, then those of the rows before it that share one
+    int pc[RANK_LOCAL_COLS], np = 0, near[RANK_LOCAL_ROWS], nn = 0;
+    double n0 = 0;
+    for (int e = sp->rp[i]; e < sp->rp[i + 1]; e++) {
+      double a = phiq_at(m, d, i, e);
+      n0 += a * a;
+      ok = ok && add_col(cnt, pos, pc, &np, sp->ci[e]);
+    }
+    n0 = sqrt(n0);
+    for (int k = 0, np1 = np; ok && k < np1; k++) {
+      ok = add_rows(cnt, list, pc[k], near, &nn);
+    }
+    for (int u = 0; ok && u < nn; u++) {
+      for (int e = sp->rp[near[u]]; ok && e < sp->rp[near[u] + 1]; e++) {
+        ok = add_col(cnt, pos, pc, &np, sp->ci[e]);
+      }
+    }
+    // the rows before i that touch P
+    int rows[RANK_LOCAL_ROWS], nr = 0;
+    for (int k = 0; ok && k < np; k++) {
+      ok = add_rows(cnt, list, pc[k], rows, &nr);
+    }
+    // their restrictions to P orthonormalized (modified Gram–Schmidt), then row i's residual
+    static const double zero[RANK_LOCAL_COLS];
+    double B[RANK_LOCAL_ROWS][RANK_LOCAL_COLS], v[RANK_LOCAL_COLS];
+    int nb = 0;
+    for (int u = 0; ok && u <= nr; u++) {
+      double *w = u < nr ? B[nb] : v;
+      int r = u < nr ? rows[u] : i;
+      memcpy(w, zero, sizeof zero);
+      for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+        if (pos[sp->ci[e]] >= 0) {
+          w[pos[sp->ci[e]]] = phiq_at(m, d, r, e);
+        }
+      }
+      for (int b = 0; b < nb; b++) {
+        double p = 0;
+        for (int k = 0; k < np; k++) {
+          p += B[b][k] * w[k];
+        }
+        for (int k = 0; k < np; k++) {
+          w[k] -= p * B[b][k];
+        }
+      }
+      double nw = 0;
+      for (int k = 0; k < np; k++) {
+        nw += w[k] * w[k];
+      }
+      nw = sqrt(nw);
+      if (u == nr) {
+        ok = n0 > 0 && nw > RANK_LOCAL_REL * n0;
+      } else if (nw > 0) {
+        for (int k = 0; k < np; k++) {
+          w[k] /= nw;
+        }
+        nb++;
+      }
+    }
+    for (int k = 0; k < np; k++) {
+      pos[pc[k]] = -1;
+    }
+    for (int e = sp->rp[i]; ok && e < sp->rp[i + 1]; e++) {
+      int c = sp->ci[e];
+      if (cnt[c] < RANK_LOCAL) {
+        list[(size_t)c * RANK_LOCAL + cnt[c]] = i;
+      }
+      cnt[c]++;
+    }
+  }
+  free(cnt);
+  free(pos);
+  free(list);
+  *all_kept = ok;
+  return MBD_OK;
+}
+
 static int rank_test(mbd_model *m, const mbd_data *d, int warn, mbd_error *err) {
   int n = m->nv, mrow = m->mrow;
+  if (d->sp && mrow > 0) {
+    int kept = 0;
+    if (rank_local(m, d, &kept) != MBD_OK) {
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "rank test");
+    }
+    if (kept) {
+      m->ma0 = mrow;
+      for (int i = 0; i < mrow; i++) {
+        m->active0[i] = i;
+      }
+      m->rank = mrow;
+      return MBD_OK;
+    }
+  }
   double *basis = calloc((size_t)(mrow ? mrow : 1) * (n ? n : 1), sizeof(double));
   int *lo = calloc((size_t)(mrow ? mrow : 1), sizeof(int));
   int *hi = calloc((size_t)(mrow ? mrow : 1), sizeof(int));
@@ -53,7 +214,7 @@ static int rank_test(mbd_model *m, const mbd_data *d, int warn, mbd_error *err) 
     if (d->sp) {
       for (int e = d->sp->rp[i]; e < d->sp->rp[i + 1]; e++) {
         int c = d->sp->ci[e];
-        v[c] = MBD_AT(d->phiq, mrow, i, c);
+        v[c] = phiq_at(m, d, i, e);
         vlo = c < vlo ? c : vlo;
         vhi = c + 1 > vhi ? c + 1 : vhi;
       }
@@ -126,7 +287,11 @@ static int mrow_nonzero(const mbd_model *m, const mbd_data *d) {
   int k = 0;
   for (int i = 0; i < m->mrow; i++) {
     int zero = 1;
-    for (int c = 0; c < m->nv && zero; c++) {
+    for (int e = mbd_sparse_on(d) ? d->sp->rp[i] : 0; mbd_sparse_on(d) && e < d->sp->rp[i + 1];
+         e++) {
+      zero = zero && d->sp->val[e] == 0;
+    }
+    for (int c = 0; !mbd_sparse_on(d) && c < m->nv && zero; c++) {
       zero = MBD_AT(d->phiq, m->mrow, i, c) == 0;
     }
     k += !zero || (m->row[i].owner != MBD_ROW_CONTACT && m->row[i].owner != MBD_ROW_JFRIC);
@@ -152,6 +317,7 @@ static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
   if (rc < 0) {
     return rc;
   }
+  mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
   // the given velocities made consistent: v − Φq⁺(Φq v) (every row; scleronomic)
   for (int i = 0; i < mrow; i++) {
     double s = 0;
@@ -348,6 +514,9 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   for (int i = 0; i < m->mrow; i++) {
     d->active[i] = i;
   }
+  // a large model keeps Φq sparse through the assembly: its dense arrays (rows × coordinates)
+  // are written only where a step needs them
+  mbd_sparse_set(m, d, mbd_kin_sparse_assembly(m, d));
   // contacts: their points guessed; closed and sliding while the poses are assembled, but for
   // those with a restitution that start apart
   if (m->ncontact > 0) {
@@ -490,7 +659,10 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
   double rmax = 0;
   for (int k = 0; k < ma; k++) {
     double s = d->phit_a[k];
-    for (int c = 0; c < n; c++) {
+    if (mbd_sparse_on(d)) {
+      s += mbd_sparse_row_dot(d, d->active[k], d->v);
+    }
+    for (int c = 0; !mbd_sparse_on(d) && c < n; c++) {
       s += MBD_AT(d->phiq_a, ma, k, c) * d->v[c];
     }
     d->tmp_m[k] = -s;
@@ -501,6 +673,7 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
     if (drc < 0) {
       return drc;
     }
+    mbd_sparse_set(m, d, 0);  // (the dense Φq from here on)
     // least squares on the free columns only: Φq_free Δv_free = r
     for (int j = 0; j < nfree; j++) {
       for (int k = 0; k < ma; k++) {
@@ -581,7 +754,12 @@ int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
     return MBD_FAIL(err, MBD_E_INPUT, MSG_KIN_NO_BODIES, m->name);
   }
   int rc = number(m, err);
-  mbd_data *d = rc == MBD_OK ? mbd_data_alloc(m, err) : NULL;
+  // (a model assembled in the sparse form: its dense arrays measured only if a step needs them)
+  mbd_data *d = rc == MBD_OK ? mbd_data_alloc_sparse(m, err) : NULL;
+  if (d && !mbd_kin_sparse_assembly(m, d)) {
+    mbd_data_free(d);
+    d = mbd_data_alloc(m, err);
+  }
   if (!d) {
     mbd_model_unassemble(m);
     return rc < 0 ? rc : MBD_E_NOMEM;

@@ -11,6 +11,7 @@
 #include "../contact/contact_impl.h"
 #include "kinematics.h"
 #include "kinematics_msg.h"
+#include "../model/tree_impl.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -326,17 +327,41 @@ static int all_active(const mbd_model *m, const mbd_data *d) {
   return 1;
 }
 
+/* a recursive tree model's norm rows (rows of the tree block) in the active copy, all rows
+ * active in their order and never held otherwise (phiq_a_mixed): each its four entries (2pᵀ; the rest of its row
+ * is zero in both arrays, no other row ever having held its place), every other row whole */
+static int gather_norms(const mbd_model *m, mbd_data *d) {
+  if (!m->tree || !m->tree->recursive || d->phiq_a_mixed) {
+    return 0;
+  }
+  int mrow = m->mrow;
+  for (int r = 0; r < mrow; r++) {
+    if (m->row[r].owner == MBD_ROW_TREE) {
+      int a = m->row[r].index;
+      for (int k = 0; k < 4; k++) {
+        MBD_AT(d->phiq_a, mrow, r, a + k) = MBD_AT(d->phiq, mrow, r, a + k);
+      }
+      continue;
+    }
+    for (int c = 0; c < m->nv; c++) {
+      MBD_AT(d->phiq_a, mrow, r, c) = MBD_AT(d->phiq, mrow, r, c);
+    }
+  }
+  return 1;
+}
+
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
   size_t ma = (size_t)d->ma;
   if (all_active(m, d)) {
     memcpy(d->phi_a, d->phi, ma * sizeof(double));
     memcpy(d->gamma_a, d->gamma, ma * sizeof(double));
     memcpy(d->phit_a, d->phit, ma * sizeof(double));
-    if (!mbd_sparse_on(d)) {  // (the sparse form's rows are read through d->active)
+    if (!mbd_sparse_on(d) && !gather_norms(m, d)) {  // (the sparse form's rows: d->active)
       memcpy(d->phiq_a, d->phiq, ma * (size_t)m->nv * sizeof(double));
     }
     return;
   }
+  d->phiq_a_mixed = 1;
   for (int k = 0; k < d->ma; k++) {
     int r = d->active[k];
     d->phi_a[k] = d->phi[r];

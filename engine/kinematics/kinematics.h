@@ -96,5 +96,10 @@ int mbd_channels_build(mbd_model *m, mbd_error *err);
 /* the rank test of assembly on Φq in d (all rows evaluated): m->active0, ma0, rank; redundant
  * rows named in warnings (kinematics/assemble.c) */
 int mbd_kin_rank_test(mbd_model *m, const mbd_data *d, mbd_error *err);
+/* whether an assembly of m keeps Φq in its sparse form from the start (d->sp on): a large model
+ * whose analyses go through it (analysis.c), no contacts or frictional joints (their stages read
+ * the dense Φq); the dense arrays are written only where a step needs them (a redundant row's
+ * SVD, a singular start) */
+int mbd_kin_sparse_assembly(const mbd_model *m, const mbd_data *d);
 
 #endif

@@ -67,14 +67,25 @@ int mbd_data_dense(const mbd_model *m, mbd_data *d, mbd_error *err) {
   return alloc_dense_ws(m, d, err);
 }
 
-mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) {
+static mbd_data *alloc_data(const mbd_model *m, int rows_sparse, mbd_error *err);
+
+mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err) { return alloc_data(m, 0, err); }
+
+mbd_data *mbd_data_alloc_sparse(const mbd_model *m, mbd_error *err) {
+  return alloc_data(m, m->mrow > 0 && mbd_sparse_applies(m), err);
+}
+
+static mbd_data *alloc_data(const mbd_model *m, int rows_sparse, mbd_error *err) {
   // the dense workspaces grow with the square of the model's size: a 10 000-body model would
   // ask for tens of GB, which Linux grants lazily and then ends with an out-of-memory kill.  A
   // run holds two data; refuse one above a quarter of the physical memory (or the environment's
   // MBD_MAX_WORKSPACE_GB) with a message.  A model with the sparse form gets the augmented
-  // matrix and the least-squares workspace only when a step needs the dense algebra
-  int lazy = m->mrow > 0 && mbd_sparse_applies(m);
-  double bytes = core_bytes(m) + (lazy ? 0 : dense_ws_bytes(m));
+  // matrix and the least-squares workspace only when a step needs the dense algebra, and so does
+  // a tree model of the recursive solve (its rows, if any, dense only with cut joints or drives)
+  int lazy = (m->mrow > 0 && mbd_sparse_applies(m)) || (m->tree && m->tree->recursive);
+  // (data whose rows stay sparse: Φq, its copy and M are reserved, never written — the pages
+  // are not taken — until a dense step, which asks mbd_data_dense and is measured there)
+  double bytes = (rows_sparse ? 0 : core_bytes(m)) + (lazy ? 0 : dense_ws_bytes(m));
   double limit = mbd_memory_limit();
   if (limit > 0 && bytes > limit) {
     MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_TOO_LARGE, m->name, m->nv, m->mrow, bytes / 1e9,

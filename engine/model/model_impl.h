@@ -455,6 +455,7 @@ struct mbd_data {
   long newton_iterations;
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
+  int phiq_a_mixed;        /* 1 once the active copy held rows out of their order (constraints.c) */
   int (*poll)(void *ud, double t, mbd_error *err); /* assembly's interrupt poll, or NULL */
   void *poll_ud;
   double aug_ratio0;       /* pivot ratio of the first augmented LU of the run, 0 before it */
@@ -501,6 +502,11 @@ static inline int mbd_sparse_on(const mbd_data *d) { return d->sp && d->sp->on; 
 /* model/data.c: workspaces sized from the model's numbering (assembly numbers first), the
  * assembled initial state, copies for sampling */
 mbd_data *mbd_data_alloc(const mbd_model *m, mbd_error *err);
+/* the same for a run or an assembly that keeps the rows in the sparse form (mbd_sparse_set on
+ * before the first evaluation) when m has it: the dense Φq, its active copy and M are reserved
+ * but not held against the memory limit here — a step that needs them calls mbd_data_dense
+ * first, which is (every array then counted) */
+mbd_data *mbd_data_alloc_sparse(const mbd_model *m, mbd_error *err);
 /* the dense workspaces aug ((nv+mrow)²) and lsq (3·max(nv, mrow)²): a model that has the sparse
  * form (d->sp) gets them on the first use — a dense solve, a rank test or a least-squares analysis
  * that only the dense algebra does — so that a large model's sparse run never holds them; other

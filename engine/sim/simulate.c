@@ -397,13 +397,18 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   // one sample more than the grid and the steps' samples: where stop_when ends the run (the
   // steps' samples at least h_step apart below t_end: at most nstep + 1 of them)
   s.run = mbd_run_alloc(m, nout + (nstep ? nstep + 1 : 0) + 1);
-  s.d = s.run ? mbd_data_alloc(m, err) : NULL;
-  s.ds = s.d ? mbd_data_alloc(m, err) : NULL;
+  int rows_sparse = ops->rows_sparse && ops->rows_sparse(m, o);
+  mbd_data *(*alloc)(const mbd_model *, mbd_error *) =
+      rows_sparse ? mbd_data_alloc_sparse : mbd_data_alloc;
+  s.d = s.run ? alloc(m, err) : NULL;
+  s.ds = s.d ? alloc(m, err) : NULL;
   if (!s.ds) {
     free(grid);
     mbd_data_free(s.d);
+    // (a data refused by size has said so: the model is named with the sizes)
+    int named = s.run && err && err->code == MBD_E_NOMEM;
     mbd_run_free(s.run);
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
+    return named ? MBD_E_NOMEM : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
   }
   mbd_run *run = s.run;
   snprintf(run->formulation, sizeof run->formulation, "%s", ops->name);
@@ -416,6 +421,10 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   run->t_end = o->t_end;
   // the assembled state, its rows evaluated, the formulation's own state (a first partition)
   mbd_data_reset(m, s.d);
+  if (rows_sparse) {
+    mbd_sparse_set(m, s.d, 1);
+    mbd_sparse_set(m, s.ds, 1);
+  }
   rc = mbd_kin_update(m, s.d, 0, err);
   if (rc == MBD_OK) {
     rc = ops->create(&s.self, m, s.d, o, err);
