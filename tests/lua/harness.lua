@@ -182,4 +182,21 @@ function H.run(cases, title)
   if failed > 0 then os.exit(1, true) end
 end
 
+-- file helpers for the tests that write files (no lfs in the mbd program): a shell command's
+-- success, a shell-quoted word, a file written whole, a file's contents (nil when it cannot be read)
+function H.sh(cmd) return os.execute(cmd) == true end
+function H.q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+function H.write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+end
+function H.read(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
 return H
