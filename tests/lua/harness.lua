@@ -183,17 +183,21 @@ function H.run(cases, title)
 end
 
 -- file helpers for the tests that write files (no lfs in the mbd program): a shell command's
--- success, a shell-quoted word, a file written whole, a file's contents (nil when it cannot be read)
+-- success, a word (or number) quoted for the shell, a file written whole, a file's contents (nil
+-- when it cannot be read; with must, an error naming the file instead)
 function H.sh(cmd) return os.execute(cmd) == true end
-function H.q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+function H.q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 function H.write(path, text)
-  local f = assert(io.open(path, "w"))
+  local f = assert(io.open(path, "wb"))
   f:write(text)
   f:close()
 end
-function H.read(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
+function H.read(path, must)
+  local f, err = io.open(path, "rb")
+  if not f then
+    if must then error(err, 2) end
+    return nil
+  end
   local s = f:read("a")
   f:close()
   return s
