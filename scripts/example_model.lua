@@ -1,5 +1,5 @@
--- The mechanism of an example in examples/, for the benchmarks and tests that run it in other
--- ways: the example is run up to its first print (each example builds its model, then prints
+-- The mechanism of an example in examples/, for the reproductions, benchmarks and tests that run it
+-- in other ways: the example is run up to its first print (each example builds its model, then prints
 -- m:info() before any study), with its figures' folder made nowhere, and the last model it built
 -- is returned.  The examples stay standalone files a user can copy.
 --   local example_model = dofile(<scripts folder> .. "/example_model.lua")
