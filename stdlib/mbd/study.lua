@@ -23,6 +23,18 @@ function study.beside(args, name)
   return dofile(here .. "/" .. name)
 end
 
+-- 1..n in a random order (math.random, Fisher-Yates): benchmark rounds visit their entries so,
+-- and a drift of the machine's speed spreads over all of them
+function study.shuffled(n)
+  local order = {}
+  for i = 1, n do order[i] = i end
+  for i = #order, 2, -1 do
+    local j = math.random(i)
+    order[i], order[j] = order[j], order[i]
+  end
+  return order
+end
+
 local function cell(v, fmt)
   if type(v) == "number" then
     if fmt then return string.format(fmt, v) end
