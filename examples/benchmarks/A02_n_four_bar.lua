@@ -17,49 +17,15 @@ local B = dofile((arg[0]:match("^(.*)[/\\]") or ".") .. "/bench.lua")
 local short = arg[1] == "short"
 local N = short and 4 or 40
 local T = short and 5 or 20
-local g = 9.81
-local th0, w0 = math.pi / 4, -math.sqrt(2)   -- B0's velocity L w (−sin θ, cos θ) has x = +1 m/s
+local chain = dofile((arg[0]:match("^(.*)[/\\]") or ".") .. "/n_four_bar.lua")
 
-local function build()
-  local m = mbd.model { name = "A02 N-four-bar", dim = 2, gravity = {0, -g} }
-  local c, s = math.cos(th0), math.sin(th0)
-  local cranks = {}
-  for i = 0, N do
-    cranks[i] = m:body { name = "c" .. i, mass = 1, inertia = 1 / 12, pos = {i + 0.5 * c, 0.5 * s},
-                         angle = th0, vel = {-0.5 * s * w0, 0.5 * c * w0}, omega = w0 }
-    m:revolute { name = "O" .. i, body1 = m.ground, at1 = {i, 0}, body2 = cranks[i],
-                 at2 = {-0.5, 0} }
-  end
-  for i = 1, N do
-    local k = m:body { name = "k" .. i, mass = 1, inertia = 1 / 12, pos = {i - 0.5 + c, s},
-                       angle = 0, vel = {-s * w0, c * w0}, omega = 0 }
-    m:revolute { name = "A" .. i, body1 = cranks[i - 1], at1 = {0.5, 0}, body2 = k,
-                 at2 = {-0.5, 0} }
-    m:revolute { name = "B" .. i, body1 = cranks[i], at1 = {0.5, 0}, body2 = k, at2 = {0.5, 0} }
-  end
-  return m
-end
+local function build() return chain.build(N, "A02 N-four-bar") end
 
--- the one-coordinate reference at the output steps
-local A, G = (N + 1) / 3 + N, g * ((N + 1) / 2 + N)
+-- the one-coordinate reference at the output steps: B0 = (cos θ, sin θ)
 local times = B.grid(T, short and 100 or 400)
 local ref = {}
-do
-  local th, w, t, h = th0, w0, 0, 1e-4
-  local function f(a, b) return b, -G * math.cos(a) / A end
-  for i, ti in ipairs(times) do
-    while t < ti - 1e-12 do
-      local dt = math.min(h, ti - t)
-      local k1a, k1b = f(th, w)
-      local k2a, k2b = f(th + 0.5 * dt * k1a, w + 0.5 * dt * k1b)
-      local k3a, k3b = f(th + 0.5 * dt * k2a, w + 0.5 * dt * k2b)
-      local k4a, k4b = f(th + dt * k3a, w + dt * k3b)
-      th = th + dt / 6 * (k1a + 2 * k2a + 2 * k3a + k4a)
-      w = w + dt / 6 * (k1b + 2 * k2b + 2 * k3b + k4b)
-      t = t + dt
-    end
-    ref[ti] = { math.cos(th), math.sin(th) }
-  end
+for i, s in ipairs(chain.reference(N, times)) do
+  ref[times[i]] = { math.cos(s[1]), math.sin(s[1]) }
 end
 
 -- B0: the tip of crank c0 from its centre and angle

@@ -125,25 +125,15 @@ local base = { t_end = T, integrator = "bdf", rtol = 1e-8, atol = 1e-8, position
                output_every = T / steps }
 local rows = { { f = "relative 1e-12 (ref.)", err = 0, pub = max_diff(ref[T], published),
                  drift = drift(refrun), cpu = refrun.stats.cpu_time, nfev = refrun.stats.nfev } }
-local list = short and { "kane", "gcp" }
-  or { "kane", "gcp", "udwadia_kalaba", "augmented", "baumgarte", "kane/adams" }
-for _, f in ipairs(list) do
-  local o = base
-  local form, integ = f:match("^([%w_]+)/?(%w*)$")
-  if integ ~= "" then
-    o = {}
-    for k, v in pairs(base) do o[k] = v end
-    o.integrator = integ
-  end
-  local run, err = B.try(build(), o, form)
+for _, f in ipairs(B.methods(short)) do
+  local run, err = B.try(build(), base, f)
   if run then
     local worst = 0
     for _, t in ipairs(times) do worst = math.max(worst, max_diff(angles(run, t), ref[t])) end
     rows[#rows + 1] = { f = f, err = worst, pub = max_diff(angles(run, T), published),
                         drift = drift(run), cpu = run.stats.cpu_time, nfev = run.stats.nfev }
   else
-    rows[#rows + 1] = { f = f .. " (stopped)" }
-    print(f .. ": " .. err:sub(1, 200))
+    B.stopped(rows, f, err)
   end
 end
 B.table(string.format("A03 Andrews' squeezer, %g s, bdf, rtol = atol = 1e-8, position_tol = "

@@ -89,8 +89,7 @@ for _, f in ipairs { "kane", "gcp", "udwadia_kalaba", "augmented" } do
     rows[#rows + 1] = { f = f, err = worst, drift = B.energy_drift(run), cpu = run.stats.cpu_time,
                         nfev = run.stats.nfev }
   else
-    rows[#rows + 1] = { f = f .. " (stopped)" }
-    print(f .. ": " .. err:sub(1, 200))
+    B.stopped(rows, f, err)
   end
 end
 B.table(string.format("A04 Bricard, %g s, rtol = atol = 1e-8 (error of P3 against kane at 1e-12 "

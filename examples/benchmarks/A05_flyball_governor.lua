@@ -102,25 +102,15 @@ local base = { t_end = T, integrator = "bdf", rtol = 1e-8, atol = 1e-8, position
                output_every = T / steps }
 local rows = { { f = "relative 1e-11 (ref.)", err = 0, hz = Hz_drift(refrun, times),
                  cpu = refrun.stats.cpu_time, nfev = refrun.stats.nfev } }
-local list = short and { "kane", "gcp" }
-  or { "kane", "gcp", "udwadia_kalaba", "augmented", "baumgarte", "kane/adams" }
-for _, f in ipairs(list) do
-  local o = base
-  local form, integ = f:match("^([%w_]+)/?(%w*)$")
-  if integ ~= "" then
-    o = {}
-    for key, v in pairs(base) do o[key] = v end
-    o.integrator = integ
-  end
-  local run, err = B.try(build(), o, form)
+for _, f in ipairs(B.methods(short)) do
+  local run, err = B.try(build(), base, f)
   if run then
     rows[#rows + 1] = { f = f, err = B.max_error(run, { "slider.z" }, times,
                                                  function(t) return ref[t] end),
                         hz = Hz_drift(run, times), cpu = run.stats.cpu_time,
                         nfev = run.stats.nfev }
   else
-    rows[#rows + 1] = { f = f .. " (stopped)" }
-    print(f .. ": " .. err:sub(1, 200))
+    B.stopped(rows, f, err)
   end
 end
 B.table(string.format("A05 flyball governor, %g s, bdf, rtol = atol = 1e-8, position_tol = 1e-10 "

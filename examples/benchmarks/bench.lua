@@ -56,14 +56,30 @@ function B.grid(T, n)
   return g
 end
 
--- run formulation f (options over base) with pcall: the run and nil, or nil and the message
+-- the methods a benchmark compares: formulations, "formulation/integrator" for another
+-- integrator than the base's (the short run: kane and gcp)
+function B.methods(short)
+  return short and { "kane", "gcp" }
+    or { "kane", "gcp", "udwadia_kalaba", "augmented", "baumgarte", "kane/adams" }
+end
+
+-- run method f (a formulation, or "formulation/integrator"; options over base) with pcall: the
+-- run and nil, or nil and the message
 function B.try(m, base, f)
   local o = {}
   for k, v in pairs(base) do o[k] = v end
-  o.formulation = f
+  local form, integ = f:match("^(.-)/(.*)$")
+  o.formulation = form or f
+  if integ and integ ~= "" then o.integrator = integ end
   local ok, r = pcall(m.simulate, m, o)
   if ok then return r end
   return nil, tostring(r)
+end
+
+-- a method that stopped: its row, and the start of its message printed
+function B.stopped(rows, f, err)
+  rows[#rows + 1] = { f = f .. " (stopped)" }
+  print(f .. ": " .. err:sub(1, 200))
 end
 
 -- the result table, in the library's style: one row per formulation

@@ -36,9 +36,8 @@
 --             processes (a cold cache needs a fresh MBD_CACHE).
 -- Instruction counts of the same runs (repeatable on any machine): scripts/bench/paper002_callgrind.sh.
 local study = require "mbd.study"
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local P = dofile(here .. "/../paper002/models.lua")
-local A = dofile(here .. "/../paper002/accuracy.lua")
+local P = study.beside(arg, "../paper002/models.lua")
+local A = study.beside(arg, "../paper002/accuracy.lua")
 local part = arg and arg[1]
 if part == "all" then part = nil end
 local ROUNDS = tonumber(arg and arg[2]) or 7
@@ -89,20 +88,7 @@ end
 local summary = {}
 if not part or part == "table" then
   local DADS = "Cartesian augmented (DADS)"
-  local methods = {
-    { DADS, { formulation = "augmented" } },
-    { "Cartesian kane", { formulation = "kane" } },
-    { "relative, paper gains, numeric", { formulation = "relative", solver = "baumgarte" } },
-    { "relative, paper gains, compiled", { formulation = "relative", solver = "baumgarte",
-                                           code = "compiled" } },
-    { "relative, paper gains, tape", { formulation = "relative", solver = "baumgarte",
-                                       code = "tape" },
-      as = "relative, paper gains, compiled" },
-    { "relative augmented, compiled", { formulation = "relative", solver = "augmented",
-                                        code = "compiled" } },
-    { "relative kane, compiled", { formulation = "relative", solver = "kane",
-                                   code = "compiled" } },
-  }
+  local methods = A.METHODS
   -- the paper's ratio of each row to DADS (symbolic for every generated-code row)
   local function paper_of(label, p)
     if label == DADS then return 1 end
@@ -147,11 +133,7 @@ if not part or part == "table" then
       local byname = {}
       for _, meth in ipairs(methods) do
         local label, opts = meth[1], meth[2]
-        local tol = meth.as and byname[meth.as] and byname[meth.as].tol
-        if not meth.as then
-          local pick = A.loosest(m, opts, ref, T)
-          tol = pick and pick.tol
-        end
+        local tol = A.tolerance(m, meth, byname, ref, T)
         if tol then
           local sampled = m:simulate(A.options(opts, tol, T, T / A.SAMPLES))
           local p = { label = label, tol = string.format("%.0e", tol), err = A.max_error(sampled, ref),
@@ -303,7 +285,7 @@ end
 
 -- the double pendulum against the hand-written right-hand side ---------------------------------
 if not part or part == "pendulum" then
-  local models = dofile(here .. "/../paper000/models.lua")
+  local models = study.beside(arg, "../paper000/models.lua")
   local m = models.double_pendulum()
   local ref = m:simulate { t_end = 10, formulation = "kane", rtol = 1e-12, atol = 1e-12,
                            output_every = 10 }

@@ -859,13 +859,7 @@ for _, s in ipairs(screened) do
 end
 print(string.format("\ntiming: %d configurations, %d rounds", #entries, ROUNDS))
 for r = 1, ROUNDS do
-  local order = {}
-  for i = 1, #entries do order[i] = i end
-  for i = #order, 2, -1 do
-    local j = math.random(i)
-    order[i], order[j] = order[j], order[i]
-  end
-  for _, i in ipairs(order) do
+  for _, i in ipairs(study.shuffled(#entries)) do
     local c = entries[i]
     local res, why = run_cmd(c.cmd(c.K))
     if res then

@@ -11,24 +11,9 @@
 -- unknowns and sparsely (KLU, O(N) for a chain) from there, so the scaling table grows about
 -- linearly per evaluation; scripts/bench/chain.lua compares the dense and the sparse solve.
 local study = require "mbd.study"
-local chains = dofile(((arg and arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/chains.lua")
-
-local chain = chains.planar
-
-local function double_pendulum()
-  local m = mbd.model { name = "double pendulum", dim = 2 }
-  local th1, th2 = 0.5236, 0.7854
-  local l1 = m:body { name = "link1", mass = 5, inertia = 10, pos = {math.cos(th1), math.sin(th1)},
-                      angle = th1 }
-  local l2 = m:body { name = "link2", mass = 7, inertia = 20,
-                      pos = {2 * math.cos(th1) + math.cos(th2), 2 * math.sin(th1) + math.sin(th2)},
-                      angle = th2 }
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
-  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
-  m:torque { body = l1, value = 10 }
-  m:force { body = l2, at = {1, 0}, value = {8, 7} }
-  return m
-end
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
+local chain = dofile(here .. "/chains.lua").planar
+local double_pendulum = dofile(here .. "/../paper000/models.lua").double_pendulum
 
 local function bench(m, t_end, form)
   return study.best_of(3, function()

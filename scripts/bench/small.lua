@@ -135,13 +135,7 @@ local entries = { limit }
 for _, e in ipairs(rows) do entries[#entries + 1] = e end
 for _, e in ipairs(entries) do e.K = 21 end
 for _ = 1, rounds do
-  local order = {}
-  for i = 1, #entries do order[i] = i end
-  for i = #order, 2, -1 do
-    local j = math.random(i)
-    order[i], order[j] = order[j], order[i]
-  end
-  for _, i in ipairs(order) do
+  for _, i in ipairs(study.shuffled(#entries)) do
     local e = entries[i]
     local cpu = {}
     if e == limit then

@@ -13,24 +13,10 @@
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 local models = dofile(here .. "/../paper000/models.lua")
 
+local example_model = dofile(here .. "/../example_model.lua")
+
 -- examples/fourbar.lua's mechanism: crank 0.4 m, coupler 1.2 m, rocker 0.8 m, uniform bars
-local function gravity_fourbar()
-  local m = mbd.model { name = "four-bar", dim = 2, gravity = {0, -9.81} }
-  local function bar(name, mass, len, p1, p2)
-    return m:body { name = name, mass = mass, inertia = mass * len ^ 2 / 12,
-                    pos = {(p1[1] + p2[1]) / 2, (p1[2] + p2[2]) / 2},
-                    angle = math.atan(p2[2] - p1[2], p2[1] - p1[1]) }
-  end
-  local A, B = {0.4 * math.cos(1.2), 0.4 * math.sin(1.2)}, {1.3, 0.75}
-  local crank = bar("crank", 1.0, 0.4, {0, 0}, A)
-  local coupler = bar("coupler", 3.0, 1.2, A, B)
-  local rocker = bar("rocker", 2.0, 0.8, B, {1, 0})
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.2, 0} }
-  m:revolute { name = "A", body1 = crank, at1 = {0.2, 0}, body2 = coupler, at2 = {-0.6, 0} }
-  m:revolute { name = "B", body1 = coupler, at1 = {0.6, 0}, body2 = rocker, at2 = {-0.4, 0} }
-  m:revolute { name = "C", body1 = rocker, at1 = {0.4, 0}, body2 = m.ground, at2 = {1, 0} }
-  return m
-end
+local function gravity_fourbar() return example_model("fourbar") end
 
 local cases = {
   { "pendulum", models.double_pendulum, 10 },

@@ -28,8 +28,7 @@ local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper000")
 local claims = study.claims()
 
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
+local models = study.beside(arg, "models.lua")
 
 -- Table 1 of the paper: {t_end, method, CPU [s], "nfev" (steps), average step [s]}
 local paper = {

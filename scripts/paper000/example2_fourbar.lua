@@ -50,8 +50,7 @@ local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper000")
 local claims = study.claims()
 
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
+local models = study.beside(arg, "models.lua")
 
 local paper = {
   I = { kane = {0.55, 303, 0.033}, gcp = {0.88, 295, 0.034}, baumgarte = {1.27, 699, 0.014} },

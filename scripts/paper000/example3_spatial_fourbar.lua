@@ -40,8 +40,7 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper000")
 local claims = study.claims()
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
+local models = study.beside(arg, "models.lua")
 
 -- Table 3 of the paper: {ε_int, ε_pos, {KANE rate, nfev}, {GCP rate, nfev}, {CS rate, nfev}}
 local paper = {

@@ -62,41 +62,9 @@ end
 -- rim straight above the origin, link 3 turning about the global z axis at C = (b1, c1, c2),
 -- link 2 (length b1) from A to B, link 3 (length b2) from B to C, CMs at the links' middles.
 -- J2 as printed (12.4, 0.01, 2) violates the triangle inequality; read J2zz = 12.4.
-function models.spatial_fourbar()
-  local r, b1, b2, c1, c2 = 2, 6, 6, 1, 1
-  local m = mbd.model { name = "spatial four-bar (paper 000 ex. 3)", dim = 3,
-                        gravity = {0, -9.81, 0} }
-  local A, C = {0, r, 0}, {b1, c1, c2}
-  local function sub(a, b) return {a[1] - b[1], a[2] - b[2], a[3] - b[3]} end
-  local function mid(a, b) return {(a[1] + b[1]) / 2, (a[2] + b[2]) / 2, (a[3] + b[3]) / 2} end
-  local function cross(a, b)
-    return {a[2] * b[3] - a[3] * b[2], a[3] * b[1] - a[1] * b[3], a[1] * b[2] - a[2] * b[1]}
-  end
-  local function norm(a) return math.sqrt(a[1] ^ 2 + a[2] ^ 2 + a[3] ^ 2) end
-  -- B = C + b2 (cos ψ, sin ψ, 0) with |B − A| = b1, by bisection for ψ in (90°, 180°)
-  local function B_of(psi) return {C[1] + b2 * math.cos(psi), C[2] + b2 * math.sin(psi), C[3]} end
-  local lo, hi = math.pi / 2, math.pi
-  for _ = 1, 60 do
-    local psi = (lo + hi) / 2
-    if norm(sub(B_of(psi), A)) > b1 then lo = psi else hi = psi end
-  end
-  local B = B_of((lo + hi) / 2)
-  local u2, u3 = sub(B, A), sub(B, C)
-  local disk = m:body { name = "link1", mass = 2, inertia = {4, 2, 2}, pos = {0, 0, 0} }
-  local link2 = m:body { name = "link2", mass = 1, inertia = {12.4, 0.01, 12.4}, pos = mid(A, B),
-                         rot = mbd.rot.from_axes(cross({1, 0, 0}, u2), u2) }
-  local link3 = m:body { name = "link3", mass = 1, inertia = {4.54, 0.01, 4.54}, pos = mid(C, B),
-                         rot = mbd.rot.from_axes({0, 0, 1}, u3) }
-  local J1 = m:revolute { name = "J1", body1 = m.ground, at1 = {0, 0, 0}, axis1 = {1, 0, 0},
-                          body2 = disk, at2 = {0, 0, 0}, axis2 = {1, 0, 0} }
-  m:universal { name = "J2", body1 = disk, at1 = {0, r, 0}, axis1 = {1, 0, 0},
-                body2 = link2, at2 = {0, -b1 / 2, 0}, axis2 = {1, 0, 0} }
-  m:spherical { name = "J3", body1 = link2, at1 = {0, b1 / 2, 0}, body2 = link3,
-                at2 = {0, b2 / 2, 0} }
-  m:revolute { name = "J4", body1 = link3, at1 = {0, -b2 / 2, 0}, axis1 = {1, 0, 0},
-               body2 = m.ground, at2 = C, axis2 = {0, 0, 1} }
-  m:rotational_spring { joint = J1, k = 1, c = 5, angle = 0 }
-  return m
-end
+-- The model is examples/spatial_fourbar.lua's, built by the example itself.
+local example_model = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".")
+                             .. "/../example_model.lua")
+function models.spatial_fourbar() return example_model("spatial_fourbar") end
 
 return models

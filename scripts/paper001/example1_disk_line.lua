@@ -41,9 +41,8 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper001")
 local claims = study.claims()
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
-local cost = dofile(here .. "/cost.lua")
+local models = study.beside(arg, "models.lua")
+local cost = study.beside(arg, "cost.lua")
 
 local m_, J, R, F, g, mu, mus = 3, 2, 0.2, 10, 9.81, 0.3, 0.35
 local N = m_ * g

@@ -43,9 +43,8 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper001")
 local claims = study.claims()
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
-local cost = dofile(here .. "/cost.lua")
+local models = study.beside(arg, "models.lua")
+local cost = study.beside(arg, "cost.lua")
 
 local lambda = 7
 local m, A = models.disk_sine(lambda)

@@ -56,9 +56,8 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper001")
 local claims = study.claims()
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
-local cost = dofile(here .. "/cost.lua")
+local models = study.beside(arg, "models.lua")
+local cost = study.beside(arg, "cost.lua")
 
 local OMEGA, M, R, J, G, BETA, RHO0 = 3, 10, 0.1, 1, 9.81, 1000, 0.1
 local K = 1 + M * R * R / J

@@ -43,9 +43,8 @@
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper001")
 local claims = study.claims()
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
-local cost = dofile(here .. "/cost.lua")
+local models = study.beside(arg, "models.lua")
+local cost = study.beside(arg, "cost.lua")
 
 local k, z0, mu, x0 = 0.05, 0.02, 0.05, 0.2
 local m = models.ball_bowl(mu, k, z0, x0)

@@ -81,4 +81,31 @@ function A.loosest(m, opts, ref, t_end, bound)
   return chosen
 end
 
+-- the configurations of the timing tables, in their order: {label, m:simulate options}; a row
+-- with `as` takes the tolerance of the row it names (the tape evaluates the compiled equations)
+A.METHODS = {
+  { "Cartesian augmented (DADS)", { formulation = "augmented" } },
+  { "Cartesian kane", { formulation = "kane" } },
+  { "relative, paper gains, numeric", { formulation = "relative", solver = "baumgarte" } },
+  { "relative, paper gains, compiled", { formulation = "relative", solver = "baumgarte",
+                                         code = "compiled" } },
+  { "relative, paper gains, tape", { formulation = "relative", solver = "baumgarte",
+                                     code = "tape" },
+    as = "relative, paper gains, compiled" },
+  { "relative augmented, compiled", { formulation = "relative", solver = "augmented",
+                                      code = "compiled" } },
+  { "relative kane, compiled", { formulation = "relative", solver = "kane", code = "compiled" } },
+}
+
+-- the tolerance of the configuration meth (a row of A.METHODS) on model m: that of the row it
+-- names in `as` (byname[label].tol, nil when that row found none), else the loosest rung within
+-- the bound of ref over t_end (nil when none is)
+function A.tolerance(m, meth, byname, ref, t_end)
+  if meth.as then
+    return byname[meth.as] and byname[meth.as].tol
+  end
+  local pick = A.loosest(m, meth[2], ref, t_end)
+  return pick and pick.tol
+end
+
 return A

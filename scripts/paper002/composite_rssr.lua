@@ -37,9 +37,8 @@
 --    are measured in interleaved rounds by scripts/bench/paper002.lua, which the README quotes.
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper002")
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local P = dofile(here .. "/models.lua")
-local A = dofile(here .. "/accuracy.lua")
+local P = study.beside(arg, "models.lua")
+local A = study.beside(arg, "accuracy.lua")
 local claims = study.claims()
 
 local m = P.composite_rssr(4, { drive = mbd.sym.t * 2 * math.pi })
@@ -87,19 +86,7 @@ end
 
 -- the timing table at equal accuracy ------------------------------------------------------------
 local T = 1
-local methods = {
-  { "Cartesian augmented (DADS)", { formulation = "augmented" } },
-  { "Cartesian kane", { formulation = "kane" } },
-  { "relative, paper gains, numeric", { formulation = "relative", solver = "baumgarte" } },
-  { "relative, paper gains, compiled", { formulation = "relative", solver = "baumgarte",
-                                         code = "compiled" } },
-  { "relative, paper gains, tape", { formulation = "relative", solver = "baumgarte",
-                                     code = "tape" },
-    as = "relative, paper gains, compiled" },
-  { "relative augmented, compiled", { formulation = "relative", solver = "augmented",
-                                      code = "compiled" } },
-  { "relative kane, compiled", { formulation = "relative", solver = "kane", code = "compiled" } },
-}
+local methods = A.METHODS
 local ref = A.reference(m, T)
 local loci = { "s2.rocker", "s3.rocker", "s4.rocker" }
 -- largest distance (x, y, z) of the three output links' centres from the closed form, over the
@@ -123,13 +110,7 @@ claims:within("reference run (Cartesian kane, 1e-12): output links' centres vs t
 local rows, byname, dads = {}, {}, nil
 for _, meth in ipairs(methods) do
   local label, opts = meth[1], meth[2]
-  local tol
-  if meth.as then
-    tol = byname[meth.as] and byname[meth.as].tol
-  else
-    local pick = A.loosest(m, opts, ref, T)
-    tol = pick and pick.tol
-  end
+  local tol = A.tolerance(m, meth, byname, ref, T)
   local row = { label, "-", "-", "-", "-", "-", "-", "-", "-", "-" }
   if tol then
     local timed, sampled = study.timed(3, function(every)

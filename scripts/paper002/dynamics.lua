@@ -42,9 +42,8 @@
 -- measured in interleaved rounds by scripts/bench/paper002.lua, which the README quotes.
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper002")
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local P = dofile(here .. "/models.lua")
-local A = dofile(here .. "/accuracy.lua")
+local P = study.beside(arg, "models.lua")
+local A = study.beside(arg, "accuracy.lua")
 local claims = study.claims()
 
 -- independent references: the energy integral --------------------------------------------------
@@ -192,19 +191,7 @@ local mechanisms = {
     end },
 }
 
-local methods = {
-  { "Cartesian augmented (DADS)", { formulation = "augmented" } },
-  { "Cartesian kane", { formulation = "kane" } },
-  { "relative, paper gains, numeric", { formulation = "relative", solver = "baumgarte" } },
-  { "relative, paper gains, compiled", { formulation = "relative", solver = "baumgarte",
-                                         code = "compiled" } },
-  { "relative, paper gains, tape", { formulation = "relative", solver = "baumgarte",
-                                     code = "tape" },
-    as = "relative, paper gains, compiled" },
-  { "relative augmented, compiled", { formulation = "relative", solver = "augmented",
-                                      code = "compiled" } },
-  { "relative kane, compiled", { formulation = "relative", solver = "kane", code = "compiled" } },
-}
+local methods = A.METHODS
 
 local T = 2
 local fig9

@@ -42,9 +42,8 @@
 --    the README quotes.
 local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper002")
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local P = dofile(here .. "/models.lua")
-local A = dofile(here .. "/accuracy.lua")
+local P = study.beside(arg, "models.lua")
+local A = study.beside(arg, "accuracy.lua")
 local claims = study.claims()
 
 -- the RSCR's output angle φ(θ) by Newton's method from the previous solution (branch continued)
@@ -151,32 +150,21 @@ local ref = A.reference(rsst, T)
 -- the reference's slider against s(φ): its integration error alone (measured 1e-12)
 claims:within("RSST: reference run (Cartesian kane, 1e-12), slider vs s(phi) [m]",
               slider_error(ref), 0, 1e-10)
-local cases = {
-  { "DADS", "Cartesian augmented (DADS)", { formulation = "augmented" } },
-  { "-", "Cartesian kane", { formulation = "kane" } },
-  { "-", "relative, paper gains, numeric", { formulation = "relative", solver = "baumgarte" } },
-  { "symbolic", "relative, paper gains, compiled", { formulation = "relative", solver = "baumgarte",
-                                                     code = "compiled" } },
-  { "symbolic", "relative, paper gains, tape", { formulation = "relative", solver = "baumgarte",
-                                                 code = "tape" },
-    as = "relative, paper gains, compiled" },
-  { "-", "relative augmented, compiled", { formulation = "relative", solver = "augmented",
-                                           code = "compiled" } },
-  { "-", "relative kane, compiled", { formulation = "relative", solver = "kane",
-                                      code = "compiled" } },
-}
+-- the timing table's configurations, each with the paper's row it answers (DADS; symbolic for
+-- the generated code)
+local paper_row = { ["Cartesian augmented (DADS)"] = "DADS",
+                    ["relative, paper gains, compiled"] = "symbolic",
+                    ["relative, paper gains, tape"] = "symbolic" }
+local cases = {}
+for i, meth in ipairs(A.METHODS) do
+  cases[i] = { paper_row[meth[1]] or "-", meth[1], meth[2], as = meth.as }
+end
 local paper_rsst = { DADS = 13.3, symbolic = 1.2 }
 rows = {}
 local byname, dads = {}, nil
 for _, v in ipairs(cases) do
   local label, opts = v[2], v[3]
-  local tol
-  if v.as then
-    tol = byname[v.as] and byname[v.as].tol
-  else
-    local pick = A.loosest(rsst, opts, ref, T)
-    tol = pick and pick.tol
-  end
+  local tol = A.tolerance(rsst, { label, opts, as = v.as }, byname, ref, T)
   local row = { v[1], paper_rsst[v[1]] or "-",
                 paper_rsst[v[1]] and string.format("%.2f", paper_rsst[v[1]] / 13.3) or "-", label,
                 "-", "-", "-", "-", "-", "-", "-", "-" }

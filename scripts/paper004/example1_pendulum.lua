@@ -37,8 +37,7 @@ local study = require "mbd.study"
 local out = study.outdir(arg, "out/paper004")
 local quick = arg and arg[2] == "quick"
 local claims = study.claims()
-local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
-local models = dofile(here .. "/models.lua")
+local models = study.beside(arg, "models.lua")
 
 local s = models.pendulum()
 local NAME = { rkf45 = "rkf45 (MATLAB 4 ode45)", rk45 = "rk45 (Dormand-Prince)" }

@@ -2,6 +2,7 @@
 --
 --   local study = require "mbd.study"
 --   local out = study.outdir(arg, "out/paper000")         -- arg[1] or the default, created
+--   local models = study.beside(arg, "models.lua")         -- a file beside the script, run
 --   study.table { title = "Table 1", header = {"method", "nfev"}, rows = {{"kane", 157}} }
 --   local run, cpu = study.best_of(3, function() return m:simulate{...} end)   -- least CPU of 3
 --   local row, run = study.timed(5, function(every) return m:simulate{..., output_every = every or 0.01} end, t_end)
@@ -13,6 +14,25 @@ function study.outdir(args, default)
   local dir = (args and args[1]) or default or "out"
   require("mbd").mkdir(dir)
   return dir
+end
+
+-- the values returned by the Lua file `name` beside the running script (args[0]'s folder, else
+-- the current one): the models and helpers a study's scripts share
+function study.beside(args, name)
+  local here = (args and args[0] or ""):match("^(.*)/[^/]*$") or "."
+  return dofile(here .. "/" .. name)
+end
+
+-- 1..n in a random order (math.random, Fisher-Yates): benchmark rounds visit their entries so,
+-- and a drift of the machine's speed spreads over all of them
+function study.shuffled(n)
+  local order = {}
+  for i = 1, n do order[i] = i end
+  for i = #order, 2, -1 do
+    local j = math.random(i)
+    order[i], order[j] = order[j], order[i]
+  end
+  return order
 end
 
 local function cell(v, fmt)

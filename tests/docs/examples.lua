@@ -32,41 +32,12 @@ local function run_example(name)
   return table.unpack(res, 1, res.n)
 end
 
--- the mbd program running this script, and a word quoted for the shell
+-- the mbd program running this script; its REPL typed into (repl.lua)
 local program = arg and arg[-1]
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-local function read(file)
-  local f = assert(io.open(file, "rb"))
-  local text = f:read("a")
-  f:close()
-  return text
-end
 
--- type `lines` (a list) into the REPL of the mbd program, standard input piped: its standard output
--- and standard error
-local function type_into_repl(lines)
-  local f = assert(io.open("repl.in", "wb"))
-  f:write(table.concat(lines, "\n"), "\n")
-  f:close()
-  os.execute(q(program) .. " < repl.in > repl.out 2> repl.err")
-  return read("repl.out"), read("repl.err")
-end
-
--- a session: the lines after the prompts are typed, the others are the expected output
-local function run_session(text)
-  local typed, want = {}, {}
-  for line in (text .. "\n"):gmatch("(.-)\n") do
-    local input = line:match("^mbd> (.*)$") or line:match("^>> (.*)$")
-    if input then typed[#typed + 1] = input else want[#want + 1] = line end
-  end
-  local out, err = type_into_repl(typed)
-  if err ~= "" then return false, "the REPL printed on standard error:\n" .. err end
-  local expected = #want > 0 and table.concat(want, "\n") .. "\n" or ""
-  if out ~= expected then
-    return false, "the REPL printed:\n" .. out .. "expected:\n" .. expected
-  end
-  return true
-end
+local repl = dofile(here .. "/repl.lua")
+local function type_into_repl(lines) return repl.type(program, lines) end
+local function run_session(text) return repl.session(program, text) end
 
 local cases = {}
 local ran, sessions = 0, 0

@@ -34,13 +34,8 @@ local compare = dofile(here .. "/../studies/compare.lua")
 local top = assert(arg and arg[1], "usage: mbd snippets.lua SOURCE_DIR")
 local program = arg[-1]
 
-local function read(file)
-  local f = assert(io.open(file, "rb"))
-  local text = f:read("a")
-  f:close()
-  return text
-end
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local function read(file) return H.read(file, true) end
+local q = H.q
 
 -- the pages: README.md and the .md files of docs/, docs/tutorial/, docs/papers/
 local pages = { "README.md" }
@@ -108,22 +103,8 @@ local function run_blocks(page, setups, chain)
 end
 
 -- a REPL session typed into the mbd program
-local function run_session(text)
-  local typed, want = {}, {}
-  for line in (text .. "\n"):gmatch("(.-)\n") do
-    local input = line:match("^mbd> (.*)$") or line:match("^>> (.*)$")
-    if input then typed[#typed + 1] = input else want[#want + 1] = line end
-  end
-  local f = assert(io.open("session.in", "wb"))
-  f:write(table.concat(typed, "\n"), "\n")
-  f:close()
-  os.execute(q(program) .. " < session.in > session.out 2> session.err")
-  local out, err = read("session.out"), read("session.err")
-  if err ~= "" then return false, "the REPL printed on standard error:\n" .. err end
-  local expected = #want > 0 and table.concat(want, "\n") .. "\n" or ""
-  if out ~= expected then return false, "the REPL printed:\n" .. out .. "expected:\n" .. expected end
-  return true
-end
+local repl = dofile(here .. "/repl.lua")
+local function run_session(text) return repl.session(program, text) end
 
 -- the lines of a script's expected output with their tolerances (compare.lua's format): the
 -- lessons' in tests/docs/expected/, the other examples' in tests/studies/expected/

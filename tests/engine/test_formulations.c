@@ -5,27 +5,14 @@
 
 #include "../../engine/formulations/formulations.h"
 #include "mbd/integrators.h"
-#include "mbd/model.h"
-#include "mbd_test.h"
+#include "model_build.h"
 
-/* paper 000 example 1: the double pendulum (DIGEST.md), no gravity */
+/* paper 000 example 1: the double pendulum (DIGEST.md), no gravity, with a torque on link 1 and
+ * a force at link 2's tip */
 static mbd_model *double_pendulum(void) {
   mbd_error err;
-  mbd_model *m = mbd_model_new("double pendulum", 2, &err);
-  double th1 = 0.5236, th2 = 0.7854;
-  mbd_body_spec b1 = {.name = "link1", .mass = 5, .inertia = {10}, .angle = th1};
-  b1.pos[0] = cos(th1);
-  b1.pos[1] = sin(th1);
-  mbd_body_spec b2 = {.name = "link2", .mass = 7, .inertia = {20}, .angle = th2};
-  b2.pos[0] = 2 * cos(th1) + cos(th2);
-  b2.pos[1] = 2 * sin(th1) + sin(th2);
-  int l1 = mbd_model_add_body(m, &b1, &err), l2 = mbd_model_add_body(m, &b2, &err);
-  mbd_joint_spec o = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = l1,
-                      .at2 = {-1, 0, 0}};
-  mbd_joint_spec a = {.name = "A", .type = MBD_JOINT_REVOLUTE, .body1 = l1, .body2 = l2,
-                      .at1 = {1, 0, 0}, .at2 = {-1, 0, 0}};
-  assert_true(mbd_model_add_joint(m, &o, &err) >= 0);
-  assert_true(mbd_model_add_joint(m, &a, &err) >= 0);
+  int l1, l2;
+  mbd_model *m = paper000_pendulum_links(&l1, &l2);
   mbd_force_spec t = {.body = l1, .value = {10}};
   mbd_force_spec f = {.body = l2, .at = {1, 0, 0}, .value = {8, 7}};
   assert_true(mbd_model_add_torque(m, &t, &err) >= 0);
@@ -82,21 +69,7 @@ static mbd_run *run_with(mbd_model *m, int form, double t_end, double tol, doubl
   o.rtol = o.atol = tol;
   o.position_tol = pos_tol;
   o.output_every = 0.05;
-  mbd_run *r = NULL;
-  mbd_error err;
-  mbd_error_clear(&err);
-  int rc = mbd_simulate(m, &o, &r, &err);
-  if (rc != MBD_OK) {
-    fail_msg("simulate %s: %s", mbd_formulation_name(form), err.msg);
-  }
-  return r;
-}
-
-static double value(const mbd_run *r, const char *ch, double t) {
-  int ok = 0;
-  double v = mbd_run_value(r, mbd_run_find(r, ch), t, &ok);
-  assert_true(ok);
-  return v;
+  return test_simulate(m, &o);
 }
 
 /* the four formulations agree on the double pendulum over 10 s.  Tolerance: with rtol = atol =
@@ -109,8 +82,8 @@ static void test_double_pendulum_agree(void **state) {
   double th[4], fx[4];
   for (int i = 0; i < 4; i++) {
     mbd_run *r = run_with(m, forms[i], 10, 1e-10, 1e-12);
-    th[i] = value(r, "link2.theta", 10);
-    fx[i] = value(r, "A.fx", 7.5);
+    th[i] = test_value(r, "link2.theta", 10);
+    fx[i] = test_value(r, "A.fx", 7.5);
     mbd_run_free(r);
   }
   for (int i = 1; i < 4; i++) {
@@ -129,9 +102,9 @@ static void test_fourbar_agree(void **state) {
   mbd_run *g = run_with(m, MBD_FORM_GCP, 10, 1e-10, 1e-12);
   mbd_run *c = run_with(m, MBD_FORM_BAUMGARTE, 10, 1e-10, 1e-12);
   for (double t = 0; t <= 10; t += 2.5) {
-    double xk = value(k, "link2.x", t);
-    MBD_ASSERT_NEAR(value(g, "link2.x", t), xk, 1e-6);
-    MBD_ASSERT_NEAR(value(c, "link2.x", t), xk, 1e-6);
+    double xk = test_value(k, "link2.x", t);
+    MBD_ASSERT_NEAR(test_value(g, "link2.x", t), xk, 1e-6);
+    MBD_ASSERT_NEAR(test_value(c, "link2.x", t), xk, 1e-6);
   }
   mbd_run_free(k);
   mbd_run_free(g);
@@ -232,8 +205,8 @@ static void test_repartition(void **state) {
   assert_true(mbd_run_get_stats(k)->repartitions >= 1);
   assert_true(mbd_run_get_stats(g2)->repartitions >= 1);
   for (double t = 0; t <= 5; t += 0.5) {
-    MBD_ASSERT_NEAR(value(k, "link.theta", t), value(a, "link.theta", t), 1e-6);
-    MBD_ASSERT_NEAR(value(g2, "link.theta", t), value(a, "link.theta", t), 1e-6);
+    MBD_ASSERT_NEAR(test_value(k, "link.theta", t), test_value(a, "link.theta", t), 1e-6);
+    MBD_ASSERT_NEAR(test_value(g2, "link.theta", t), test_value(a, "link.theta", t), 1e-6);
   }
   mbd_run_free(k);
   mbd_run_free(g2);

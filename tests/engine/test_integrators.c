@@ -15,30 +15,8 @@
 #define PI 3.14159265358979323846
 #define MAXOUT 1001
 
-/* allocation counting: this test is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
- * so every allocation made by the engine's static libraries (and this file) is counted here.
- * (SUNDIALS is a shared library and is not counted.) */
-static long allocations = 0;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-void *__wrap_malloc(size_t n) {
-  allocations++;
-  return __real_malloc(n);
-}
-void *__wrap_calloc(size_t k, size_t n) {
-  allocations++;
-  return __real_calloc(k, n);
-}
-void *__wrap_realloc(void *p, size_t n) {
-  allocations++;
-  return __real_realloc(p, n);
-}
+/* allocation counting (the lifecycle's no-allocation test) */
+#include "alloc_count.h"
 
 /* ------------------------------------------------------------------------------------------------
  * problems and recorders

@@ -13,11 +13,7 @@
 #include "../../engine/model/model_msg.h"
 #include "../../engine/sim/sim_msg.h"
 #include "mbd/integrators.h"
-#include "mbd/model.h"
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
+#include "model_build.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* building helpers                                                                            */
@@ -42,13 +38,7 @@ static int add_body(mbd_model *m, const char *name, double mass, double J, doubl
   s.pos[0] = x;
   s.pos[1] = y;
   s.angle = th;
-  mbd_error err;
-  mbd_error_clear(&err);
-  int b = mbd_model_add_body(m, &s, &err);
-  if (b < 0) {
-    fail_msg("add_body '%s': %s", name, err.msg);
-  }
-  return b;
+  return test_add_body(m, &s);
 }
 
 static void set_body_velocity(mbd_model *m, int b, double vx, double vy, double w) {
@@ -59,28 +49,9 @@ static void set_body_velocity(mbd_model *m, int b, double vx, double vy, double 
 
 static int add_joint(mbd_model *m, const char *name, int type, int b1, double x1, double y1,
                      int b2, double x2, double y2, const double *axis) {
-  mbd_joint_spec s;
-  memset(&s, 0, sizeof s);
-  s.name = name;
-  s.type = type;
-  s.body1 = b1;
-  s.body2 = b2;
-  s.at1[0] = x1;
-  s.at1[1] = y1;
-  s.at2[0] = x2;
-  s.at2[1] = y2;
-  if (axis) {
-    s.axis1[0] = axis[0];
-    s.axis1[1] = axis[1];
-    s.has_axis1 = 1;
-  }
-  mbd_error err;
-  mbd_error_clear(&err);
-  int j = mbd_model_add_joint(m, &s, &err);
-  if (j < 0) {
-    fail_msg("add_joint '%s': %s", name, err.msg);
-  }
-  return j;
+  double at1[3] = {x1, y1, 0}, at2[3] = {x2, y2, 0};
+  double ax[3] = {axis ? axis[0] : 0, axis ? axis[1] : 0, 0};
+  return test_joint(m, name, type, b1, at1, b2, at2, axis ? ax : NULL, NULL);
 }
 
 static int revolute(mbd_model *m, const char *name, int b1, double x1, double y1, int b2,

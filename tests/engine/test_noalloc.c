@@ -1,9 +1,9 @@
 /* no allocation inside the integration loop (DESIGN.md "Engine rules", STYLE.md #4).
  *
  * The test is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc, so every allocation made
- * by the engine's static libraries goes through the counters below.  A force callback, called
- * inside every right-hand-side evaluation, samples the counter: from the second call on it must
- * never change, for each formulation and each integrator.  (The first call may come before the
+ * by the engine's static libraries goes through the counters of alloc_count.h.  A force callback,
+ * called inside every right-hand-side evaluation, samples the counter: from the second call on it
+ * must never change, for each formulation and each integrator.  (The first call may come before the
  * run's set-up is complete: a system's start-up check evaluates its equations once.)  The
  * same holds for every formulation (udwadia_kalaba included) on a planar and a spatial model, and
  * for a coordinate-level system (paper 004) through its force function.  (SUNDIALS and OpenBLAS are
@@ -14,31 +14,10 @@
 #include "mbd/contact.h"
 #include "mbd/fem.h"
 #include "mbd/integrators.h"
-#include "mbd/model.h"
 #include "mbd/system.h"
-#include "mbd_test.h"
+#include "model_build.h"
 
-static long allocations = 0;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-void *__wrap_malloc(size_t n) {
-  allocations++;
-  return __real_malloc(n);
-}
-void *__wrap_calloc(size_t k, size_t n) {
-  allocations++;
-  return __real_calloc(k, n);
-}
-void *__wrap_realloc(void *p, size_t n) {
-  allocations++;
-  return __real_realloc(p, n);
-}
+#include "alloc_count.h"
 
 typedef struct probe {
   long first;   /* allocations seen at the first call, −1 before it */
@@ -78,23 +57,11 @@ static int sampling_force(void *ud, double t, const mbd_model *m, const mbd_data
   return 0;
 }
 
+/* paper 000's double pendulum with a sampling force at link 2's tip */
 static mbd_model *double_pendulum(probe *p) {
   mbd_error err;
-  mbd_model *m = mbd_model_new("double pendulum", 2, &err);
-  double th1 = 0.5236, th2 = 0.7854;
-  mbd_body_spec b1 = {.name = "link1", .mass = 5, .inertia = {10}, .angle = th1};
-  b1.pos[0] = cos(th1);
-  b1.pos[1] = sin(th1);
-  mbd_body_spec b2 = {.name = "link2", .mass = 7, .inertia = {20}, .angle = th2};
-  b2.pos[0] = 2 * cos(th1) + cos(th2);
-  b2.pos[1] = 2 * sin(th1) + sin(th2);
-  int l1 = mbd_model_add_body(m, &b1, &err), l2 = mbd_model_add_body(m, &b2, &err);
-  mbd_joint_spec o = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = l1,
-                      .at2 = {-1}};
-  mbd_joint_spec a = {.name = "A", .type = MBD_JOINT_REVOLUTE, .body1 = l1, .body2 = l2,
-                      .at1 = {1}, .at2 = {-1}};
-  mbd_model_add_joint(m, &o, &err);
-  mbd_model_add_joint(m, &a, &err);
+  int l1, l2;
+  mbd_model *m = paper000_pendulum_links(&l1, &l2);
   mbd_force_spec f = {.body = l2, .at = {1}, .fn = sampling_force, .ud = p};
   mbd_model_add_force(m, &f, &err);
   return m;

@@ -9,12 +9,7 @@
 #include "../../engine/kinematics/kinematics.h"
 #include "../../engine/model/model_msg.h"
 #include "mbd/integrators.h"
-#include "mbd/model.h"
-#include "mbd_test.h"
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
+#include "model_build.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
@@ -33,44 +28,12 @@ static int add_body(mbd_model *m, const char *name, double mass, const double *i
   if (rot) {
     memcpy(s.rot, rot, 4 * sizeof(double));
   }
-  mbd_error err;
-  mbd_error_clear(&err);
-  int b = mbd_model_add_body(m, &s, &err);
-  if (b < 0) {
-    fail_msg("add_body %s: %s", name, err.msg);
-  }
-  return b;
+  return test_add_body(m, &s);
 }
 
 static int add_joint(mbd_model *m, const char *name, int type, int b1, const double *at1, int b2,
                      const double *at2, const double *ax1, const double *ax2) {
-  mbd_joint_spec s;
-  memset(&s, 0, sizeof s);
-  s.name = name;
-  s.type = type;
-  s.body1 = b1;
-  s.body2 = b2;
-  if (at1) {
-    memcpy(s.at1, at1, 3 * sizeof(double));
-  }
-  if (at2) {
-    memcpy(s.at2, at2, 3 * sizeof(double));
-  }
-  if (ax1) {
-    memcpy(s.axis1, ax1, 3 * sizeof(double));
-    s.has_axis1 = 1;
-  }
-  if (ax2) {
-    memcpy(s.axis2, ax2, 3 * sizeof(double));
-    s.has_axis2 = 1;
-  }
-  mbd_error err;
-  mbd_error_clear(&err);
-  int j = mbd_model_add_joint(m, &s, &err);
-  if (j < 0) {
-    fail_msg("add_joint %s: %s", name, err.msg);
-  }
-  return j;
+  return test_joint(m, name, type, b1, at1, b2, at2, ax1, ax2);
 }
 
 /* f(t) = 0.3 + 0.5 t + 0.2 t², exact derivatives */

@@ -7,31 +7,17 @@
 #include "../../engine/formulations/formulations_msg.h"
 #include "mbd/integrators.h"
 #include "mbd/linalg.h"
-#include "mbd/model.h"
-#include "mbd_test.h"
+#include "model_build.h"
 
 /* paper 000 example 1: the double pendulum (DIGEST.md), no gravity; dup adds a second pin at O
  * (two redundant rows) */
 static mbd_model *double_pendulum(int dup) {
   mbd_error err;
-  mbd_model *m = mbd_model_new("double pendulum", 2, &err);
-  double th1 = 0.5236, th2 = 0.7854;
-  mbd_body_spec b1 = {.name = "link1", .mass = 5, .inertia = {10}, .angle = th1};
-  b1.pos[0] = cos(th1);
-  b1.pos[1] = sin(th1);
-  mbd_body_spec b2 = {.name = "link2", .mass = 7, .inertia = {20}, .angle = th2};
-  b2.pos[0] = 2 * cos(th1) + cos(th2);
-  b2.pos[1] = 2 * sin(th1) + sin(th2);
-  int l1 = mbd_model_add_body(m, &b1, &err), l2 = mbd_model_add_body(m, &b2, &err);
-  mbd_joint_spec o = {.name = "O", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = l1,
-                      .at2 = {-1, 0, 0}};
-  mbd_joint_spec a = {.name = "A", .type = MBD_JOINT_REVOLUTE, .body1 = l1, .body2 = l2,
-                      .at1 = {1, 0, 0}, .at2 = {-1, 0, 0}};
-  assert_true(mbd_model_add_joint(m, &o, &err) >= 0);
-  assert_true(mbd_model_add_joint(m, &a, &err) >= 0);
+  int l1, l2;
+  mbd_model *m = paper000_pendulum_links(&l1, &l2);
   if (dup) {
-    mbd_joint_spec o2 = o;
-    o2.name = "O2";
+    mbd_joint_spec o2 = {.name = "O2", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = l1,
+                         .at2 = {-1, 0, 0}};
     assert_true(mbd_model_add_joint(m, &o2, &err) >= 0);
   }
   mbd_force_spec t = {.body = l1, .value = {10}};
@@ -51,20 +37,7 @@ static mbd_run *run_with(mbd_model *m, int form, double alpha, double beta) {
   o.alpha = alpha;
   o.beta = beta;
   o.output_every = 0.05;
-  mbd_run *r = NULL;
-  mbd_error err;
-  mbd_error_clear(&err);
-  if (mbd_simulate(m, &o, &r, &err) != MBD_OK) {
-    fail_msg("simulate %s: %s", mbd_formulation_name(form), err.msg);
-  }
-  return r;
-}
-
-static double value(const mbd_run *r, const char *ch, double t) {
-  int ok = 0;
-  double v = mbd_run_value(r, mbd_run_find(r, ch), t, &ok);
-  assert_true(ok);
-  return v;
+  return test_simulate(m, &o);
 }
 
 /* UK and augmented agree on the double pendulum over 10 s, with and without stabilization.
@@ -80,10 +53,10 @@ static void test_uk_vs_augmented(void **state) {
     mbd_run *ru = run_with(m, MBD_FORM_UK, stab[k][0], stab[k][1]);
     assert_string_equal(mbd_run_formulation(ru), "udwadia_kalaba");
     for (double t = 1; t <= 10; t += 3) {
-      MBD_ASSERT_NEAR(value(ru, "link2.theta", t), value(ra, "link2.theta", t), 1e-6);
-      MBD_ASSERT_NEAR(value(ru, "link1.x", t), value(ra, "link1.x", t), 1e-6);
-      double fx = value(ra, "A.fx", t);
-      MBD_ASSERT_NEAR(value(ru, "A.fx", t), fx, 1e-5 * (1 + fabs(fx)));
+      MBD_ASSERT_NEAR(test_value(ru, "link2.theta", t), test_value(ra, "link2.theta", t), 1e-6);
+      MBD_ASSERT_NEAR(test_value(ru, "link1.x", t), test_value(ra, "link1.x", t), 1e-6);
+      double fx = test_value(ra, "A.fx", t);
+      MBD_ASSERT_NEAR(test_value(ru, "A.fx", t), fx, 1e-5 * (1 + fabs(fx)));
     }
     // the constraints hold: position drift at the integrator's tolerance level
     assert_true(mbd_run_get_stats(ru)->max_position_violation < 1e-7);
@@ -104,7 +77,7 @@ static void test_uk_redundant(void **state) {
   mbd_model_get_info(m2, &info);
   assert_int_equal(info.nredundant, 2);
   for (double t = 1; t <= 10; t += 3) {
-    MBD_ASSERT_NEAR(value(r2, "link2.theta", t), value(r1, "link2.theta", t), 1e-6);
+    MBD_ASSERT_NEAR(test_value(r2, "link2.theta", t), test_value(r1, "link2.theta", t), 1e-6);
   }
   mbd_run_free(r1);
   mbd_run_free(r2);
@@ -135,7 +108,7 @@ static void test_uk_matrices(void **state) {
   mbd_run *r2 = NULL;
   mbd_error err;
   assert_int_equal(mbd_simulate(m, &o, &r2, &err), MBD_OK);
-  assert_true(value(r2, "link2.theta", 10) == value(r1, "link2.theta", 10));
+  assert_true(test_value(r2, "link2.theta", 10) == test_value(r1, "link2.theta", 10));
   mbd_run_free(r2);
   o.stab_n = 3;
   r2 = NULL;

@@ -10,14 +10,9 @@
 # for deb, dpkg-deb is missing (bash scripts/setup.sh --deps installs them).
 set -u
 kind=$1 build=$2 cdir=$3 ldir=$4 docdir=$5 version=$6
-for tool in lua5.4 $([ "$kind" = deb ] && echo dpkg-deb); do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool not found (bash scripts/setup.sh --deps installs it)"
-    exit 77
-  fi
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/scratch.sh"
+need lua5.4 $([ "$kind" = deb ] && echo dpkg-deb)
+scratch
 fail=0
 bad() {
   echo "FAIL [$kind]: $*"

@@ -6,14 +6,9 @@
 # installs them).
 set -u
 src=$1
-for tool in luarocks lua5.4; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool not found (bash scripts/setup.sh --deps installs it)"
-    exit 77
-  fi
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/scratch.sh"
+need luarocks lua5.4
+scratch
 mkdir "$work/src"
 (cd "$src" && tar --exclude='./build*' --exclude='./out' --exclude=node_modules --exclude=.git \
   -cf - .) | (cd "$work/src" && tar xf -)

@@ -182,4 +182,25 @@ function H.run(cases, title)
   if failed > 0 then os.exit(1, true) end
 end
 
+-- file helpers for the tests that write files (no lfs in the mbd program): a shell command's
+-- success, a word (or number) quoted for the shell, a file written whole, a file's contents (nil
+-- when it cannot be read; with must, an error naming the file instead)
+function H.sh(cmd) return os.execute(cmd) == true end
+function H.q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+function H.write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+function H.read(path, must)
+  local f, err = io.open(path, "rb")
+  if not f then
+    if must then error(err, 2) end
+    return nil
+  end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
 return H

@@ -12,20 +12,8 @@ local H = dofile((arg[0]:match("^(.*)[/\\]") or ".") .. "/harness.lua")
 local dir = arg[1] or "."
 local mbd_program = arg[2] or "mbd"
 
-local function sh(cmd) return os.execute(cmd) == true end
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
-local function read(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local sh, q, write = H.sh, H.q, H.write
+local read = H.read
 local function fresh(name, mode)
   local d = dir .. "/" .. name
   assert(sh("rm -rf " .. q(d) .. " && mkdir -p " .. q(d) .. " && chmod " .. mode .. " " .. q(d)))

@@ -18,13 +18,7 @@ local function pendulum_run()
   return m:simulate { t_end = 0.1, formulation = "kane", output_every = 0.01 }
 end
 
-local function read(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = H.read
 
 -- the names in dir starting with prefix (ls: no lfs in the mbd program)
 local function leftovers(prefix)
@@ -73,13 +67,7 @@ local cases = {
 
 
 -- shell helpers (no lfs in the mbd program)
-local function sh(cmd) return os.execute(cmd) == true end
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
+local sh, q, write = H.sh, H.q, H.write
 local function is_link(path) return sh("test -L " .. q(path)) end
 local function is_fifo(path) return sh("test -p " .. q(path)) end
 

@@ -14,13 +14,7 @@ local dir, mode = arg[1], arg[2]
 local names = { "run.csv", "fig.png", "fig.svg", "heat.png", "page.html", "exp/equations.c",
                 "beam.modes", "M.mtx", "text.txt", "sweep.csv" }
 
-local function read(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = H.read
 
 if mode == "prepare" then
   mbd.mkdir(dir .. "/exp")

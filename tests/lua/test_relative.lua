@@ -4,60 +4,13 @@
 -- Run with the mbd program (cases: harness.lua).
 local H = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/harness.lua")
 
--- the mechanisms of examples/ (the same bodies, joints and forces)
-local function double_pendulum()
-  local m = mbd.model { name = "double pendulum", dim = 2 }
-  local th1, th2 = 0.5236, 0.7854
-  local l1 = m:body { name = "link1", mass = 5, inertia = 10,
-                      pos = {math.cos(th1), math.sin(th1)}, angle = th1 }
-  local l2 = m:body { name = "link2", mass = 7, inertia = 20,
-                      pos = {2 * math.cos(th1) + math.cos(th2), 2 * math.sin(th1) + math.sin(th2)},
-                      angle = th2 }
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = l1, at2 = {-1, 0} }
-  m:revolute { name = "A", body1 = l1, at1 = {1, 0}, body2 = l2, at2 = {-1, 0} }
-  m:torque { body = l1, value = 10 }
-  m:force { body = l2, at = {1, 0}, value = {8, 7} }
-  return m
-end
-
-local function fourbar()
-  local m = mbd.model { name = "four-bar", dim = 2, gravity = {0, -9.81} }
-  local function bar(name, mass, len, p1, p2)
-    return m:body { name = name, mass = mass, inertia = mass * len ^ 2 / 12,
-                    pos = {(p1[1] + p2[1]) / 2, (p1[2] + p2[2]) / 2},
-                    angle = math.atan(p2[2] - p1[2], p2[1] - p1[1]) }
-  end
-  local A, B = {0.4 * math.cos(1.2), 0.4 * math.sin(1.2)}, {1.3, 0.75}
-  local crank = bar("crank", 1.0, 0.4, {0, 0}, A)
-  local coupler = bar("coupler", 3.0, 1.2, A, B)
-  local rocker = bar("rocker", 2.0, 0.8, B, {1, 0})
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-0.2, 0} }
-  m:revolute { name = "A", body1 = crank, at1 = {0.2, 0}, body2 = coupler, at2 = {-0.6, 0} }
-  m:revolute { name = "B", body1 = coupler, at1 = {0.6, 0}, body2 = rocker, at2 = {-0.4, 0} }
-  m:revolute { name = "C", body1 = rocker, at1 = {0.4, 0}, body2 = m.ground, at2 = {1, 0} }
-  return m
-end
-
-local function slider_crank()
-  local m = mbd.model { name = "slider crank", dim = 2, gravity = {0, -9.81} }
-  local r, l, th = 0.3, 0.8, math.pi / 4
-  local crank = m:body { name = "crank", mass = 2, inertia = 0.015,
-                         pos = {r / 2 * math.cos(th), r / 2 * math.sin(th)}, angle = th }
-  local bx = r * math.cos(th) + math.sqrt(l ^ 2 - (r * math.sin(th)) ^ 2)
-  local phi = -math.asin(r * math.sin(th) / l)
-  local rod = m:body { name = "rod", mass = 1.5, inertia = 0.08,
-                       pos = {r * math.cos(th) + l / 2 * math.cos(phi), r * math.sin(th) / 2},
-                       angle = phi }
-  local slider = m:body { name = "slider", mass = 1, inertia = 0.001, pos = {bx, 0} }
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0}, body2 = crank, at2 = {-r / 2, 0} }
-  m:revolute { name = "A", body1 = crank, at1 = {r / 2, 0}, body2 = rod, at2 = {-l / 2, 0} }
-  m:revolute { name = "B", body1 = rod, at1 = {l / 2, 0}, body2 = slider, at2 = {0, 0} }
-  m:translational { name = "S", body1 = m.ground, at1 = {0, 0}, body2 = slider, at2 = {0, 0},
-                    axis1 = {1, 0} }
-  m:spring { name = "k", body1 = slider, at1 = {0, 0}, body2 = m.ground, at2 = {2, 0},
-             k = 200, c = 5, length = 0.6 }
-  return m
-end
+-- the mechanisms of examples/ (the same bodies, joints and forces): paper 000's double pendulum
+-- from the reproductions' models, the others built by the examples themselves
+local scripts = (debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".") .. "/../../scripts"
+local example_model = dofile(scripts .. "/example_model.lua")
+local double_pendulum = dofile(scripts .. "/paper000/models.lua").double_pendulum
+local function fourbar() return example_model("fourbar") end
+local function slider_crank() return example_model("slider_crank") end
 
 -- examples/spatial_slider_crank.lua, part 2 (free, with the spring)
 local function spatial_slider_crank()
@@ -85,18 +38,7 @@ local function spatial_slider_crank()
   return m
 end
 
-local function spherical_pendulum()
-  local g, L, alpha, mass, radius = 9.81, 1.0, math.rad(30), 1.0, 0.05
-  local I = 2 / 5 * mass * radius ^ 2
-  local w = math.sqrt(g / (L * math.cos(alpha)))
-  local m = mbd.model { name = "spherical pendulum", dim = 3, gravity = {0, 0, -g} }
-  local r = {L * math.sin(alpha), 0, -L * math.cos(alpha)}
-  local ball = m:body { name = "ball", mass = mass, inertia = {I, I, I}, pos = r,
-                        vel = {0, w * r[1], 0}, omega = {0, 0, w} }
-  m:spherical { name = "pivot", body1 = m.ground, at1 = {0, 0, 0},
-                body2 = ball, at2 = {-r[1], -r[2], -r[3]} }
-  return m
-end
+local function spherical_pendulum() return example_model("spherical_pendulum") end
 
 -- examples/spinning_top.lua's top, spun 30 times slower (the reference must be tight: at the
 -- example's 300 rad/s a second of motion is 50 turns)
@@ -283,8 +225,7 @@ end
 -- analysis on the joint coordinates against the closed form of its output angle and slide.  The
 -- analysis converges each step to position_tol 1e-10; the measured error is 3e-13 rad (bound
 -- 1e-10: a wrong joint or tree is off by 1e-2 or more)
-local P002 = dofile((debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or ".")
-                    .. "/../../scripts/paper002/models.lua")
+local P002 = dofile(scripts .. "/paper002/models.lua")
 local function rscr_closed_form(code)
   return function()
     local m, phi0 = P002.rscr_model { drive = mbd.sym.t * 2 * math.pi }

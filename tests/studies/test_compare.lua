@@ -7,18 +7,9 @@ local here = debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or "."
 local H = dofile(here .. "/../lua/harness.lua")
 local C = dofile(here .. "/compare.lua")
 
-local function read(file)
-  local f = assert(io.open(file, "rb"))
-  local text = f:read("a")
-  f:close()
-  return text
-end
+local function read(file) return H.read(file, true) end
 
-local function write(file, text)
-  local f = assert(io.open(file, "wb"))
-  f:write(text)
-  f:close()
-end
+local write = H.write
 
 local NAME = "double_pendulum.out"
 local EXPECTED_FILE = here .. "/expected/" .. NAME
@@ -105,7 +96,7 @@ local function cli(actual)
   if not mbd then error("run by the mbd program: arg[-1] names it") end
   local file = os.tmpname()
   write(file, actual)
-  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+  local q = H.q
   local p = io.popen(table.concat({ q(mbd), q(here .. "/compare.lua"), q(EXPECTED_FILE), q(file) },
                                   " ") .. " 2>&1")
   local out = p:read("a")
