@@ -30,13 +30,11 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd
   }
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
-  for (int j = 0; j < n; j++) {
-    // (a loop: a call to memcpy cost more than the copy of a small model's column)
-    double *restrict aj = A + (size_t)j * N;
-    const double *restrict mj = d->M + (size_t)j * n;
-    for (int i = 0; i < n; i++) {
-      aj[i] = mj[i];
-    }
+  if (ma == 0) {
+    memcpy(A, d->M, (size_t)n * n * sizeof(double));  // M alone (an open tree): one copy
+  }
+  for (int j = 0; j < n && ma > 0; j++) {
+    memcpy(A + (size_t)j * N, d->M + (size_t)j * n, (size_t)n * sizeof(double));
     for (int i = 0; i < ma; i++) {
       double v = MBD_AT(d->phiq_a, ma, i, j);
       MBD_AT(A, N, n + i, j) = v;
