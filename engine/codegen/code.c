@@ -85,12 +85,30 @@ static double wall(void) {
 /* ------------------------------------------------------------------------------------------ */
 /* evaluation                                                                                  */
 
+/* the same bits (as memcmp; a loop: the calls cost more than a small model's compare) */
+static int same_bits(const double *a, const double *b, int n) {
+  for (int i = 0; i < n; i++) {
+    uint64_t x, y;
+    memcpy(&x, a + i, sizeof x);
+    memcpy(&y, b + i, sizeof y);
+    if (x != y) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void copy_n(double *restrict dst, const double *restrict src, int n) {
+  for (int i = 0; i < n; i++) {
+    dst[i] = src[i];
+  }
+}
+
 static int stamped(const mbd_gencode *c, const mbd_data *d) {
   int n = c->L.n;
   for (int s = 0; s < 2; s++) {
-    if (c->sd[s] == d && c->stamp[s][0] == d->t &&
-        memcmp(c->stamp[s] + 1, d->q, (size_t)n * sizeof(double)) == 0 &&
-        memcmp(c->stamp[s] + 1 + n, d->v, (size_t)n * sizeof(double)) == 0) {
+    if (c->sd[s] == d && c->stamp[s][0] == d->t && same_bits(c->stamp[s] + 1, d->q, n) &&
+        same_bits(c->stamp[s] + 1 + n, d->v, n)) {
       return 1;
     }
   }
@@ -104,8 +122,8 @@ static void stamp(mbd_gencode *c, const mbd_data *d) {
   }
   c->sd[s] = d;
   c->stamp[s][0] = d->t;
-  memcpy(c->stamp[s] + 1, d->q, (size_t)n * sizeof(double));
-  memcpy(c->stamp[s] + 1 + n, d->v, (size_t)n * sizeof(double));
+  copy_n(c->stamp[s] + 1, d->q, n);
+  copy_n(c->stamp[s] + 1 + n, d->v, n);
 }
 
 /* a drive's row from its coordinate c(q) (out of the equations) and f(t): Φ = c − f (a spatial
@@ -180,8 +198,8 @@ static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error 
 static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_eqs_layout *L = &c->L;
   int n = L->n, mrow = m->mrow;
-  memcpy(c->vin, d->q, (size_t)n * sizeof(double));
-  memcpy(c->vin + n, d->v, (size_t)n * sizeof(double));
+  copy_n(c->vin, d->q, n);
+  copy_n(c->vin + n, d->v, n);
   // macro copies first (paper 002 section 4): each copy's shape with its own coordinates and
   // parameters; its bodies' poses become inputs of the model's equations
   const mbd_eqs_macros *P = L->macros;

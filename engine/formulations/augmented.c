@@ -30,7 +30,10 @@ static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd
   }
   double *A = d->aug;
   // leading matrix: M in the top-left block, Φq below it and Φqᵀ beside it
-  for (int j = 0; j < n; j++) {
+  if (ma == 0) {
+    memcpy(A, d->M, (size_t)n * n * sizeof(double));  // M alone (an open tree): one copy
+  }
+  for (int j = 0; j < n && ma > 0; j++) {
     memcpy(A + (size_t)j * N, d->M + (size_t)j * n, (size_t)n * sizeof(double));
     for (int i = 0; i < ma; i++) {
       double v = MBD_AT(d->phiq_a, ma, i, j);
@@ -136,11 +139,19 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   if (!gauss) {
     // paper 000 eq 13: one solve gives the accelerations and the multipliers of the active rows
     int N = n + d->ma;
-    memcpy(d->augrhs, d->Q, (size_t)n * sizeof(double));
-    memcpy(d->augrhs + n, gamma_star, (size_t)d->ma * sizeof(double));
+    double *b = d->augrhs;
+    for (int i = 0; i < n; i++) {
+      b[i] = d->Q[i];
+    }
+    for (int i = 0; i < d->ma; i++) {
+      b[n + i] = gamma_star[i];
+    }
     double rhs_max = 0;  // NaN stays NaN: then the overflow is the input's, not the matrix's
     for (int i = 0; i < N; i++) {
-      rhs_max = fmax(rhs_max, fabs(d->augrhs[i])) + (isnan(d->augrhs[i]) ? NAN : 0);
+      // fmax(rhs_max, |b_i|) without the call: a NaN argument yields the other one
+      double a = fabs(b[i]);
+      rhs_max = (rhs_max >= a || isnan(a)) ? rhs_max : a;
+      rhs_max += isnan(b[i]) ? NAN : 0;
     }
     if (mbd_sparse_on(d)) {
       mbd_kkt_solve(d, d->augrhs);
@@ -161,8 +172,12 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
     }
     return mbd_dynamics_gauss(m, d, gamma_star, want_lambda, err);
   }
-  memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
-  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  for (int i = 0; i < n; i++) {
+    d->vdot[i] = d->augrhs[i];
+  }
+  for (int r = 0; r < m->mrow; r++) {
+    d->lambda[r] = 0;
+  }
   for (int k = 0; k < d->ma; k++) {
     d->lambda[d->active[k]] = d->augrhs[n + k];
   }

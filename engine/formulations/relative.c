@@ -52,6 +52,8 @@ typedef struct relative {
   mbd_code_info info; /* how they were made */
   int cartesian;      /* 1: Cartesian coordinates (every joint cut) for generated code */
   int recursive;      /* 1: the articulated-body recursion (relative_aba.c) instead of M̄ */
+  int direct;         /* 1: the integration's evaluation calls the generated code and the solve
+                         straight (see direct_eval) */
 } relative;
 
 /* Cartesian coordinates with generated code (code = "tape" | "compiled" for a formulation other
@@ -194,6 +196,11 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
     return rc;
   }
   r->d_int = d;
+  // an open tree (no rows, so no passage of singular configurations and no drives) whose
+  // generated code holds every force and whose mass matrix is solved by augmented's dense LU
+  const mbd_model *mr = r->mr;
+  r->direct = r->code && !r->recursive && r->inner == &mbd_form_augmented && mr->eqs &&
+              !mr->eqs->need_poses && mr->mrow == 0 && mr->ncontact == 0 && mr->njfric == 0;
   *self = r;
   return MBD_OK;
 }
@@ -270,11 +277,34 @@ static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_
   return rc;
 }
 
+/* the integration's evaluation of an open tree with generated code (r->direct): the stages
+ * augmented's eval runs for it, without the layers that have nothing to do — q and v from y, the
+ * generated M̄ and ḡ (eval_all: the rows are none, the poses not needed, every force in the code,
+ * so the forces stage adds nothing), then the solve M̄ q̈ = ḡ (mbd_dynamics_augmented, dense or
+ * sparse as chosen) */
+static int direct_eval(relative *r, double t, const double *y, mbd_error *err) {
+  const mbd_model *mr = r->mr;
+  mbd_data *x = r->dr;
+  x->t = t;
+  x->have_dynamics = 0;
+  for (int i = 0; i < mr->nqi; i++) {
+    x->q[i] = y[i];
+  }
+  for (int i = 0; i < mr->nv; i++) {
+    x->v[i] = y[mr->nqi + i];
+  }
+  int rc = mr->eqs->rows(mr->eqs->ud, mr, x, 0, err);
+  return rc < 0 ? rc : mbd_dynamics_augmented(mr, x, x->gamma_a, err);
+}
+
 /* the inner formulation on the joint coordinates; the Cartesian state of d when asked for (a
  * sample, a root function, an event) */
 static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y, int flags,
                 mbd_error *err) {
   relative *r = self;
+  if (flags == 0 && r->direct && d == r->d_int) {
+    return direct_eval(r, t, y, err);
+  }
   mbd_data *x = r->dr;
   if (d != r->d_int) {
     // the driver's sampling data: evaluate on a copy, the integration's state stays untouched

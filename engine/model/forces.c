@@ -134,7 +134,13 @@ int mbd_forces_eval(const mbd_model *m, mbd_data *d, mbd_error *err) {
     if (!k->inertia) {
       continue;
     }
-    double MY[MBD_NY_MAX * MBD_NY_MAX] = {0}, QY[MBD_NY_MAX] = {0};
+    // the body's ny × ny block alone is written and read (leading dimension MBD_NY_MAX)
+    double MY[MBD_NY_MAX * MBD_NY_MAX], QY[MBD_NY_MAX] = {0};
+    for (int c = 0; c < k->ny; c++) {
+      for (int r = 0; r < k->ny; r++) {
+        MY[r + c * MBD_NY_MAX] = 0;
+      }
+    }
     k->inertia(&m->body[b], m->gravity, &d->pose[b], MY, MBD_NY_MAX, QY);
     scatter_inertia(m, d, b, MY, QY);
   }

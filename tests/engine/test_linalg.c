@@ -31,15 +31,20 @@ static double amax(const double *x, int n) {
   return s;
 }
 
-/* LU, solve and transposed solve of random n×n systems, n = 1 .. 20 (the small path up to 16):
- * the pivots are LAPACK's (partial pivoting picks the same rows; random entries have no ties)
- * and the solutions agree with dgetrf/dgetrs's.  A random matrix of this size has a condition
- * number below 1e4: round-off of either below 1e4·n·ε |x| ≈ 1e-10 |x|, tolerance 1e-9 |x|. */
+/* LU, solve and transposed solve of random n×n systems, n = 1 .. 20 and on both sides of the
+ * kernel's bound (unrolled up to 12, the loop up to 48, dgetrf beyond): the pivots are LAPACK's
+ * (partial pivoting picks the same rows; random entries have no ties) and the solutions agree
+ * with dgetrf/dgetrs's.  A random matrix of these sizes has a condition number below 1e4:
+ * round-off of either below 1e4·n·ε |x| ≈ 1e-10 |x|, tolerance 1e-9 |x|. */
 static void test_lu_against_lapack(void **state) {
   (void)state;
-  for (int n = 1; n <= 20; n++) {
-    double a[400], lu[400], ref[400], b[60], x[60], xr[60];
-    int ip[20], ipr[20];
+  static const int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                              17, 18, 19, 20, 31, 40, 47, 48, 49, 52};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int n = sizes[k];
+    static double a[52 * 52], lu[52 * 52], ref[52 * 52];
+    double b[3 * 52], x[3 * 52], xr[3 * 52];
+    int ip[52], ipr[52];
     fill(a, n * n);
     fill(b, 3 * n);
     memcpy(lu, a, sizeof(double) * n * n);
