@@ -71,8 +71,8 @@ static void test_lu_against_lapack(void **state) {
       for (int c = 0; c < 3; c++) {
         for (int i = 0; i < n; i++) {
           double s = 0;
-          for (int k = 0; k < n; k++) {
-            s += (trans ? MBD_AT(a, n, k, i) : MBD_AT(a, n, i, k)) * x[c * n + k];
+          for (int j = 0; j < n; j++) {
+            s += (trans ? MBD_AT(a, n, j, i) : MBD_AT(a, n, i, j)) * x[c * n + j];
           }
           MBD_ASSERT_NEAR(s, b[c * n + i], 1e-10 * (1 + scale));
         }
