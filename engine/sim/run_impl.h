@@ -31,7 +31,7 @@ struct mbd_run {
   int nwarning;            /* warnings of the run (shown once each by the binding) */
   char warning[MBD_RUN_MAX_WARNINGS][256];
   int form;                /* the formulation that ran (mbd_formulation), −1 for other runs */
-  char note[256];          /* a choice made for the user (the default's fallback), or "" */
+  char note[512];          /* a choice made for the user (the default's fallback), or "" */
 };
 
 /* a contact event of a run */
