@@ -435,3 +435,65 @@ int mbd_eqs_macros_make(const mbd_model *m, mbd_eqs_macros **out, mbd_error *err
   *out = P;
   return MBD_OK;
 }
+
+/* the layout of a model's equations: offsets of M̄, ḡ, Φ, Φq, γ and the angle memos in the
+ * output vector, what stays numeric, and the macro copies above (a copy's shape has a layout of
+ * its own: the two recurse, so they live in one file) */
+void mbd_eqs_layout_free(mbd_eqs_layout *L) {
+  free(L->ang_joint);
+  free(L->force_numeric);
+  free(L->rspring_numeric);
+  mbd_eqs_macros_free(L->macros);
+  memset(L, 0, sizeof *L);
+}
+
+int mbd_eqs_layout_make(const mbd_model *m, mbd_eqs_layout *L, mbd_error *err) {
+  memset(L, 0, sizeof *L);
+  const mbd_tree *t = m->tree;
+  int n = m->nv;
+  L->n = n;
+  L->mrow = m->mrow;
+  L->oM = 0;
+  L->og = n * (n + 1) / 2;
+  L->ophi = L->og + n;
+  L->ophiq = L->ophi + m->mrow;
+  L->ogam = L->ophiq + m->mrow * n;
+  L->oang = L->ogam + m->mrow;
+  L->ang_joint = calloc((size_t)(t->ncut ? t->ncut : 1), sizeof(int));
+  L->force_numeric = calloc((size_t)(m->nforce ? m->nforce : 1), 1);
+  L->rspring_numeric = calloc((size_t)(m->nrspring ? m->nrspring : 1), 1);
+  if (!L->ang_joint || !L->force_numeric || !L->rspring_numeric) {
+    mbd_eqs_layout_free(L);
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "derivation");
+  }
+  // cut joints whose angle memo follows the motion (spatial angles)
+  for (int k = 0; k < t->ncut; k++) {
+    const mbd_joint *j = &m->joint[t->cut[k]];
+    if (m->dim == 3 && mbd_joint_type_get(j->type)->angle_coord[1] >= 0) {
+      L->ang_joint[L->nang++] = t->cut[k];
+    }
+  }
+  L->nout = L->oang + L->nang;
+  // what stays numeric: forces given as functions; springs on a cut joint's angle
+  for (int i = 0; i < m->nforce; i++) {
+    L->force_numeric[i] = m->force[i].fn != NULL;
+    L->need_poses |= L->force_numeric[i];
+  }
+  for (int i = 0; i < m->nrspring; i++) {
+    L->rspring_numeric[i] = t->joint_tj[m->rspring[i].joint] < 0;
+    L->need_poses |= L->rspring_numeric[i];
+  }
+  // macro copies: each shape's equations derived once (macro.c)
+  L->nvin = 2 * n;
+  if (m->ncopy >= 2) {
+    int rc = mbd_eqs_macros_make(m, &L->macros, err);
+    if (rc != MBD_OK) {
+      mbd_eqs_layout_free(L);
+      return rc;
+    }
+    if (L->macros) {
+      L->nvin = L->macros->nvin;
+    }
+  }
+  return MBD_OK;
+}

@@ -76,5 +76,7 @@ void mbd_flex_q0(const mbd_body *b, double *q);
 double mbd_flex_node_rotation(const mbd_model *m, const mbd_data *d, int b, int comp);
 /* the model's flexible bodies freed (mbd_model_free) */
 void mbd_flex_free_all(mbd_model *m);
+/* one body's record and everything it owns (NULL: nothing) */
+void mbd_flex_free(struct mbd_flex *fx);
 
 #endif

@@ -6,41 +6,8 @@
 #include <string.h>
 
 #include "../kinematics/kinematics.h"
-#include "../kinematics/kinematics_msg.h"
 #include "run_impl.h"
 #include "sim_msg.h"
-
-/* inverse dynamics: Φqᵀλ = Q − M v̇ (least squares; exact when the mechanism is fully driven) */
-static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
-  int n = m->nv, ma = d->ma;
-  int rc = mbd_forces_eval(m, d, err);
-  if (rc < 0) {
-    return rc;
-  }
-  // tmp_n = Q − M v̇
-  memcpy(d->tmp_n, d->Q, (size_t)n * sizeof(double));
-  mbd_gemv(0, n, n, -1.0, d->M, n, d->vdot, 1.0, d->tmp_n);
-  // Φq_aᵀ (n × ma) into aug as scratch
-  if ((rc = mbd_data_dense(m, d, err)) < 0) {
-    return rc;
-  }
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < ma; k++) {
-      MBD_AT(d->aug, n, i, k) = MBD_AT(d->phiq_a, ma, k, i);
-    }
-  }
-  rc = mbd_lsq_solve(&d->lsq, n, ma, d->aug, n, d->tmp_n, d->tmp_m, 1e-12, NULL);
-  if (rc) {
-    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD, "inverse dynamics",
-                    d->t);
-  }
-  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
-  for (int k = 0; k < ma; k++) {
-    d->lambda[d->active[k]] = d->tmp_m[k];
-  }
-  d->have_dynamics = 1;
-  return MBD_OK;
-}
 
 int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
@@ -99,7 +66,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     }
     rc = mbd_kin_analyse(m, d, t, tol, maxit, err);
     if (rc == MBD_OK) {
-      rc = inverse_dynamics(m, d, err);
+      rc = mbd_inverse_dynamics(m, d, err);
     }
     if (rc < 0) {
       break;
@@ -114,21 +81,11 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     maxv = fmax(maxv, mbd_velocity_violation(m, d));
     rc = mbd_run_record(run, m, d, err);
   }
-  run->stats.wall_time = mbd_clock_wall() - w0;
-  run->stats.cpu_time = mbd_clock_cpu() - c0;
-  run->stats.steps = run->nsamp > 0 ? run->nsamp - 1 : 0;
-  run->stats.avg_step = hstep;
-  run->stats.newton_iterations = d->newton_iterations;
-  run->stats.max_position_violation = maxp;
-  run->stats.max_velocity_violation = maxv;
+  mbd_kin_stats(run, w0, c0, hstep, d->newton_iterations, maxp, maxv);
   mbd_sim_warn_start(m, run);
   m->running--;
   mbd_run_finish(run, rc, err);
   mbd_data_free(d);
   *out = run;
   return rc;
-}
-
-int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
-  return inverse_dynamics(m, d, err);
 }

@@ -88,8 +88,12 @@ int mbd_run_fits(int nchan, int cap, const char *who, const char *remedy, mbd_er
  * (milliseconds here) for runs this short, and process time also counts OpenBLAS's idle worker
  * spinning after a LAPACK call at assembly (it doubled the CPU time of millisecond runs); the
  * engine computes on this thread */
-/* kinematics_run.c: Φqᵀλ = Q − M v̇ at the evaluated state of d (reactions and efforts) */
+/* kinematics_steps.c: Φqᵀλ = Q − M v̇ at the evaluated state of d (reactions and efforts) */
 int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err);
+/* kinematics_steps.c: a kinematic run's counters at its end (clocks started at w0, c0; outputs
+ * hstep apart; Newton iterations; the largest position and velocity violations) */
+void mbd_kin_stats(mbd_run *run, double w0, double c0, double hstep, long newton, double maxp,
+                   double maxv);
 /* kinematics_relative.c: mbd_kinematics on the joint coordinates of a spanning tree, m assembled
  * and fully driven */
 int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);

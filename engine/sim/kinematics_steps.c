@@ -1,0 +1,51 @@
+/* what both kinematic analyses (kinematics_run.c on the model's coordinates,
+ * kinematics_relative.c on a spanning tree's) do at each output and at the end: the reactions and
+ * drive efforts by inverse dynamics, and the run's counters */
+#include <string.h>
+
+#include "../kinematics/kinematics.h"
+#include "../kinematics/kinematics_msg.h"
+#include "run_impl.h"
+
+/* inverse dynamics: Φqᵀλ = Q − M v̇ (least squares; exact when the mechanism is fully driven) */
+int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  int n = m->nv, ma = d->ma;
+  int rc = mbd_forces_eval(m, d, err);
+  if (rc < 0) {
+    return rc;
+  }
+  // tmp_n = Q − M v̇
+  memcpy(d->tmp_n, d->Q, (size_t)n * sizeof(double));
+  mbd_gemv(0, n, n, -1.0, d->M, n, d->vdot, 1.0, d->tmp_n);
+  // Φq_aᵀ (n × ma) into aug as scratch
+  if ((rc = mbd_data_dense(m, d, err)) < 0) {
+    return rc;
+  }
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < ma; k++) {
+      MBD_AT(d->aug, n, i, k) = MBD_AT(d->phiq_a, ma, k, i);
+    }
+  }
+  rc = mbd_lsq_solve(&d->lsq, n, ma, d->aug, n, d->tmp_n, d->tmp_m, 1e-12, NULL);
+  if (rc) {
+    return MBD_FAIL(err, rc == MBD_E_LAPACK ? rc : MBD_E_SINGULAR, MSG_KIN_SVD, "inverse dynamics",
+                    d->t);
+  }
+  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  for (int k = 0; k < ma; k++) {
+    d->lambda[d->active[k]] = d->tmp_m[k];
+  }
+  d->have_dynamics = 1;
+  return MBD_OK;
+}
+
+void mbd_kin_stats(mbd_run *run, double w0, double c0, double hstep, long newton, double maxp,
+                   double maxv) {
+  run->stats.wall_time = mbd_clock_wall() - w0;
+  run->stats.cpu_time = mbd_clock_cpu() - c0;
+  run->stats.steps = run->nsamp > 0 ? run->nsamp - 1 : 0;
+  run->stats.avg_step = hstep;
+  run->stats.newton_iterations = newton;
+  run->stats.max_position_violation = maxp;
+  run->stats.max_velocity_violation = maxv;
+}

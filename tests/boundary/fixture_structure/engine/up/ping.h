@@ -1,0 +1,5 @@
+#ifndef FIXTURE_PING_H
+#define FIXTURE_PING_H
+#include "pong.h"
+int ping(int n);
+#endif
