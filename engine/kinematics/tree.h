@@ -33,6 +33,10 @@ const mbd_eqs_hook *mbd_tree_rec_hook(void);
 void mbd_tree_rec_scatter(const mbd_model *m, const mbd_data *d, int b, const double *w, double *g,
                           int ldg);
 
+/* least squares of a small consistent system A x = b (A m×k column-major, m ≤ 7, k ≤ 7, full
+ * column rank) by the normal equations; 0, or −1 when AᵀA is singular (tree.c) */
+int mbd_tree_small_lsq(int m, int k, const double *A, const double *b, double *x);
+
 /* the poses of every body of a tree model from d->q, d->v outward (paper 002 eq 1–5): r, p and
  * their rates, the pose Jacobians J = ∂Ẏ/∂v (in d->poseJ) and the quadratic terms h */
 void mbd_tree_poses(const mbd_model *m, mbd_data *d);

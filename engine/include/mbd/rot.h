@@ -27,6 +27,14 @@ static inline void mbd_ep_mul(const double *a, const double *b, double *c) {
   c[3] = c3;
 }
 
+/* c = a*, the conjugate: A(a*) = A(a)ᵀ for a unit a (c may alias a) */
+static inline void mbd_ep_conj(const double *a, double *c) {
+  c[0] = a[0];
+  c[1] = -a[1];
+  c[2] = -a[2];
+  c[3] = -a[3];
+}
+
 /* eigenvalues of a symmetric 3×3 matrix (row-major), ascending (closed form) */
 void mbd_sym3_eigenvalues(const double *S, double *ev);
 
