@@ -102,15 +102,10 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
       rc = mbd_tree_multipliers(mr, x, m, d, err);
       d->have_dynamics = rc == MBD_OK;
     }
-    if (rc == MBD_OK && o->poll) {
-      rc = o->poll(o->poll_ud, t, err);
-    }
     if (rc < 0) {
       break;
     }
-    maxp = fmax(maxp, mbd_position_violation(m, d));
-    maxv = fmax(maxv, mbd_velocity_violation(m, d));
-    rc = mbd_run_record(run, m, d, err);
+    rc = mbd_kin_output(o, t, run, m, d, &maxp, &maxv, err);
   }
   mbd_kin_stats(run, w0, c0, hstep, x->newton_iterations, maxp, maxv);
   run->stats.code = code ? info.code : MBD_CODE_NUMERIC;

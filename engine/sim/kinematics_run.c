@@ -71,15 +71,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     if (rc < 0) {
       break;
     }
-    if (o->poll) {
-      rc = o->poll(o->poll_ud, t, err);
-      if (rc < 0) {
-        break;
-      }
-    }
-    maxp = fmax(maxp, mbd_position_violation(m, d));
-    maxv = fmax(maxv, mbd_velocity_violation(m, d));
-    rc = mbd_run_record(run, m, d, err);
+    rc = mbd_kin_output(o, t, run, m, d, &maxp, &maxv, err);
   }
   mbd_kin_stats(run, w0, c0, hstep, d->newton_iterations, maxp, maxv);
   mbd_sim_warn_start(m, run);

@@ -1,6 +1,7 @@
 /* what both kinematic analyses (kinematics_run.c on the model's coordinates,
  * kinematics_relative.c on a spanning tree's) do at each output and at the end: the reactions and
  * drive efforts by inverse dynamics, and the run's counters */
+#include <math.h>
 #include <string.h>
 
 #include "../kinematics/kinematics.h"
@@ -48,4 +49,17 @@ void mbd_kin_stats(mbd_run *run, double w0, double c0, double hstep, long newton
   run->stats.newton_iterations = newton;
   run->stats.max_position_violation = maxp;
   run->stats.max_velocity_violation = maxv;
+}
+
+int mbd_kin_output(const mbd_kin_opts *o, double t, mbd_run *run, const mbd_model *m,
+                   const mbd_data *d, double *maxp, double *maxv, mbd_error *err) {
+  if (o->poll) {
+    int rc = o->poll(o->poll_ud, t, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  *maxp = fmax(*maxp, mbd_position_violation(m, d));
+  *maxv = fmax(*maxv, mbd_velocity_violation(m, d));
+  return mbd_run_record(run, m, d, err);
 }
