@@ -126,8 +126,8 @@ int l_cb_pcall(lua_State *L, const char *what, int nargs, int nres, mbd_error *e
 
 /* call cb's function f(t, state) with one result pushed; the State argument sees the engine's
  * data only during this call.  0, or the pcall's status with the stack back at top. */
-static int call_with_state(l_cb *cb, lua_State *L, int top, double t, const mbd_model *m,
-                           const mbd_data *d, mbd_error *err) {
+static int call_with_state_at(l_cb *cb, lua_State *L, int top, double t, const mbd_model *m,
+                              const mbd_data *d, mbd_error *err) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->fnref);
   lua_pushnumber(L, t);
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->owner->state_ref);
@@ -147,15 +147,25 @@ static int call_with_state(l_cb *cb, lua_State *L, int top, double t, const mbd_
   return rc;
 }
 
+/* the same for the callback ud: its interpreter in *L, the stack's height before the call in *top
+ * (the caller reads the result at −1, then sets the stack back to *top) */
+static int call_with_state(void *ud, double t, const mbd_model *m, const mbd_data *d,
+                           lua_State **L, int *top, mbd_error *err) {
+  l_cb *cb = ud;
+  *L = cb->owner->L;
+  *top = lua_gettop(*L);
+  return call_with_state_at(cb, *L, *top, t, m, d, err);
+}
+
 int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
                mbd_error *err) {
-  l_cb *cb = ud;
-  lua_State *L = cb->owner->L;
-  int top = lua_gettop(L);
-  int rc = call_with_state(cb, L, top, t, m, d, err);
+  lua_State *L;
+  int top;
+  int rc = call_with_state(ud, t, m, d, &L, &top, err);
   if (rc) {
     return rc;
   }
+  const l_cb *cb = ud;
   // a force of dim numbers; a torque of 1 (planar) or 3 (spatial)
   int dim = mbd_model_dim(m);
   int want = cb->kind == L_CB_TORQUE ? (dim == 2 ? 1 : 3) : dim;
@@ -179,13 +189,13 @@ int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double
 
 int l_cb_state(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
                mbd_error *err) {
-  l_cb *cb = ud;
-  lua_State *L = cb->owner->L;
-  int top = lua_gettop(L);
-  int rc = call_with_state(cb, L, top, t, m, d, err);
+  lua_State *L;
+  int top;
+  int rc = call_with_state(ud, t, m, d, &L, &top, err);
   if (rc) {
     return rc;
   }
+  const l_cb *cb = ud;
   int isnum = 0;
   *g = lua_tonumberx(L, -1, &isnum);
   if (!isnum) {

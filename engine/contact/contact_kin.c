@@ -747,6 +747,16 @@ int mbd_contact_rows(const mbd_model *m, mbd_data *d, int c, int gamma, mbd_row 
 /* ------------------------------------------------------------------------------------------ */
 /* modes and the active rows                                                                   */
 
+/* row r into the increasing list a of *n rows (one more) */
+static void insert_sorted(int *a, int *n, int r) {
+  int k = (*n)++;
+  while (k > 0 && a[k - 1] > r) {
+    a[k] = a[k - 1];
+    k--;
+  }
+  a[k] = r;
+}
+
 int mbd_contact_row_enabled(const mbd_model *m, const mbd_data *d, int r) {
   const mbd_rowinfo *ri = &m->row[r];
   if (ri->owner == MBD_ROW_JFRIC) {
@@ -775,12 +785,7 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d) {
       if (!mbd_contact_row_enabled(m, d, r)) {
         continue;
       }
-      int k = n++;
-      while (k > 0 && d->active[k - 1] > r) {
-        d->active[k] = d->active[k - 1];
-        k--;
-      }
-      d->active[k] = r;
+      insert_sorted(d->active, &n, r);
     }
   }
   for (int j = 0; j < m->njfric; j++) {
@@ -788,12 +793,7 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d) {
     if (!mbd_contact_row_enabled(m, d, r)) {
       continue;
     }
-    int k = n++;
-    while (k > 0 && d->active[k - 1] > r) {
-      d->active[k] = d->active[k - 1];
-      k--;
-    }
-    d->active[k] = r;
+    insert_sorted(d->active, &n, r);
   }
   d->ma = n;
 }

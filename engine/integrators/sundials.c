@@ -185,34 +185,34 @@ static long cv_steps(void *mem) {
 }
 static void cv_stats_bdf(void *mem, mbd_ode_stats *s) { cv_counters(mem, s, 1); }
 
+/* the adapters CVODE and ARKODE's ERKStep share but for their functions' prefix (API): stop
+ * time, least step, current time, root functions and their findings, the last step */
+#define SUN_COMMON_OPS(pre, API)                                                                 \
+  static int pre##_set_stop(void *mem, double tstop) { return API##SetStopTime(mem, tstop); }  \
+  static int pre##_set_hmin(void *mem, double hmin) { return API##SetMinStep(mem, hmin); }     \
+  static int pre##_now(void *mem, double *t) {                                                 \
+    sunrealtype tc = 0.0;                                                                      \
+    int f = API##GetCurrentTime(mem, &tc);                                                     \
+    *t = tc;                                                                                   \
+    return f;                                                                                  \
+  }                                                                                            \
+  static int pre##_root_init(void *mem, int nroot) {                                           \
+    return API##RootInit(mem, nroot, nroot > 0 ? sun_root : NULL);                             \
+  }                                                                                            \
+  static int pre##_root_info(void *mem, int *found) { return API##GetRootInfo(mem, found); }   \
+  static double pre##_last_step(void *mem) {                                                   \
+    sunrealtype h = 0.0;                                                                       \
+    API##GetLastStep(mem, &h);                                                                 \
+    return h;                                                                                  \
+  }
+
 // CVODE keeps its initial-step option across a reinit: h0 is not needed
 static int cv_reinit(void *mem, double t, N_Vector y0, double h0) {
   (void)h0;
   return CVodeReInit(mem, t, y0);
 }
 
-static int cv_set_stop(void *mem, double tstop) { return CVodeSetStopTime(mem, tstop); }
-
-static int cv_set_hmin(void *mem, double hmin) { return CVodeSetMinStep(mem, hmin); }
-
-static int cv_now(void *mem, double *t) {
-  sunrealtype tc = 0.0;
-  int f = CVodeGetCurrentTime(mem, &tc);
-  *t = tc;
-  return f;
-}
-
-static int cv_root_init(void *mem, int nroot) {
-  return CVodeRootInit(mem, nroot, nroot > 0 ? sun_root : NULL);
-}
-
-static int cv_root_info(void *mem, int *found) { return CVodeGetRootInfo(mem, found); }
-
-static double cv_last_step(void *mem) {
-  sunrealtype h = 0.0;
-  CVodeGetLastStep(mem, &h);
-  return h;
-}
+SUN_COMMON_OPS(cv, CVode)
 
 static const sun_ops cv_ops_adams = {.name = ODE_NAME_ADAMS,
                                      .step = cv_step,
@@ -308,28 +308,7 @@ static int erk_step(mbd_ode *s, double tout, int normal, double *t) {
 
 static int erk_dky(void *mem, double t, N_Vector out) { return ERKStepGetDky(mem, t, 0, out); }
 
-static int erk_set_stop(void *mem, double tstop) { return ERKStepSetStopTime(mem, tstop); }
-
-static int erk_set_hmin(void *mem, double hmin) { return ERKStepSetMinStep(mem, hmin); }
-
-static int erk_now(void *mem, double *t) {
-  sunrealtype tc = 0.0;
-  int f = ERKStepGetCurrentTime(mem, &tc);
-  *t = tc;
-  return f;
-}
-
-static int erk_root_init(void *mem, int nroot) {
-  return ERKStepRootInit(mem, nroot, nroot > 0 ? sun_root : NULL);
-}
-
-static int erk_root_info(void *mem, int *found) { return ERKStepGetRootInfo(mem, found); }
-
-static double erk_last_step(void *mem) {
-  sunrealtype h = 0.0;
-  ERKStepGetLastStep(mem, &h);
-  return h;
-}
+SUN_COMMON_OPS(erk, ERKStep)
 
 static const sun_ops erk_ops = {.name = ODE_NAME_RK45,
                                 .step = erk_step,

@@ -178,40 +178,41 @@ int mbd_lu_factor(int n, double *a, int lda, int *ipiv) {
   return info < 0 ? MBD_E_LAPACK : (int)info;
 }
 
-void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
+/* b ← A⁻¹ b (trans = 0) or A⁻ᵀ b (trans = 1) from dgetrf's factors: the small cases unrolled,
+ * larger ones by dgetrs (inlined with trans constant: two functions, one text) */
+static inline void lu_solve_any(int n, const double *lu, int lda, const int *ipiv, double *b,
+                                int nrhs, int trans) {
   if (n == 0 || nrhs == 0) {
     return;
   }
   if (n > LU_SMALL) {
-    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, lu, lda, ipiv, b, n);
+    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, nrhs, lu, lda, ipiv, b, n);
     return;
   }
   for (int c = 0; c < nrhs; c++) {
     double *x = b + (size_t)c * n;
-    switch (n) {
-      SMALL_CASES_12(SOLVE_CALL, lu, lda, ipiv, x)
-      default:
-        solve_kernel(n, lu, lda, ipiv, x);
+    if (trans) {
+      switch (n) {
+        SMALL_CASES_8(SOLVE_T_CALL, lu, lda, ipiv, x)
+        default:
+          solve_trans_kernel(n, lu, lda, ipiv, x);
+      }
+    } else {
+      switch (n) {
+        SMALL_CASES_12(SOLVE_CALL, lu, lda, ipiv, x)
+        default:
+          solve_kernel(n, lu, lda, ipiv, x);
+      }
     }
   }
 }
 
+void mbd_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
+  lu_solve_any(n, lu, lda, ipiv, b, nrhs, 0);
+}
+
 void mbd_lu_solve_trans(int n, const double *lu, int lda, const int *ipiv, double *b, int nrhs) {
-  if (n == 0 || nrhs == 0) {
-    return;
-  }
-  if (n > LU_SMALL) {
-    LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, nrhs, lu, lda, ipiv, b, n);
-    return;
-  }
-  for (int c = 0; c < nrhs; c++) {
-    double *x = b + (size_t)c * n;
-    switch (n) {
-      SMALL_CASES_8(SOLVE_T_CALL, lu, lda, ipiv, x)
-      default:
-        solve_trans_kernel(n, lu, lda, ipiv, x);
-    }
-  }
+  lu_solve_any(n, lu, lda, ipiv, b, nrhs, 1);
 }
 
 /* OpenBLAS starts worker threads for level-3 calls; on the small matrices of a mechanism they

@@ -298,6 +298,27 @@ typedef struct pair {
   double c;
 } pair;
 
+/* the room of a flattened sum or product: the pairs of its cap operands (in small when they
+ * fit) and the interned operands out (cap + 1); pairs_alloc returns 0, or −1 holding nothing */
+static void pairs_free(pair *small, pair *p, int32_t *out) {
+  if (p != small) {
+    free(p);
+  }
+  free(out);
+}
+
+static int pairs_alloc(int cap, pair *small, pair **p, int32_t **out) {
+  *p = cap <= 32 ? small : malloc(sizeof **p * (size_t)(cap > 0 ? cap : 1));
+  *out = malloc(sizeof **out * (size_t)(cap + 1));
+  if (!*p || !*out) {
+    pairs_free(small, *p, *out);
+    *p = NULL;
+    *out = NULL;
+    return -1;
+  }
+  return 0;
+}
+
 static int cmp_pair(const void *a, const void *b) {
   int32_t x = ((const pair *)a)->id, y = ((const pair *)b)->id;
   return (x > y) - (x < y);
@@ -399,14 +420,9 @@ mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
     int k = sum_parts(ctx, terms[i], &c, &S);
     cap += k > 0 ? k : 1;
   }
-  pair small[32];
-  pair *p = cap <= 32 ? small : malloc(sizeof *p * (size_t)(cap > 0 ? cap : 1));
-  int32_t *out = malloc(sizeof *out * (size_t)(cap + 1));
-  if (!p || !out) {
-    if (p != small) {
-      free(p);
-    }
-    free(out);
+  pair small[32], *p;
+  int32_t *out;
+  if (pairs_alloc(cap, small, &p, &out)) {
     return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
   }
   double csum = 0.0;
@@ -472,10 +488,7 @@ mbd_sym_id mbd_sym_add_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *terms) {
     r = intern(ctx, MBD_SYM_ADD, nout, out, 0.0, NULL, -1);
   }
 done:
-  if (p != small) {
-    free(p);
-  }
-  free(out);
+  pairs_free(small, p, out);
   return r;
 }
 
@@ -519,14 +532,9 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
     int k = prod_parts(ctx, factors[i], &e, &P);
     cap += k > 0 ? k : 1;
   }
-  pair small[32];
-  pair *p = cap <= 32 ? small : malloc(sizeof *p * (size_t)(cap > 0 ? cap : 1));
-  int32_t *out = malloc(sizeof *out * (size_t)(cap + 1));
-  if (!p || !out) {
-    if (p != small) {
-      free(p);
-    }
-    free(out);
+  pair small[32], *p;
+  int32_t *out;
+  if (pairs_alloc(cap, small, &p, &out)) {
     return SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
   }
   double coef = 1.0;
@@ -635,10 +643,7 @@ mbd_sym_id mbd_sym_mul_n(mbd_sym_ctx *ctx, int n, const mbd_sym_id *factors) {
   }
   r = intern(ctx, MBD_SYM_MUL, nout, out, 0.0, NULL, -1);
 done:
-  if (p != small) {
-    free(p);
-  }
-  free(out);
+  pairs_free(small, p, out);
   return r;
 }
 
