@@ -146,4 +146,20 @@ void ode_rkf_forget(mbd_ode *s);
 /* integrate from s->t to tstop (> s->t): MBD_OK, MBD_ROOT or an error; s->t, s->y follow */
 int ode_rkf_advance(mbd_ode *s, double tstop, mbd_error *err);
 
+/* root function i changed sign from a to b (the fixed-step integrators' own root search): a is
+ * not zero (a zero at the start is not a crossing) and b is zero or of the other sign */
+static inline int ode_crossed(double a, double b) {
+  return a != 0.0 && (b == 0.0 || (a > 0.0) != (b > 0.0));
+}
+
+/* does any of the nroot root functions cross between ga and gb */
+static inline int ode_any_crossed(const double *ga, const double *gb, int nroot) {
+  for (int i = 0; i < nroot; i++) {
+    if (ode_crossed(ga[i], gb[i])) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 #endif

@@ -485,19 +485,6 @@ static int rk4_g(mbd_ode *s, double t, const double *y, double *gout, mbd_error 
   return rc;
 }
 
-// g_i changed sign from a to b: a is not zero (a zero at the start is not a crossing) and b is
-// zero or of the other sign
-static int crossed(double a, double b) { return a != 0.0 && (b == 0.0 || (a > 0.0) != (b > 0.0)); }
-
-// does any root function cross between ga and gb
-static int any_crossed(const double *ga, const double *gb, int nroot) {
-  for (int i = 0; i < nroot; i++) {
-    if (crossed(ga[i], gb[i])) {
-      return 1;
-    }
-  }
-  return 0;
-}
 
 /* a root inside the step from (ts, ys) to (tb, s->y) with g = ga at ts and gb at tb: bisect by
  * taking the step again from ts with a shorter step until the bracket [ta, tb] is narrower than
@@ -527,7 +514,7 @@ static int rk4_root(mbd_ode *s, double ts, const double *ys, double tb, mbd_erro
     if (rc < 0) {
       return rc;
     }
-    if (any_crossed(ga, gm, nroot)) {
+    if (ode_any_crossed(ga, gm, nroot)) {
       tb = tm;
       memcpy(gb, gm, (size_t)nroot * sizeof *gb);
       memcpy(yb, ym, (size_t)n * sizeof *yb);
@@ -539,7 +526,7 @@ static int rk4_root(mbd_ode *s, double ts, const double *ys, double tb, mbd_erro
 
   // the root: directions against g just before it; g there becomes the start of the next step
   for (int i = 0; i < nroot; i++) {
-    s->found[i] = crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
+    s->found[i] = ode_crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
   }
   memcpy(ga, gb, (size_t)nroot * sizeof *ga);
   memcpy(s->y, yb, (size_t)n * sizeof *s->y);
@@ -596,7 +583,7 @@ static int rk4_dense_step(mbd_ode *s, double tstop, mbd_error *err) {
     if (rc < 0) {
       return rc;
     }
-    if (any_crossed(ga, gb, nroot)) {
+    if (ode_any_crossed(ga, gb, nroot)) {
       double *f0k = s->w + 8 * n, *y1k = s->w + 9 * n, *f1k = s->w + 10 * n;
       memcpy(f0k, f0, (size_t)n * sizeof *f0k);
       memcpy(y1k, y, (size_t)n * sizeof *y1k);

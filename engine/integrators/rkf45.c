@@ -242,17 +242,6 @@ static int root_g(mbd_ode *s, double t, const double *y, double *gout, mbd_error
   return rc;
 }
 
-// g_i changed sign from a to b: a is not zero and b is zero or of the other sign
-static int crossed(double a, double b) { return a != 0.0 && (b == 0.0 || (a > 0.0) != (b > 0.0)); }
-
-static int any_crossed(const double *ga, const double *gb, int nroot) {
-  for (int i = 0; i < nroot; i++) {
-    if (crossed(ga[i], gb[i])) {
-      return 1;
-    }
-  }
-  return 0;
-}
 
 /* a root inside the accepted step from (t0, r->y0, r->f0) to (tb, s->y): halve the bracket by
  * re-taking the step from t0 with a shorter step until it is narrower than RKF_ROOT_TOL max(1,
@@ -280,7 +269,7 @@ static int locate_root(mbd_ode *s, double t0, double tb, mbd_error *err) {
     if ((rc = root_g(s, tm, r->yo, gm, err)) < 0) {
       return rc;
     }
-    if (any_crossed(ga, gm, nroot)) {
+    if (ode_any_crossed(ga, gm, nroot)) {
       tb = tm;
       memcpy(gb, gm, (size_t)nroot * sizeof *gb);
       memcpy(s->y, r->yo, (size_t)n * sizeof *s->y);
@@ -291,7 +280,7 @@ static int locate_root(mbd_ode *s, double t0, double tb, mbd_error *err) {
   }
   // the directions against g just before the root; g there starts the next step
   for (int i = 0; i < nroot; i++) {
-    s->found[i] = crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
+    s->found[i] = ode_crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
   }
   memcpy(ga, gb, (size_t)nroot * sizeof *ga);
   s->t = tb;
@@ -407,7 +396,7 @@ int ode_rkf_advance(mbd_ode *s, double tstop, mbd_error *err) {
       if ((rc = root_g(s, tnew, s->y, gb, err)) < 0) {
         return rc;
       }
-      if (any_crossed(ga, gb, nroot)) {
+      if (ode_any_crossed(ga, gb, nroot)) {
         // the interpolant needs the step's end: kept in ynew/fnew while s->y becomes the root's
         double *y1 = r->ynew;
         memcpy(y1, s->y, ny);
