@@ -158,6 +158,21 @@ static void owner_state(const mbd_model *m, const mbd_data *d, const struct mbd_
   *vadr = bl->vadr;
 }
 
+/* node i's deformation and its rate in the body frame, ρ − s = Φ_i a, Θ = Ψ_i a, and their rates;
+ * returns the owner's velocity address */
+static int node_deformation(const mbd_model *m, const mbd_data *d, const struct mbd_flex *fx,
+                            int i, double *rho, double *rhod, double *th, double *thd) {
+  int nm = fx->nm, vadr;
+  const double *a, *ad;
+  owner_state(m, d, fx, &a, &ad, &vadr);
+  const double *P = fx->Phi + (size_t)3 * i * nm, *R = fx->Psi + (size_t)3 * i * nm;
+  mul3n(P, nm, a, rho);
+  mul3n(P, nm, ad, rhod);
+  mul3n(R, nm, a, th);
+  mul3n(R, nm, ad, thd);
+  return vadr;
+}
+
 /* quaternion products: p ⊗ q = L(p) q = R(q) p (Hamilton, e0 scalar; A(p ⊗ q) = A(p) A(q)) */
 static void qmul(const double *p, const double *q, double *o) {
   o[0] = p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3];
@@ -175,15 +190,9 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
                        mbd_pose *ps) {
   int nm = fx->nm, nvb = fx->nvb;
   const mbd_pose *p0 = &d->pose[fx->body];
-  const double *a, *ad;
-  int vadr;
-  owner_state(m, d, fx, &a, &ad, &vadr);
   const double *P = fx->Phi + (size_t)3 * i * nm, *R = fx->Psi + (size_t)3 * i * nm;
   double rho[3], rhod[3], th[3], thd[3];
-  mul3n(P, nm, a, rho);
-  mul3n(P, nm, ad, rhod);
-  mul3n(R, nm, a, th);
-  mul3n(R, nm, ad, thd);
+  int vadr = node_deformation(m, d, fx, i, rho, rhod, th, thd);
   for (int k = 0; k < 3; k++) {
     rho[k] += fx->s[3 * i + k];
   }
@@ -268,15 +277,9 @@ static void node2_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
                        mbd_pose *ps) {
   int nm = fx->nm, nvb = fx->nvb;
   const mbd_pose *p0 = &d->pose[fx->body];
-  const double *a, *ad;
-  int vadr;
-  owner_state(m, d, fx, &a, &ad, &vadr);
   const double *P = fx->Phi + (size_t)3 * i * nm, *R = fx->Psi + (size_t)3 * i * nm;
   double rho[3], rhod[3], th[3], thd[3];
-  mul3n(P, nm, a, rho);
-  mul3n(P, nm, ad, rhod);
-  mul3n(R, nm, a, th);
-  mul3n(R, nm, ad, thd);
+  int vadr = node_deformation(m, d, fx, i, rho, rhod, th, thd);
   rho[0] += fx->s[3 * i];
   rho[1] += fx->s[3 * i + 1];
   double *J = d->flexws + fx->ws + (size_t)i * 3 * nvb;  // 3 × nvb, column-major
