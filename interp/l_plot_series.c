@@ -57,17 +57,10 @@ int l_plot_series(lua_State *L) {
   mbd_plot_spec spec;
   memset(&spec, 0, sizeof spec);
   spec.file = file;
-  spec.title = lx_opt_string(L, 1, "plot", "title");
-  spec.xlabel = lx_opt_string(L, 1, "plot", "xlabel");
-  spec.ylabel = lx_opt_string(L, 1, "plot", "ylabel");
   spec.series = series;
   spec.nseries = ns;
-  lx_opt_int(L, 1, "plot", "width", &spec.width);
-  lx_opt_int(L, 1, "plot", "height", &spec.height);
-  if (lua_getfield(L, 1, "equal_axes") != LUA_TNIL) {
-    spec.equal_axes = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
+  lx_plot_frame(L, 1, &spec.title, &spec.xlabel, &spec.ylabel, &spec.width, &spec.height);
+  lx_opt_flag(L, 1, "equal_axes", &spec.equal_axes);
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_lines(&spec, &err) < 0) {

@@ -386,17 +386,10 @@ static int l_plot_heatmap(lua_State *L) {
   spec.x = x;
   spec.y = y;
   spec.z = z;
-  spec.title = lx_opt_string(L, 1, "plot", "title");
-  spec.xlabel = lx_opt_string(L, 1, "plot", "xlabel");
-  spec.ylabel = lx_opt_string(L, 1, "plot", "ylabel");
+  lx_plot_frame(L, 1, &spec.title, &spec.xlabel, &spec.ylabel, &spec.width, &spec.height);
   spec.zlabel = lx_opt_string(L, 1, "plot", "zlabel");
   lx_opt_int(L, 1, "plot", "contours", &spec.ncontour);
-  lx_opt_int(L, 1, "plot", "width", &spec.width);
-  lx_opt_int(L, 1, "plot", "height", &spec.height);
-  if (lua_getfield(L, 1, "log") != LUA_TNIL) {
-    spec.log_scale = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
+  lx_opt_flag(L, 1, "log", &spec.log_scale);
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_heatmap(&spec, &err) < 0) {
@@ -660,14 +653,8 @@ static int l_plot(lua_State *L) {
   spec.nseries = ns;
   lx_opt_int(L, 1, "plot", "width", &spec.width);
   lx_opt_int(L, 1, "plot", "height", &spec.height);
-  if (lua_getfield(L, 1, "equal_axes") != LUA_TNIL) {
-    spec.equal_axes = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
-  if (lua_getfield(L, 1, "log_y") != LUA_TNIL) {
-    spec.log_y = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
+  lx_opt_flag(L, 1, "equal_axes", &spec.equal_axes);
+  lx_opt_flag(L, 1, "log_y", &spec.log_y);
   // the runs' manifests go into the figure before it reaches its name
   mbd_plot_meta meta;
   plot_meta(L, runs_idx, nruns, &meta);

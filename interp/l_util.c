@@ -191,6 +191,22 @@ const char *lx_opt_string(lua_State *L, int idx, const char *ctor, const char *k
   return s;
 }
 
+void lx_plot_frame(lua_State *L, int idx, const char **title, const char **xlabel,
+                   const char **ylabel, int *width, int *height) {
+  *title = lx_opt_string(L, idx, "plot", "title");
+  *xlabel = lx_opt_string(L, idx, "plot", "xlabel");
+  *ylabel = lx_opt_string(L, idx, "plot", "ylabel");
+  lx_opt_int(L, idx, "plot", "width", width);
+  lx_opt_int(L, idx, "plot", "height", height);
+}
+
+void lx_opt_flag(lua_State *L, int idx, const char *key, int *out) {
+  if (lua_getfield(L, idx, key) != LUA_TNIL) {
+    *out = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+}
+
 /* a vector field of n numbers.  what names the object ("body 'crank'"); dim > 0 marks a
  * position-like field, so a vector of the other model's size gets a hint (a 2-vector in a spatial
  * model is the usual slip when a planar script is turned into a spatial one).  1 when present. */

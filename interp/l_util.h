@@ -34,6 +34,12 @@ int lx_opt_vec_dim(lua_State *L, int idx, const char *what, const char *key, int
 int lx_opt_function(lua_State *L, int idx, const char *ctor, const char *key);
 /* optional string field (the pointer stays valid while the table is alive) */
 const char *lx_opt_string(lua_State *L, int idx, const char *ctor, const char *key);
+/* the frame every plot reads from the option table at idx ("plot: field 'title' expects a
+ * string"): title, xlabel, ylabel (NULL when absent), width, height (unchanged when absent) */
+void lx_plot_frame(lua_State *L, int idx, const char **title, const char **xlabel,
+                   const char **ylabel, int *width, int *height);
+/* optional flag field: *out = its truthiness when present (any type), unchanged when absent */
+void lx_opt_flag(lua_State *L, int idx, const char *key, int *out);
 /* whether a field is present (not nil) */
 int lx_has(lua_State *L, int idx, const char *key);
 /* type name of a value for messages: "mbd.Body", "number", "table" … */

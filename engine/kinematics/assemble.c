@@ -630,6 +630,19 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   return mbd_channels_build(m, err);
 }
 
+/* body b's own block, or NULL for a flexible body's node (its owner's block holds it) */
+static const mbd_block *own_block(const mbd_model *m, int b) {
+  int kind = m->body[b].kind;
+  return kind == MBD_BODY_NODE2 || kind == MBD_BODY_NODE3 ? NULL : &m->block[m->body[b].block];
+}
+
+/* whether the user gave velocity component c of body b's block (vel: the position components,
+ * omega: the rest) */
+static int velocity_given(const mbd_model *m, int b, int c) {
+  int npos = mbd_body_kind_get(m->body[b].kind)->npos;
+  return c < npos ? (m->body[b].vgiven & 1) : (m->body[b].vgiven & 2);
+}
+
 /* the initial velocity analysis (constraints evaluated and gathered): the velocities the user
  * gave (vel, omega) stay as given when the joints allow it, the others (estimates) take the
  * minimum-norm correction; when the given ones must change too (they contradict the joints), the
@@ -643,13 +656,9 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
   // the free columns: velocity components of bodies the user did not give
   int nfree = 0, *col = d->iwork;
   for (int b = 1; b < m->nbody; b++) {
-    if (m->body[b].kind == MBD_BODY_NODE2 || m->body[b].kind == MBD_BODY_NODE3) {
-      continue;  // a flexible body's node: its owner's block
-    }
-    const mbd_block *bl = &m->block[m->body[b].block];
-    int npos = mbd_body_kind_get(m->body[b].kind)->npos;
-    for (int c = 0; c < bl->nv; c++) {
-      int given = c < npos ? (m->body[b].vgiven & 1) : (m->body[b].vgiven & 2);
+    const mbd_block *bl = own_block(m, b);
+    for (int c = 0; bl && c < bl->nv; c++) {
+      int given = velocity_given(m, b, c);
       if (!given) {
         col[nfree++] = bl->vadr + c;
       }
@@ -715,13 +724,9 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
     return rc;
   }
   for (int b = 1; b < m->nbody; b++) {
-    if (m->body[b].kind == MBD_BODY_NODE2 || m->body[b].kind == MBD_BODY_NODE3) {
-      continue;  // a flexible body's node: its owner's block
-    }
-    const mbd_block *bl = &m->block[m->body[b].block];
-    int npos = mbd_body_kind_get(m->body[b].kind)->npos;
-    for (int c = 0; c < bl->nv; c++) {
-      int given = c < npos ? (m->body[b].vgiven & 1) : (m->body[b].vgiven & 2);
+    const mbd_block *bl = own_block(m, b);
+    for (int c = 0; bl && c < bl->nv; c++) {
+      int given = velocity_given(m, b, c);
       double dv = fabs(d->v[bl->vadr + c] - v_before[bl->vadr + c]);
       if (given && dv > m->vmoved) {
         m->vmoved = dv;
