@@ -159,13 +159,12 @@ static int call_with_state(void *ud, double t, const mbd_model *m, const mbd_dat
 
 int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double *out,
                mbd_error *err) {
+  const l_cb *cb = ud;
   lua_State *L;
-  int top;
-  int rc = call_with_state(ud, t, m, d, &L, &top, err);
+  int top, rc = call_with_state(ud, t, m, d, &L, &top, err);
   if (rc) {
     return rc;
   }
-  const l_cb *cb = ud;
   // a force of dim numbers; a torque of 1 (planar) or 3 (spatial)
   int dim = mbd_model_dim(m);
   int want = cb->kind == L_CB_TORQUE ? (dim == 2 ? 1 : 3) : dim;
@@ -190,8 +189,7 @@ int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double
 int l_cb_state(void *ud, double t, const mbd_model *m, const mbd_data *d, double *g,
                mbd_error *err) {
   lua_State *L;
-  int top;
-  int rc = call_with_state(ud, t, m, d, &L, &top, err);
+  int top, rc = call_with_state(ud, t, m, d, &L, &top, err);
   if (rc) {
     return rc;
   }

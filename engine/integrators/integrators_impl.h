@@ -4,6 +4,8 @@
 #ifndef MBD_INTEGRATORS_IMPL_H
 #define MBD_INTEGRATORS_IMPL_H
 
+#include <string.h>
+
 #include "mbd/integrators.h"
 
 /* option and argument checks (MBD_E_INPUT).  Every message starts with the entry point's name,
@@ -160,6 +162,15 @@ static inline int ode_any_crossed(const double *ga, const double *gb, int nroot)
     }
   }
   return 0;
+}
+
+/* the root found at the end gb of a bracket that starts at ga: each function's direction (+1
+ * rising, −1 falling, 0 none) into s->found, and gb becomes the start of the next step's search */
+static inline void ode_root_found(mbd_ode *s, double *ga, const double *gb, int nroot) {
+  for (int i = 0; i < nroot; i++) {
+    s->found[i] = ode_crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
+  }
+  memcpy(ga, gb, (size_t)nroot * sizeof *ga);
 }
 
 #endif

@@ -525,10 +525,7 @@ static int rk4_root(mbd_ode *s, double ts, const double *ys, double tb, mbd_erro
   }
 
   // the root: directions against g just before it; g there becomes the start of the next step
-  for (int i = 0; i < nroot; i++) {
-    s->found[i] = ode_crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
-  }
-  memcpy(ga, gb, (size_t)nroot * sizeof *ga);
+  ode_root_found(s, ga, gb, nroot);
   memcpy(s->y, yb, (size_t)n * sizeof *s->y);
   s->t = tb;
   s->st.last_step = tb - ts;

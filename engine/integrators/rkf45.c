@@ -279,10 +279,7 @@ static int locate_root(mbd_ode *s, double t0, double tb, mbd_error *err) {
     }
   }
   // the directions against g just before the root; g there starts the next step
-  for (int i = 0; i < nroot; i++) {
-    s->found[i] = ode_crossed(ga[i], gb[i]) ? (ga[i] < 0.0 ? 1 : -1) : 0;
-  }
-  memcpy(ga, gb, (size_t)nroot * sizeof *ga);
+  ode_root_found(s, ga, gb, nroot);
   s->t = tb;
   s->st.last_step = tb - t0;
   r->have_f = 0;

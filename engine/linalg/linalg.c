@@ -732,7 +732,10 @@ int mbd_eig_sym(int n, double *a, int lda, double *w) {
   return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
 }
 
-int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi) {
+/* dgeev on a copy of a (n×n, leading dimension lda): eigenvalues wr + i wi, with vr (ldv) the
+ * right eigenvectors, or without them for vr = NULL */
+static int eig_general(int n, const double *a, int lda, double *wr, double *wi, double *vr,
+                       int ldv) {
   if (n <= 0) {
     return MBD_OK;
   }
@@ -743,19 +746,26 @@ int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi) {
   for (int j = 0; j < n; j++) {
     memcpy(c + (size_t)j * n, a + (size_t)j * lda, (size_t)n * sizeof(double));
   }
+  char jobvr = vr ? 'V' : 'N';
   double q = 0, dummy = 0;
-  lapack_int info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'N', n, c, n, wr, wi, &dummy, 1,
-                                       &dummy, 1, &q, -1);
+  double *v = vr ? vr : &dummy;
+  int ldv1 = vr ? ldv : 1;
+  lapack_int info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, c, n, wr, wi, &dummy, 1, v,
+                                       ldv1, &q, -1);
   double *work = info == 0 ? malloc(((size_t)q + 8) * sizeof(double)) : NULL;
   if (!work) {
     free(c);
     return info != 0 ? MBD_E_LAPACK : MBD_E_NOMEM;
   }
-  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'N', n, c, n, wr, wi, &dummy, 1, &dummy, 1, work,
+  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, c, n, wr, wi, &dummy, 1, v, ldv1, work,
                             (int)q + 8);
   free(work);
   free(c);
   return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
+}
+
+int mbd_eig_general(int n, const double *a, int lda, double *wr, double *wi) {
+  return eig_general(n, a, lda, wr, wi, NULL, 1);
 }
 
 int mbd_eig_general_vec(int n, const double *a, int lda, double *wr, double *wi, double *vr,
@@ -766,26 +776,7 @@ int mbd_eig_general_vec(int n, const double *a, int lda, double *wr, double *wi,
   // (the same single thread as the symmetric solves: an eigenvector basis that does not depend on
   // how many threads OpenBLAS starts)
   single_thread_blas();
-  double *c = malloc((size_t)n * (size_t)n * sizeof(double));
-  if (!c) {
-    return MBD_E_NOMEM;
-  }
-  for (int j = 0; j < n; j++) {
-    memcpy(c + (size_t)j * n, a + (size_t)j * lda, (size_t)n * sizeof(double));
-  }
-  double q = 0, dummy = 0;
-  lapack_int info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'V', n, c, n, wr, wi, &dummy, 1, vr,
-                                       ldv, &q, -1);
-  double *work = info == 0 ? malloc(((size_t)q + 8) * sizeof(double)) : NULL;
-  if (!work) {
-    free(c);
-    return info != 0 ? MBD_E_LAPACK : MBD_E_NOMEM;
-  }
-  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'V', n, c, n, wr, wi, &dummy, 1, vr, ldv, work,
-                            (int)q + 8);
-  free(work);
-  free(c);
-  return info < 0 ? MBD_E_LAPACK : (info > 0 ? MBD_E_SINGULAR : MBD_OK);
+  return eig_general(n, a, lda, wr, wi, vr, ldv);
 }
 
 int mbd_eig_sym_gen(int n, double *a, int lda, double *b, int ldb, double *w) {

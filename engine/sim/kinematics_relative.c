@@ -17,15 +17,11 @@
 int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err) {
   double tol = o->position_tol > 0 ? o->position_tol : 1e-10;
   int maxit = o->max_newton > 0 ? o->max_newton : 25;
-  int fits = mbd_run_fits(m->nchannel, o->steps + 1, "kinematics", "take fewer steps", err);
-  if (fits < 0) {
-    return fits;
-  }
-  mbd_run *run = mbd_run_alloc(m, o->steps + 1);
-  mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;
-  if (!d) {
-    mbd_run_free(run);
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
+  mbd_run *run;
+  mbd_data *d;
+  int rc = mbd_kin_start(m, o, &run, &d, err);
+  if (rc < 0) {
+    return rc;
   }
   snprintf(run->formulation, sizeof run->formulation, "%s",
            o->formulation == MBD_FORM_RELATIVE ? "relative kinematics" : "kinematics");
@@ -33,7 +29,7 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
   run->t_end = o->t_end;
   // the tree from the assembled state, its code, its data
   mbd_data_reset(m, d);
-  int rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_kin_update(m, d, 0, err);
   mbd_model *mr = NULL;
   mbd_data *x = NULL;
   mbd_gencode *code = NULL;

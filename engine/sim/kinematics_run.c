@@ -37,15 +37,10 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     // joint coordinates, or generated code on Cartesian coordinates (paper 002)
     return mbd_kinematics_relative(m, o, out, err);
   }
-  int fits = mbd_run_fits(m->nchannel, o->steps + 1, "kinematics", "take fewer steps", err);
-  if (fits < 0) {
-    return fits;
-  }
-  mbd_run *run = mbd_run_alloc(m, o->steps + 1);
-  mbd_data *d = run ? mbd_data_alloc(m, err) : NULL;
-  if (!d) {
-    mbd_run_free(run);
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
+  mbd_run *run;
+  mbd_data *d;
+  if ((rc = mbd_kin_start(m, o, &run, &d, err)) < 0) {
+    return rc;
   }
   snprintf(run->formulation, sizeof run->formulation, "kinematics");
   snprintf(run->integrator, sizeof run->integrator, "none");

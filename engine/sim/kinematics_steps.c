@@ -7,6 +7,7 @@
 #include "../kinematics/kinematics.h"
 #include "../kinematics/kinematics_msg.h"
 #include "run_impl.h"
+#include "sim_msg.h"
 
 /* inverse dynamics: Φqᵀλ = Q − M v̇ (least squares; exact when the mechanism is fully driven) */
 int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
@@ -49,6 +50,24 @@ void mbd_kin_stats(mbd_run *run, double w0, double c0, double hstep, long newton
   run->stats.newton_iterations = newton;
   run->stats.max_position_violation = maxp;
   run->stats.max_velocity_violation = maxv;
+}
+
+int mbd_kin_start(const mbd_model *m, const mbd_kin_opts *o, mbd_run **run, mbd_data **d,
+                  mbd_error *err) {
+  *run = NULL;
+  *d = NULL;
+  int fits = mbd_run_fits(m->nchannel, o->steps + 1, "kinematics", "take fewer steps", err);
+  if (fits < 0) {
+    return fits;
+  }
+  *run = mbd_run_alloc(m, o->steps + 1);
+  *d = *run ? mbd_data_alloc(m, err) : NULL;
+  if (!*d) {
+    mbd_run_free(*run);
+    *run = NULL;
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
+  }
+  return MBD_OK;
 }
 
 int mbd_kin_output(const mbd_kin_opts *o, double t, mbd_run *run, const mbd_model *m,
