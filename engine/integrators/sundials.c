@@ -326,6 +326,21 @@ static const sun_ops erk_ops = {.name = ODE_NAME_RK45,
                                 .too_much_work = ARK_TOO_MUCH_WORK,
                                 .root_return = ARK_ROOT_RETURN};
 
+/* the step limits both setups set the same way but for their functions' prefix (API): at most
+ * max_steps per call, the first and the largest step when the options give them */
+#define SUN_STEP_LIMITS(API)                                                         \
+  do {                                                                               \
+    if ((flag = API##SetMaxNumSteps(r->mem, max_steps)) < 0) {                       \
+      return setup_fail(ops, c, #API "SetMaxNumSteps", flag, err);                   \
+    }                                                                                \
+    if (o->step > 0.0 && (flag = API##SetInitStep(r->mem, o->step)) < 0) {          \
+      return setup_fail(ops, c, #API "SetInitStep", flag, err);                      \
+    }                                                                                \
+    if (o->max_step > 0.0 && (flag = API##SetMaxStep(r->mem, o->max_step)) < 0) {   \
+      return setup_fail(ops, c, #API "SetMaxStep", flag, err);                       \
+    }                                                                                \
+  } while (0)
+
 /* ------------------------------------------------------------------------------------------------
  * setup
  * ---------------------------------------------------------------------------------------------- */
@@ -419,15 +434,7 @@ static int setup_cvode(ode_sun *r, int n, double t0, const mbd_ode_opts *o, long
   }
   // step limits: the driver counts steps over the run itself, CVODE's limit is per call; the
   // smallest step and the stop time are set for each segment
-  if ((flag = CVodeSetMaxNumSteps(r->mem, max_steps)) < 0) {
-    return setup_fail(ops, c, "CVodeSetMaxNumSteps", flag, err);
-  }
-  if (o->step > 0.0 && (flag = CVodeSetInitStep(r->mem, o->step)) < 0) {
-    return setup_fail(ops, c, "CVodeSetInitStep", flag, err);
-  }
-  if (o->max_step > 0.0 && (flag = CVodeSetMaxStep(r->mem, o->max_step)) < 0) {
-    return setup_fail(ops, c, "CVodeSetMaxStep", flag, err);
-  }
+  SUN_STEP_LIMITS(CVode);
   if (o->max_order > 0 && (flag = CVodeSetMaxOrd(r->mem, o->max_order)) < 0) {
     return setup_fail(ops, c, "CVodeSetMaxOrd", flag, err);
   }
@@ -464,15 +471,7 @@ static int setup_erk(ode_sun *r, double t0, const mbd_ode_opts *o, long max_step
   }
   // step limits: the driver counts steps over the run itself, ARKODE's limit is per call; the
   // smallest step and the stop time are set for each segment
-  if ((flag = ERKStepSetMaxNumSteps(r->mem, max_steps)) < 0) {
-    return setup_fail(ops, c, "ERKStepSetMaxNumSteps", flag, err);
-  }
-  if (o->step > 0.0 && (flag = ERKStepSetInitStep(r->mem, o->step)) < 0) {
-    return setup_fail(ops, c, "ERKStepSetInitStep", flag, err);
-  }
-  if (o->max_step > 0.0 && (flag = ERKStepSetMaxStep(r->mem, o->max_step)) < 0) {
-    return setup_fail(ops, c, "ERKStepSetMaxStep", flag, err);
-  }
+  SUN_STEP_LIMITS(ERKStep);
   return MBD_OK;
 }
 

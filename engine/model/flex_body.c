@@ -275,11 +275,11 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
  *   ∂r_n = [I | R90 A ρ | A Φ],  ∂θ_n = [0 0 1 | Ψ_z];  h_r = −A ρ θ̇² + 2 R90 A ρ̇ θ̇,  h_θ = 0 */
 static void node2_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *fx, int i,
                        mbd_pose *ps) {
+  double rho[3], rhod[3], th[3], thd[3];
+  int vadr = node_deformation(m, d, fx, i, rho, rhod, th, thd);
   int nm = fx->nm, nvb = fx->nvb;
   const mbd_pose *p0 = &d->pose[fx->body];
   const double *P = fx->Phi + (size_t)3 * i * nm, *R = fx->Psi + (size_t)3 * i * nm;
-  double rho[3], rhod[3], th[3], thd[3];
-  int vadr = node_deformation(m, d, fx, i, rho, rhod, th, thd);
   rho[0] += fx->s[3 * i];
   rho[1] += fx->s[3 * i + 1];
   double *J = d->flexws + fx->ws + (size_t)i * 3 * nvb;  // 3 × nvb, column-major
