@@ -29,6 +29,15 @@ void mbd_ep_E(const double *p, double *E) {
   memcpy(E, v, sizeof v);
 }
 
+void mbd_ep_omega(const double *p, const double *pd, double *w) {
+  double E[12];
+  mbd_ep_E(p, E);
+  for (int i = 0; i < 3; i++) {
+    w[i] = 2 * (E[4 * i] * pd[0] + E[4 * i + 1] * pd[1] + E[4 * i + 2] * pd[2] +
+                E[4 * i + 3] * pd[3]);
+  }
+}
+
 void mbd_ep_G(const double *p, double *G) {
   double e0 = p[0], e1 = p[1], e2 = p[2], e3 = p[3];
   const double v[12] = {-e1, e0, e3, -e2, -e2, -e3, e0, e1, -e3, e2, -e1, e0};

@@ -153,24 +153,13 @@ static void spatial_pose(const double *q, const double *v, mbd_pose *ps) {
   memcpy(ps->p, q + 3, 4 * sizeof(double));
   memcpy(ps->pd, v + 3, 4 * sizeof(double));
   mbd_ep_A(ps->p, ps->A);
-  // ω = 2Eṗ (global)
-  double E[12];
-  mbd_ep_E(ps->p, E);
-  for (int i = 0; i < 3; i++) {
-    ps->w[i] = 2 * (E[4 * i] * ps->pd[0] + E[4 * i + 1] * ps->pd[1] + E[4 * i + 2] * ps->pd[2] +
-                    E[4 * i + 3] * ps->pd[3]);
-  }
+  mbd_ep_omega(ps->p, ps->pd, ps->w);  // ω = 2Eṗ (global)
 }
 
 static void spatial_rates(const double *v, mbd_pose *ps) {
   memcpy(ps->rd, v, 3 * sizeof(double));
   memcpy(ps->pd, v + 3, 4 * sizeof(double));
-  double E[12];
-  mbd_ep_E(ps->p, E);
-  for (int i = 0; i < 3; i++) {
-    ps->w[i] = 2 * (E[4 * i] * ps->pd[0] + E[4 * i + 1] * ps->pd[1] + E[4 * i + 2] * ps->pd[2] +
-                    E[4 * i + 3] * ps->pd[3]);
-  }
+  mbd_ep_omega(ps->p, ps->pd, ps->w);
 }
 
 /* A a: J = B(p, a) on the p columns, rate B(p, a)ṗ, h = B(ṗ, a)ṗ; a point adds r (J = I on r) */

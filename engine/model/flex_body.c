@@ -259,12 +259,7 @@ static void node3_pose(const mbd_model *m, mbd_data *d, const struct mbd_flex *f
     }
   }
   mbd_ep_A(ps->p, ps->A);
-  double E[12];
-  mbd_ep_E(ps->p, E);
-  for (int r = 0; r < 3; r++) {
-    ps->w[r] = 2 * (E[4 * r] * ps->pd[0] + E[4 * r + 1] * ps->pd[1] + E[4 * r + 2] * ps->pd[2] +
-                    E[4 * r + 3] * ps->pd[3]);
-  }
+  mbd_ep_omega(ps->p, ps->pd, ps->w);
   ps->vadr = vadr;
   ps->nv = nvb;
   ps->ny = 7;

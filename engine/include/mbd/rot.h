@@ -14,6 +14,8 @@ void mbd_ep_A(const double *p, double *A);
 void mbd_ep_E(const double *p, double *E);
 void mbd_ep_G(const double *p, double *G);
 void mbd_ep_B(const double *p, const double *a, double *B);
+/* the angular velocity in the global frame, ω = 2 E(p) ṗ */
+void mbd_ep_omega(const double *p, const double *pd, double *w);
 
 /* c = a ⊗ b, the Hamilton product: A(a ⊗ b) = A(a) A(b) (c may alias a or b) */
 static inline void mbd_ep_mul(const double *a, const double *b, double *c) {
