@@ -214,36 +214,17 @@ static int cv_reinit(void *mem, double t, N_Vector y0, double h0) {
 
 SUN_COMMON_OPS(cv, CVode)
 
-static const sun_ops cv_ops_adams = {.name = ODE_NAME_ADAMS,
-                                     .step = cv_step,
-                                     .dky = cv_dky,
-                                     .reinit = cv_reinit,
-                                     .set_stop = cv_set_stop,
-                                     .set_hmin = cv_set_hmin,
-                                     .now = cv_now,
-                                     .root_init = cv_root_init,
-                                     .root_info = cv_root_info,
-                                     .flag_name = CVodeGetReturnFlagName,
-                                     .stats = cv_stats_adams,
-                                     .steps = cv_steps,
-                                     .last_step = cv_last_step,
-                                     .too_much_work = CV_TOO_MUCH_WORK,
-                                     .root_return = CV_ROOT_RETURN};
-static const sun_ops cv_ops_bdf = {.name = ODE_NAME_BDF,
-                                   .step = cv_step,
-                                   .dky = cv_dky,
-                                   .reinit = cv_reinit,
-                                   .set_stop = cv_set_stop,
-                                   .set_hmin = cv_set_hmin,
-                                   .now = cv_now,
-                                   .root_init = cv_root_init,
-                                   .root_info = cv_root_info,
-                                   .flag_name = CVodeGetReturnFlagName,
-                                   .stats = cv_stats_bdf,
-                                   .steps = cv_steps,
-                                   .last_step = cv_last_step,
-                                   .too_much_work = CV_TOO_MUCH_WORK,
-                                   .root_return = CV_ROOT_RETURN};
+/* CVODE's adapters, Adams or BDF (their name and counters) */
+#define CV_OPS(NAME, STATS)                                                                     \
+  {                                                                                             \
+    .name = NAME, .step = cv_step, .dky = cv_dky, .reinit = cv_reinit, .set_stop = cv_set_stop, \
+    .set_hmin = cv_set_hmin, .now = cv_now, .root_init = cv_root_init,                          \
+    .root_info = cv_root_info, .flag_name = CVodeGetReturnFlagName, .stats = STATS,             \
+    .steps = cv_steps, .last_step = cv_last_step, .too_much_work = CV_TOO_MUCH_WORK,            \
+    .root_return = CV_ROOT_RETURN                                                               \
+  }
+static const sun_ops cv_ops_adams = CV_OPS(ODE_NAME_ADAMS, cv_stats_adams);
+static const sun_ops cv_ops_bdf = CV_OPS(ODE_NAME_BDF, cv_stats_bdf);
 
 /* --- ARKODE ERKStep (Dormand–Prince 5(4)) --- */
 

@@ -379,6 +379,19 @@ static void node_rotation(const struct mbd_flex *fx, int i, const double *a, con
   }
 }
 
+/* node i's rotary inertia J (3 principal moments), with its rotation (node_rotation) evaluated
+ * when it has one; NULL for a node without rotary inertia */
+static const double *rotary_node(const struct mbd_flex *fx, int i, const double *a,
+                                 const double *ad, const double *w, double *Rn, double *Y,
+                                 double *wn, double *alpha) {
+  const double *J = fx->J + 3 * i;
+  if (J[0] == 0 && J[1] == 0 && J[2] == 0) {
+    return NULL;
+  }
+  node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
+  return J;
+}
+
 /* the sums of the lumped masses at a and ȧ from the invariants: ρ̄ = Σ m ρ = c0 + C1 a,
  * W[k][m] = Σ m_i ρ_ik Φ_i[m, :] = T4[k][m] + T5[k][m]ᵀ a (9 × nm), P = Σ m ρ ρᵀ (P_km = Iss_km +
  * T4[m][k]·a + W[k][m]·a) and V = Σ m (Φȧ) ρᵀ (V_mk = W[k][m]·ȧ) */
@@ -453,12 +466,11 @@ void mbd_flex_mass_matrix(const struct mbd_flex *fx, const double *A, const doub
   // the rotary inertias, node by node (small rigid bodies turned by Θ_i: see the header):
   // M_θθ += R J Rᵀ, M_θf += R J Y, M_ff += Yᵀ J Y
   for (int i = 0; i < fx->nnode; i++) {
-    const double *J = fx->J + 3 * i;
-    if (J[0] == 0 && J[1] == 0 && J[2] == 0) {
+    double Rn[9], wn[3], alpha[3];
+    const double *J = rotary_node(fx, i, a, ad, w, Rn, Y, wn, alpha);
+    if (!J) {
       continue;
     }
-    double Rn[9], wn[3], alpha[3];
-    node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
     for (int r = 0; r < 3; r++) {
       for (int c = 0; c < 3; c++) {
         MBD_AT(Mw, nw, 3 + r, 3 + c) += Rn[3 * r] * J[0] * Rn[3 * c] +
@@ -558,12 +570,11 @@ void mbd_flex_forces(const struct mbd_flex *fx, const double *A, const double *w
   }
   // the rotary inertias: τ = J α_q + ω_n × J ω_n;  Q_θ −= R τ,  Q_f −= Yᵀ τ
   for (int i = 0; i < fx->nnode; i++) {
-    const double *J = fx->J + 3 * i;
-    if (J[0] == 0 && J[1] == 0 && J[2] == 0) {
+    double Rn[9], wn[3], alpha[3];
+    const double *J = rotary_node(fx, i, a, ad, w, Rn, Y, wn, alpha);
+    if (!J) {
       continue;
     }
-    double Rn[9], wn[3], alpha[3];
-    node_rotation(fx, i, a, ad, w, Rn, Y, wn, alpha);
     double Jw[3] = {J[0] * wn[0], J[1] * wn[1], J[2] * wn[2]}, gy[3], tau[3], Rt[3];
     mbd_cross3(wn, Jw, gy);
     for (int k = 0; k < 3; k++) {
