@@ -12,31 +12,8 @@ local double_pendulum = dofile(scripts .. "/paper000/models.lua").double_pendulu
 local function fourbar() return example_model("fourbar") end
 local function slider_crank() return example_model("slider_crank") end
 
--- examples/spatial_slider_crank.lua, part 2 (free, with the spring)
-local function spatial_slider_crank()
-  local r, l, y0, z0 = 0.08, 0.3, 0.1, 0.05
-  local s0 = math.sqrt(l ^ 2 - (y0 - r) ^ 2 - z0 ^ 2)
-  local m = mbd.model { name = "spatial slider-crank", dim = 3 }
-  local P, S = {0, r, 0}, {s0, y0, z0}
-  local u = {S[1] - P[1], S[2] - P[2], S[3] - P[3]}
-  local spin = 10
-  local crank = m:body { name = "crank", mass = 0.5, inertia = {1e-3, 2e-4, 1e-3},
-                         pos = {0, r / 2, 0}, omega = {spin, 0, 0}, vel = {0, 0, spin * r / 2} }
-  local rod = m:body { name = "rod", mass = 0.8, inertia = {1e-4, 6e-3, 6e-3},
-                       pos = {(P[1] + S[1]) / 2, (P[2] + S[2]) / 2, (P[3] + S[3]) / 2},
-                       rot = mbd.rot.from_axes(u, {-u[2], u[1], 0}) }
-  local slider = m:body { name = "slider", mass = 1.0, inertia = {1e-3, 1e-3, 1e-3}, pos = S }
-  m:revolute { name = "O", body1 = m.ground, at1 = {0, 0, 0}, axis1 = {1, 0, 0},
-               body2 = crank, at2 = {0, -r / 2, 0}, axis2 = {1, 0, 0} }
-  m:spherical { name = "P", body1 = crank, at1 = {0, r / 2, 0}, body2 = rod, at2 = {-l / 2, 0, 0} }
-  m:universal { name = "S", body1 = slider, at1 = {0, 0, 0}, axis1 = {0, 0, 1},
-                body2 = rod, at2 = {l / 2, 0, 0}, axis2 = {0, 1, 0} }
-  m:translational { name = "guide", body1 = m.ground, at1 = {0, y0, z0}, axis1 = {1, 0, 0},
-                    body2 = slider, at2 = {0, 0, 0}, axis2 = {1, 0, 0} }
-  m:spring { name = "return", body1 = m.ground, at1 = {0, y0, z0}, body2 = slider,
-             at2 = {0, 0, 0}, k = 2000, c = 0, length = 0.2 }
-  return m
-end
+-- examples/spatial_slider_crank.lua, part 2 (free, with the spring): its second model
+local function spatial_slider_crank() return example_model("spatial_slider_crank", 2) end
 
 local function spherical_pendulum() return example_model("spherical_pendulum") end
 
