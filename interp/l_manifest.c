@@ -11,6 +11,13 @@
 #include "mbd/integrators.h"
 #include "mbd/manifest.h"
 
+#ifndef MBD_VERSION_STRING
+#define MBD_VERSION_STRING "0.0.0"
+#endif
+
+/* the program's version (l_mbd.h) */
+const char *mbd_version(void) { return MBD_VERSION_STRING; }
+
 static void set_num(mbd_run *r, const char *key, double v) {
   char buf[32];
   snprintf(buf, sizeof buf, "%.6g", v);

@@ -26,11 +26,6 @@
 #ifndef MBD_STDLIB_DIR
 #define MBD_STDLIB_DIR "stdlib"
 #endif
-#ifndef MBD_VERSION_STRING
-#define MBD_VERSION_STRING "0.0.0"
-#endif
-
-const char *mbd_version(void) { return MBD_VERSION_STRING; }
 
 /* does DIR hold the stdlib (DIR/mbd/help.lua)? */
 static int has_stdlib(const char *dir) {

@@ -10,7 +10,7 @@
  * Returns 1 (lua_CFunction convention); raises a Lua error if the stdlib cannot be loaded. */
 int mbd_open(lua_State *L);
 
-/* the program's version string ("0.1.0") */
+/* the program's version string ("0.1.0"; l_manifest.c, which stamps it in every manifest) */
 const char *mbd_version(void);
 
 #endif

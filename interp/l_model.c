@@ -32,29 +32,9 @@
 #include "l_simulate.h"
 #include "l_util.h"
 
-typedef struct lmodel {
-  mbd_model *m;
-  l_cbset cbs;          /* the Lua functions the engine calls back, and the state they run in */
-  int nprinted;         /* warnings already shown */
-  char printed[16][256];
-} lmodel;
 
 /* ------------------------------------------------------------------------------------------ */
-/* model userdata                                                                              */
-
-static lmodel *check_model(lua_State *L, int idx) { return luaL_checkudata(L, idx, MODEL_MT); }
-
-mbd_model *l_model_get(lua_State *L, int idx) { return check_model(L, idx)->m; }
-
-mbd_model *l_model_enter(lua_State *L, int idx) {
-  lmodel *lm = check_model(L, idx);
-  lm->cbs.L = L;
-  return lm->m;
-}
-
-struct l_cbset *l_model_callbacks(lua_State *L, int idx) {
-  return &check_model(L, idx)->cbs;
-}
+/* model userdata (the type and its readers: l_model_core.c)                                  */
 
 static int l_model_gc(lua_State *L) {
   lmodel *lm = luaL_checkudata(L, 1, MODEL_MT);
@@ -69,30 +49,6 @@ static int l_model_gc(lua_State *L) {
 /* raise an engine error (message already names the object); the caller's line is prepended */
 static int raise_err(lua_State *L, const mbd_error *err) {
   return luaL_error(L, "%s", err->msg);
-}
-
-/* warnings once per model (stderr): counted, never repeated */
-void l_model_show_warnings(lua_State *L, int idx) {
-  lmodel *lm = check_model(L, idx);
-  for (int i = 0;; i++) {
-    const char *w = mbd_model_warning(lm->m, i);
-    if (!w) {
-      break;
-    }
-    int seen = 0;
-    for (int k = 0; k < lm->nprinted; k++) {
-      if (strcmp(lm->printed[k], w) == 0) {
-        seen = 1;
-        break;
-      }
-    }
-    if (!seen) {
-      fprintf(stderr, "mbd: warning: %s\n", w);
-      if (lm->nprinted < 16) {
-        snprintf(lm->printed[lm->nprinted++], sizeof lm->printed[0], "%s", w);
-      }
-    }
-  }
 }
 
 /* show the warnings an object constructor raised, at the script line that made the object */
@@ -162,7 +118,7 @@ static int l_model_new(lua_State *L) {
 
 /* m:body { name, mass, inertia, pos, angle/rot, vel, omega } */
 static int l_model_body(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   int dim = mbd_model_dim(lm->m);
   static const char *const f2[] = {"name", "mass", "inertia", "pos", "angle",
                                    "vel",  "omega", NULL};
@@ -220,7 +176,7 @@ static int l_model_body(lua_State *L) {
 
 /* joints: m:revolute { name, body1, at1, body2, at2, axis1, axis2 } and the other types */
 static int add_joint(lua_State *L, int type) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   int dim = mbd_model_dim(lm->m);
   const char *ctor = mbd_joint_type_name(type);
   static const char *const fields[] = {"name",  "body1", "at1",      "body2",
@@ -270,7 +226,7 @@ static int l_model_cylindrical(lua_State *L) { return add_joint(L, MBD_JOINT_CYL
 
 /* m:drive { joint, position, velocity, acceleration } */
 static int l_model_drive(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   static const char *const fields[] = {"joint", "position", "velocity", "acceleration", NULL};
   lx_check_fields(L, 2, "drive", fields);
   int j = l_obj_joint(L, 2, 1, "drive", "joint");
@@ -291,7 +247,7 @@ static int l_model_drive(lua_State *L) {
 
 /* m:force { body, at, value } and m:torque { body, value } */
 static int add_force(lua_State *L, int torque) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   int dim = mbd_model_dim(lm->m);
   const char *ctor = torque ? "torque" : "force";
   static const char *const ff[] = {"body", "at", "value", NULL};
@@ -354,7 +310,7 @@ static int l_model_torque(lua_State *L) { return add_force(L, 1); }
 
 /* m:spring { name, body1, at1, body2, at2, k, c, length } */
 static int l_model_spring(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   int dim = mbd_model_dim(lm->m);
   static const char *const fields[] = {"name", "body1", "at1", "body2", "at2",
                                        "k",    "c",     "length", NULL};
@@ -383,7 +339,7 @@ static int l_model_spring(lua_State *L) {
 
 /* m:rotational_spring { joint, k, c, angle } */
 static int l_model_rotational_spring(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   static const char *const fields[] = {"joint", "k", "c", "angle", NULL};
   lx_check_fields(L, 2, "rotational_spring", fields);
   int j = l_obj_joint(L, 2, 1, "rotational_spring", "joint");
@@ -414,7 +370,7 @@ static int info_tostring(lua_State *L) {
 /* m:info(): a table {bodies, joints, drives, forces, coordinates, constraints, rank, dof,
  * redundant, warnings, text} whose tostring is a readable summary */
 static int l_model_info(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   mbd_error err;
   mbd_error_clear(&err);
   int rc = MBD_OK;
@@ -535,7 +491,7 @@ static int l_model_info(lua_State *L) {
 }
 
 static int l_model_tostring(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   if (!lm->m) {
     lua_pushstring(L, "mbd.Model (freed)");
     return 1;
@@ -552,7 +508,7 @@ static int l_model_tostring(lua_State *L) {
 /* methods, fields, registration                                                               */
 
 static int l_model_flexible_body(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   int nwarn = 0;
   while (mbd_model_warning(lm->m, nwarn)) {
     nwarn++;
@@ -583,7 +539,7 @@ static int push_named(lua_State *L, int midx, const mbd_model *m, const char *na
 
 /* m:find(name): the body, joint or contact called name, or nil — also one named like a method */
 static int l_model_find(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   return push_named(L, 1, lm->m, luaL_checkstring(L, 2));
 }
 
@@ -617,7 +573,7 @@ static const luaL_Reg model_methods[] = {
 /* the fields of m.<key> once the methods are looked up: m.ground, m.last_run, m.name, m.dim,
  * then a body or joint by name */
 static int l_model_fields(lua_State *L) {
-  lmodel *lm = check_model(L, 1);
+  lmodel *lm = l_model_check(L, 1);
   const char *k = luaL_checkstring(L, 2);
   lua_getiuservalue(L, 1, 1);
   if (lua_getfield(L, -1, k) != LUA_TNIL) {

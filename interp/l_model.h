@@ -4,7 +4,19 @@
 
 #include <lua.h>
 
+#include "l_callback.h"
 #include "mbd/model.h"
+
+/* the mbd.Model userdata: the engine model, its Lua callbacks, the warnings already shown */
+typedef struct lmodel {
+  mbd_model *m;
+  l_cbset cbs;          /* the Lua functions the engine calls back, and the state they run in */
+  int nprinted;         /* warnings already shown */
+  char printed[16][256];
+} lmodel;
+
+/* the mbd.Model userdata at idx, or a type error (l_model_core.c, as the readers below) */
+lmodel *l_model_check(lua_State *L, int idx);
 
 /* the engine model of the mbd.Model at idx; raises "mbd.Model expected, got <type>" otherwise */
 mbd_model *l_model_get(lua_State *L, int idx);

@@ -17,15 +17,6 @@
 #include "l_model.h"
 #include "l_util.h"
 
-void l_obj_push(lua_State *L, int midx, const char *mt, int i) {
-  midx = lua_absindex(L, midx);
-  l_obj *o = lua_newuserdatauv(L, sizeof *o, 1);
-  o->index = i;
-  lua_pushvalue(L, midx);
-  lua_setiuservalue(L, -2, 1);
-  luaL_setmetatable(L, mt);
-}
-
 /* the engine model of the object at idx (pushes its model userdata, which keeps it alive) */
 static const mbd_model *obj_model(lua_State *L, int idx) {
   lua_getiuservalue(L, idx, 1);

@@ -4,6 +4,7 @@
 #ifndef MBD_L_OBJECTS_H
 #define MBD_L_OBJECTS_H
 
+#include <lauxlib.h>
 #include <lua.h>
 
 /* metatable names (STYLE.md #11): type errors read "mbd.Body expected, got table" */
@@ -19,8 +20,16 @@ typedef struct l_obj {
   int index; /* body / joint / force / drive index in the engine model */
 } l_obj;
 
-/* push a new object of metatable mt (BODY_MT ...) with index i of the model at midx */
-void l_obj_push(lua_State *L, int midx, const char *mt, int i);
+/* push a new object of metatable mt (BODY_MT ...) with index i of the model at midx (inline: the
+ * files that make objects — l_model.c, l_fem.c, l_contact.c — stand below l_objects.c's fields) */
+static inline void l_obj_push(lua_State *L, int midx, const char *mt, int i) {
+  midx = lua_absindex(L, midx);
+  l_obj *o = lua_newuserdatauv(L, sizeof *o, 1);
+  o->index = i;
+  lua_pushvalue(L, midx);
+  lua_setiuservalue(L, -2, 1);
+  luaL_setmetatable(L, mt);
+}
 
 /* the body in field key of the constructor table at tidx: an mbd.Body of the model at midx (or
  * m.ground); its index, or -1 when absent and not required.  Raises "<ctor>: missing field

@@ -16,36 +16,6 @@
 #include "mbd/manifest.h"
 #include "mbd/output.h"
 
-#define RUN_MT "mbd.Run"
-
-typedef struct lrun {
-  mbd_run *r;
-} lrun;
-
-void l_run_push(lua_State *L, mbd_run *r) {
-  lrun *lr = lua_newuserdatauv(L, sizeof *lr, 1);
-  lr->r = r;
-  luaL_setmetatable(L, RUN_MT);
-}
-
-void l_run_set_owner(lua_State *L, int idx, int owner) {
-  idx = lua_absindex(L, idx);
-  owner = lua_absindex(L, owner);
-  l_run_check(L, idx);
-  lua_pushvalue(L, owner);
-  lua_setiuservalue(L, idx, 1);
-}
-
-int l_run_push_owner(lua_State *L, int idx) {
-  l_run_check(L, idx);
-  return lua_getiuservalue(L, idx, 1);
-}
-
-mbd_run *l_run_check(lua_State *L, int idx) {
-  lrun *lr = luaL_checkudata(L, idx, RUN_MT);
-  return lr->r;
-}
-
 static int l_run_gc(lua_State *L) {
   lrun *lr = luaL_checkudata(L, 1, RUN_MT);
   mbd_run_free(lr->r);

@@ -6,6 +6,13 @@
 
 #include "mbd/model.h"
 
+#define RUN_MT "mbd.Run"
+
+/* the mbd.Run userdata (l_run_core.c: the functions below but mbd_open_run) */
+typedef struct lrun {
+  mbd_run *r;
+} lrun;
+
 /* push a Run userdata that takes ownership of r */
 void l_run_push(lua_State *L, mbd_run *r);
 
