@@ -15,6 +15,7 @@
 #include "l_relative.h"
 #include "l_run.h"
 #include "l_util.h"
+#include "mbd/formulation.h"
 #include "mbd/integrators.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -152,10 +153,9 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
 static int model_formulation(lua_State *L, const char *name) {
   int k = mbd_formulation_from_name(name);
   if (k < 0) {
-    luaL_error(L,
-               "simulate: unknown formulation '%s' (augmented, baumgarte, gcp, kane, "
-               "udwadia_kalaba, relative)",
-               name);
+    char all[160];
+    luaL_error(L, "simulate: unknown formulation '%s' (%s)", name,
+               mbd_formulation_names(all, sizeof all, 0));
   }
   return k;
 }
@@ -182,8 +182,9 @@ static void read_stabilization(lua_State *L, mbd_sim_opts *o) {
       lua_pop(L, 1);
       continue;
     }
-    if (o->formulation != MBD_FORM_UK) {
-      luaL_error(L, "simulate: stabilization %s is for formulation 'udwadia_kalaba'", key);
+    if (!mbd_formulation_has(o->formulation, MBD_FCAP_STAB_MATRICES)) {
+      luaL_error(L, "simulate: stabilization %s is for formulation '%s'", key,
+                 mbd_formulation_name(mbd_formulation_with(MBD_FCAP_STAB_MATRICES)));
     }
     int h = 0;
     if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -231,12 +232,11 @@ int l_model_simulate(lua_State *L) {
                           .position_tol = &o.position_tol,
                           .max_newton = &o.max_newton};
   l_sim_read(L, 2, &f);
-  if (o.formulation == MBD_FORM_UK) {
-    o.alpha = o.beta = 0;  // udwadia_kalaba: the plain equation 5 unless stabilization is given
-  }
-  if (o.formulation == MBD_FORM_RELATIVE) {
-    o.alpha = MBD_RELATIVE_ALPHA;  // relative: the paper's CVSM unless stabilization is given
-    o.beta = MBD_RELATIVE_BETA;
+  // the formulation's own stabilization unless one is given (udwadia_kalaba: the plain
+  // equation 5; relative: the paper's CVSM)
+  if (mbd_formulation_has(o.formulation, MBD_FCAP_STABILIZED)) {
+    o.alpha = mbd_formulation_info_of(o.formulation)->alpha;
+    o.beta = mbd_formulation_info_of(o.formulation)->beta;
   }
   // relative joint coordinates (paper 002): cut, solver, code; the list of cut names stays on
   // the stack until the run returns
@@ -249,10 +249,9 @@ int l_model_simulate(lua_State *L) {
     if (o.linear_solver < 0) {
       luaL_error(L, "simulate: unknown linear_solver '%s' (auto, dense, sparse, recursive)", ls);
     }
-    if (o.linear_solver == MBD_LINSOLVE_RECURSIVE && o.formulation != MBD_FORM_RELATIVE) {
-      luaL_error(L,
-                 "simulate: linear_solver 'recursive' is for formulation 'relative' (joint "
-                 "coordinates on a spanning tree)");
+    char why[256];
+    if (!mbd_formulation_takes(o.formulation, o.linear_solver, why, sizeof why)) {
+      luaL_error(L, "%s", why);
     }
   }
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {

@@ -81,7 +81,7 @@ typedef struct mbd_form_ops {
   int (*rows_sparse)(const mbd_model *m, const mbd_sim_opts *o);
 } mbd_form_ops;
 
-/* the table of formulation f (mbd_formulation), NULL when it has none yet */
+/* the ops of formulation f (mbd_formulation; table.c, with its descriptor), NULL outside */
 const mbd_form_ops *mbd_form_lookup(int f);
 
 extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, mbd_form_kane,
