@@ -103,12 +103,18 @@ int l_model_export_c(lua_State *L) {
   static const char *const fields[] = {"dir",    "t_end",         "rtol", "atol", "output_every",
                                        "solver", "stabilization", "cut",  NULL};
   lx_check_fields(L, 2, "export_c", fields);
-  mbd_export_opts o = {.t_end = 1,
-                       .rtol = 1e-6,
-                       .atol = 1e-6,
+  // the program integrates as m:simulate{formulation = "relative"}: simulate's defaults, the
+  // relative formulation's stabilization
+  mbd_sim_opts so;
+  mbd_sim_opts_default(&so);
+  const mbd_formulation_info *rel =
+      mbd_formulation_info_of(mbd_formulation_with(MBD_FCAP_JOINT_COORDS));
+  mbd_export_opts o = {.t_end = so.t_end,
+                       .rtol = so.rtol,
+                       .atol = so.atol,
                        .solver = mbd_formulation_from_name("baumgarte"),
-                       .alpha = MBD_RELATIVE_ALPHA,
-                       .beta = MBD_RELATIVE_BETA};
+                       .alpha = rel->alpha,
+                       .beta = rel->beta};
   o.dir = lx_opt_string(L, 2, "export_c", "dir");
   if (!o.dir) {
     return luaL_error(L, "export_c: missing field 'dir'");

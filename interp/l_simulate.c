@@ -59,12 +59,9 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
       }
     }
     int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
-    // settings that cannot be meant: a relative tolerance of 1 or more accepts any answer
-    if (!(*f->rtol > 0 && *f->rtol < 1) || !(*f->atol > 0) || !isfinite(*f->atol)) {
-      luaL_error(L,
-                 "%s: rtol must be between 0 and 1 and atol positive and finite, got rtol = %s, "
-                 "atol = %s",
-                 fn, lx_num(nb0, sizeof nb0, *f->rtol), lx_num(nb1, sizeof nb1, *f->atol));
+    mbd_error terr;
+    if (mbd_ode_check_tolerances(fn, *f->rtol, *f->atol, &terr) != MBD_OK) {
+      luaL_error(L, "%s", terr.msg);
     }
     if (has_step && (!(*f->step > 0) || !isfinite(*f->step) || *f->step > *f->t_end)) {
       luaL_error(L, "%s: field 'step' must be positive, finite and at most t_end, got %s", fn,

@@ -29,7 +29,9 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
   o->t_end = 1;
   o->formulation = MBD_FORM_DEFAULT;
   o->integrator = MBD_INT_ADAMS;
-  o->rtol = 1e-6;
+  mbd_ode_opts io;
+  mbd_ode_opts_default(&io, MBD_INT_ADAMS);
+  o->rtol = io.rtol;  // the integrators' (atol looser than theirs: coordinates of order one)
   o->atol = 1e-6;
   o->position_tol = 1e-8;
   o->max_newton = 25;
@@ -439,7 +441,8 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   if (rc == MBD_OK) {
     ops->pack(s.self, m, s.d, y);
-    mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0, o->max_order};
+    mbd_ode_opts io = {.kind = o->integrator, .rtol = o->rtol, .atol = o->atol, .step = o->step,
+                       .max_step = o->max_step, .max_order = o->max_order};
     int nroot = s.nroot_form + (o->stop_fn ? 1 : 0);
     rc = mbd_ode_new(&ode, s.ny, 0.0, y, &io, rhs, &s, err);
     if (rc == MBD_OK) {
