@@ -113,13 +113,7 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
     maxv = fmax(maxv, mbd_velocity_violation(m, d));
     rc = mbd_run_record(run, m, d, err);
   }
-  run->stats.wall_time = mbd_clock_wall() - w0;
-  run->stats.cpu_time = mbd_clock_cpu() - c0;
-  run->stats.steps = run->nsamp > 0 ? run->nsamp - 1 : 0;
-  run->stats.avg_step = hstep;
-  run->stats.newton_iterations = x->newton_iterations;
-  run->stats.max_position_violation = maxp;
-  run->stats.max_velocity_violation = maxv;
+  mbd_kin_run_stats(run, w0, c0, hstep, x->newton_iterations, maxp, maxv);
   run->stats.code = code ? info.code : MBD_CODE_NUMERIC;
   run->stats.derive_time = info.derive_time;
   run->stats.compile_time = info.compile_time;

@@ -43,6 +43,17 @@ static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
   return MBD_OK;
 }
 
+void mbd_kin_run_stats(mbd_run *run, double w0, double c0, double hstep, long newton,
+                       double maxp, double maxv) {
+  run->stats.wall_time = mbd_clock_wall() - w0;
+  run->stats.cpu_time = mbd_clock_cpu() - c0;
+  run->stats.steps = run->nsamp > 0 ? run->nsamp - 1 : 0;
+  run->stats.avg_step = hstep;
+  run->stats.newton_iterations = newton;
+  run->stats.max_position_violation = maxp;
+  run->stats.max_velocity_violation = maxv;
+}
+
 int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err) {
   *out = NULL;
   if (!(o->t_end > 0) || !isfinite(o->t_end) || o->steps < 1) {
@@ -115,13 +126,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
     maxv = fmax(maxv, mbd_velocity_violation(m, d));
     rc = mbd_run_record(run, m, d, err);
   }
-  run->stats.wall_time = mbd_clock_wall() - w0;
-  run->stats.cpu_time = mbd_clock_cpu() - c0;
-  run->stats.steps = run->nsamp > 0 ? run->nsamp - 1 : 0;
-  run->stats.avg_step = hstep;
-  run->stats.newton_iterations = d->newton_iterations;
-  run->stats.max_position_violation = maxp;
-  run->stats.max_velocity_violation = maxv;
+  mbd_kin_run_stats(run, w0, c0, hstep, d->newton_iterations, maxp, maxv);
   mbd_sim_warn_start(m, run);
   m->running--;
   mbd_run_finish(run, rc, err);
