@@ -8,8 +8,8 @@
 
 #include "l_mbd.h"
 #include "mbd/describe.h"
-#include "mbd/integrators.h"
 #include "mbd/formulation.h"
+#include "mbd/integrators.h"
 #include "mbd/manifest.h"
 
 static void set_num(mbd_run *r, const char *key, double v) {

@@ -302,8 +302,10 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
 static int system_formulation(lua_State *L, const char *name) {
   int f = mbd_formulation_with(MBD_FCAP_SYSTEM);
   if (mbd_formulation_from_name(name) != f) {
-    luaL_error(L, "simulate: an mbd.system runs with formulation '%s' only (got '%s'); build an "
-                  "mbd.model for the other formulations", mbd_formulation_name(f), name);
+    luaL_error(L,
+               "simulate: an mbd.system runs with formulation '%s' only (got '%s'); build an "
+               "mbd.model for the other formulations",
+               mbd_formulation_name(f), name);
   }
   return f;
 }

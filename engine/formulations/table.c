@@ -94,10 +94,12 @@ static const mbd_formulation_info table[MBD_FORM_N] = {
                            .without_rows = MBD_FORM_RELATIVE},
 };
 
-static const mbd_form_ops *const ops[MBD_FORM_N] = {
-    [MBD_FORM_AUGMENTED] = &mbd_form_augmented, [MBD_FORM_BAUMGARTE] = &mbd_form_baumgarte,
-    [MBD_FORM_GCP] = &mbd_form_gcp,             [MBD_FORM_KANE] = &mbd_form_kane,
-    [MBD_FORM_UK] = &mbd_form_udwadia_kalaba,   [MBD_FORM_RELATIVE] = &mbd_form_relative};
+static const mbd_form_ops *const ops[MBD_FORM_N] = {[MBD_FORM_AUGMENTED] = &mbd_form_augmented,
+                                                    [MBD_FORM_BAUMGARTE] = &mbd_form_baumgarte,
+                                                    [MBD_FORM_GCP] = &mbd_form_gcp,
+                                                    [MBD_FORM_KANE] = &mbd_form_kane,
+                                                    [MBD_FORM_UK] = &mbd_form_udwadia_kalaba,
+                                                    [MBD_FORM_RELATIVE] = &mbd_form_relative};
 
 const mbd_form_ops *mbd_form_lookup(int f) { return (f >= 0 && f < MBD_FORM_N) ? ops[f] : NULL; }
 

@@ -216,7 +216,8 @@ static int check_opts(const mbd_model *m, const mbd_lin_opts *o, int *chan, mbd_
       return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_OUTPUT, o->output[k], m->name);
     }
   }
-  if (o->nsteady > 0 && (mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) || o->method == MBD_LIN_ANALYTIC)) {
+  if (o->nsteady > 0 && (mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) ||
+                         o->method == MBD_LIN_ANALYTIC)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_STEADY_TREE);
   }
   for (int k = 0; k < o->nsteady; k++) {

@@ -29,7 +29,8 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
   }
   snprintf(run->formulation, sizeof run->formulation, "%s",
-           mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) ? "relative kinematics" : "kinematics");
+           mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) ? "relative kinematics"
+                                                                      : "kinematics");
   snprintf(run->integrator, sizeof run->integrator, "none");
   run->t_end = o->t_end;
   // the tree from the assembled state, its code, its data

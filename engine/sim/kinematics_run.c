@@ -43,8 +43,8 @@ static int inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
   return MBD_OK;
 }
 
-void mbd_kin_run_stats(mbd_run *run, double w0, double c0, double hstep, long newton,
-                       double maxp, double maxv) {
+void mbd_kin_run_stats(mbd_run *run, double w0, double c0, double hstep, long newton, double maxp,
+                       double maxv) {
   run->stats.wall_time = mbd_clock_wall() - w0;
   run->stats.cpu_time = mbd_clock_cpu() - c0;
   run->stats.steps = run->nsamp > 0 ? run->nsamp - 1 : 0;

@@ -95,8 +95,8 @@ int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err);
 int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
 /* (kinematics_run.c) a kinematic run's statistics at its end: clocks started at w0 and c0, the
  * step, Newton's iterations, the largest position and velocity violations */
-void mbd_kin_run_stats(mbd_run *run, double w0, double c0, double hstep, long newton,
-                       double maxp, double maxv);
+void mbd_kin_run_stats(mbd_run *run, double w0, double c0, double hstep, long newton, double maxp,
+                       double maxv);
 
 double mbd_clock_wall(void);
 double mbd_clock_cpu(void);

@@ -212,8 +212,8 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
   // generated code (paper 002) runs through the relative formulation's machinery, also for the
   // Cartesian formulations (the tree with every joint cut has their coordinates and rows); the
   // default is checked as kane before assembly, then as what it resolves to (mbd_sim_run)
-  int f = o->formulation == MBD_FORM_DEFAULT ? mbd_formulation_with(MBD_FCAP_DEFAULT)
-                                             : o->formulation;
+  int f =
+      o->formulation == MBD_FORM_DEFAULT ? mbd_formulation_with(MBD_FCAP_DEFAULT) : o->formulation;
   *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? mbd_formulation_with(MBD_FCAP_JOINT_COORDS)
                                                      : f);
   if (!*ops) {
@@ -441,8 +441,12 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   if (rc == MBD_OK) {
     ops->pack(s.self, m, s.d, y);
-    mbd_ode_opts io = {.kind = o->integrator, .rtol = o->rtol, .atol = o->atol, .step = o->step,
-                       .max_step = o->max_step, .max_order = o->max_order};
+    mbd_ode_opts io = {.kind = o->integrator,
+                       .rtol = o->rtol,
+                       .atol = o->atol,
+                       .step = o->step,
+                       .max_step = o->max_step,
+                       .max_order = o->max_order};
     int nroot = s.nroot_form + (o->stop_fn ? 1 : 0);
     rc = mbd_ode_new(&ode, s.ny, 0.0, y, &io, rhs, &s, err);
     if (rc == MBD_OK) {

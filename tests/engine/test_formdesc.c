@@ -124,8 +124,8 @@ static mbd_model *pendulum(void) {
   mbd_body_spec b = {.name = "link", .mass = 1, .inertia = {1.0 / 12}, .pos = {0.5, 0}};
   int bi = mbd_model_add_body(m, &b, &err);
   assert_true(bi > 0);
-  mbd_joint_spec j = {.name = "pin", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = bi,
-                      .at2 = {-0.5}};
+  mbd_joint_spec j = {
+      .name = "pin", .type = MBD_JOINT_REVOLUTE, .body1 = 0, .body2 = bi, .at2 = {-0.5}};
   assert_true(mbd_model_add_joint(m, &j, &err) >= 0);
   return m;
 }

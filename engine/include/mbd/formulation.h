@@ -15,16 +15,16 @@
 
 /* capabilities (mbd_formulation_info.caps) */
 enum {
-  MBD_FCAP_STABILIZED = 1 << 0,  /* reads stabilization alpha, beta (its defaults below) */
+  MBD_FCAP_STABILIZED = 1 << 0,    /* reads stabilization alpha, beta (its defaults below) */
   MBD_FCAP_STAB_MATRICES = 1 << 1, /* also full stabilization matrices S, T (paper 004 eq 26–27) */
-  MBD_FCAP_PARTITIONED = 1 << 2, /* y holds the independent coordinates of a partition */
-  MBD_FCAP_JOINT_COORDS = 1 << 3, /* joint coordinates of a spanning tree (cut, solver, code;
-                                     runs the generated code of the others too) */
-  MBD_FCAP_WRAPPED = 1 << 4,     /* may solve for the joint-coordinate formulation (solver = ) */
-  MBD_FCAP_EXPORTED = 1 << 5,    /* export_c writes its solve (solver = ) */
-  MBD_FCAP_SYSTEM = 1 << 6,      /* runs coordinate-level systems (mbd.system) */
-  MBD_FCAP_DEFAULT = 1 << 7,     /* the default where it serves the model */
-  MBD_FCAP_FALLBACK = 1 << 8     /* the default where that one does not serve */
+  MBD_FCAP_PARTITIONED = 1 << 2,   /* y holds the independent coordinates of a partition */
+  MBD_FCAP_JOINT_COORDS = 1 << 3,  /* joint coordinates of a spanning tree (cut, solver, code;
+                                      runs the generated code of the others too) */
+  MBD_FCAP_WRAPPED = 1 << 4,       /* may solve for the joint-coordinate formulation (solver = ) */
+  MBD_FCAP_EXPORTED = 1 << 5,      /* export_c writes its solve (solver = ) */
+  MBD_FCAP_SYSTEM = 1 << 6,        /* runs coordinate-level systems (mbd.system) */
+  MBD_FCAP_DEFAULT = 1 << 7,       /* the default where it serves the model */
+  MBD_FCAP_FALLBACK = 1 << 8       /* the default where that one does not serve */
 };
 
 /* manifest keys a run of it records besides the common ones (mbd_formulation_info.manifest) */
