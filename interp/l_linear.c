@@ -20,6 +20,7 @@
 #include "l_simulate.h"
 #include "l_util.h"
 #include "mbd/explain.h"
+#include "mbd/formulation.h"
 #include "mbd/linear.h"
 
 #define LINEAR_MT "mbd.Linear"
@@ -110,14 +111,13 @@ static const char **name_list(lua_State *L, int idx, const char *fn, const char 
 static int read_formulation(lua_State *L, int idx, const char *fn) {
   const char *name = lx_opt_string(L, idx, fn, "formulation");
   if (!name) {
-    return MBD_FORM_KANE;
+    return mbd_formulation_with(MBD_FCAP_DEFAULT);
   }
   int f = mbd_formulation_from_name(name);
   if (f < 0) {
-    luaL_error(L,
-               "%s: unknown formulation '%s' (augmented, baumgarte, gcp, kane, udwadia_kalaba, "
-               "relative)",
-               fn, name);
+    char all[160];
+    luaL_error(L, "%s: unknown formulation '%s' (%s)", fn, name,
+               mbd_formulation_names(all, sizeof all, 0));
   }
   return f;
 }
@@ -172,7 +172,7 @@ int l_model_equilibrium(lua_State *L) {
   int ncut = 0;
   o.cut = name_list(L, 2, "equilibrium", "cut", &ncut);
   o.ncut = ncut;
-  if (o.cut && o.formulation != MBD_FORM_RELATIVE) {
+  if (o.cut && !mbd_formulation_has(o.formulation, MBD_FCAP_JOINT_COORDS)) {
     luaL_error(L, "equilibrium: field 'cut' is for formulation 'relative'");
   }
   o.poll = l_poll_interrupt;
@@ -607,7 +607,7 @@ int l_model_linearize(lua_State *L) {
   int ncut = 0;
   o.cut = name_list(L, 2, "linearize", "cut", &ncut);
   o.ncut = ncut;
-  if (o.cut && o.formulation != MBD_FORM_RELATIVE) {
+  if (o.cut && !mbd_formulation_has(o.formulation, MBD_FCAP_JOINT_COORDS)) {
     luaL_error(L, "linearize: field 'cut' is for formulation 'relative'");
   }
   o.poll = l_poll_interrupt;

@@ -8,6 +8,7 @@
 
 #include "l_mbd.h"
 #include "mbd/describe.h"
+#include "mbd/formulation.h"
 #include "mbd/integrators.h"
 #include "mbd/manifest.h"
 
@@ -80,11 +81,13 @@ void l_manifest_simulate(mbd_run *r, const mbd_model *m, const mbd_sim_opts *o, 
   if (o->max_order > 0) {
     set_num(r, "max_order", o->max_order);
   }
-  if (o->formulation != MBD_FORM_AUGMENTED && o->formulation != MBD_FORM_BAUMGARTE &&
-      o->formulation != MBD_FORM_UK) {
+  // the formulation's own keys (the table's manifest)
+  const mbd_formulation_info *fi = mbd_formulation_info_of(o->formulation);
+  unsigned keys = fi ? fi->manifest : 0;
+  if (keys & MBD_FMAN_POSITION_TOL) {
     set_num(r, "position_tol", o->position_tol);
   }
-  if (o->formulation == MBD_FORM_BAUMGARTE || o->formulation == MBD_FORM_UK) {
+  if (keys & MBD_FMAN_STABILIZATION) {
     char buf[96];
     if (o->stab_S || o->stab_T) {
       snprintf(buf, sizeof buf, "S, T matrices (%d x %d)", o->stab_n, o->stab_n);

@@ -8,6 +8,7 @@
 
 #include "l_model.h"
 #include "l_util.h"
+#include "mbd/formulation.h"
 
 /* the names of a list of strings at the field `key` of the table at idx, in a buffer of pointers
  * pushed on the stack (the strings stay referenced by the table) */
@@ -42,21 +43,19 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
   int ncut = 0;
   const char **cut = read_names(L, idx, "cut", &ncut);
   const char *solver = lx_opt_string(L, idx, "simulate", "solver");
-  if (o->formulation != MBD_FORM_RELATIVE && (cut || solver)) {
-    luaL_error(L, "simulate: fields cut and solver are for formulation 'relative'");
+  if (!mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) && (cut || solver)) {
+    luaL_error(L, "simulate: fields cut and solver are for formulation '%s'",
+               mbd_formulation_name(mbd_formulation_with(MBD_FCAP_JOINT_COORDS)));
   }
   o->cut = cut;
   o->ncut = ncut;
   if (solver) {
-    static const char *const ok[] = {"augmented", "baumgarte", "gcp", "kane"};
-    o->solver = -1;
-    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
-      if (strcmp(solver, ok[k]) == 0) {
-        o->solver = mbd_formulation_from_name(solver);
-      }
-    }
-    if (o->solver < 0) {
-      luaL_error(L, "simulate: unknown solver '%s' (augmented, baumgarte, gcp, kane)", solver);
+    // the formulations that solve on joint coordinates
+    o->solver = mbd_formulation_from_name(solver);
+    if (!mbd_formulation_has(o->solver, MBD_FCAP_WRAPPED)) {
+      char all[160];
+      luaL_error(L, "simulate: unknown solver '%s' (%s)", solver,
+                 mbd_formulation_names(all, sizeof all, MBD_FCAP_WRAPPED));
     }
   }
   const char *code = lx_opt_string(L, idx, "simulate", "code");
@@ -72,14 +71,19 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
 int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
   idx = lua_absindex(L, idx);
   const char *f = lx_opt_string(L, idx, "kinematics", "formulation");
-  if (f && strcmp(f, "relative") != 0) {
-    luaL_error(L, "kinematics: formulation is 'relative' or absent (Cartesian), got '%s'", f);
+  // joint coordinates, or Cartesian coordinates (the caller's zeroed options)
+  int joint = mbd_formulation_with(MBD_FCAP_JOINT_COORDS);
+  if (f && mbd_formulation_from_name(f) != joint) {
+    luaL_error(L, "kinematics: formulation is '%s' or absent (Cartesian), got '%s'",
+               mbd_formulation_name(joint), f);
   }
-  o->formulation = f ? MBD_FORM_RELATIVE : MBD_FORM_AUGMENTED;
+  if (f) {
+    o->formulation = joint;
+  }
   int ncut = 0;
   const char **cut = read_names(L, idx, "cut", &ncut);
   if (cut && !f) {
-    luaL_error(L, "kinematics: field cut is for formulation 'relative'");
+    luaL_error(L, "kinematics: field cut is for formulation '%s'", mbd_formulation_name(joint));
   }
   o->cut = cut;
   o->ncut = ncut;
@@ -99,12 +103,18 @@ int l_model_export_c(lua_State *L) {
   static const char *const fields[] = {"dir",    "t_end",         "rtol", "atol", "output_every",
                                        "solver", "stabilization", "cut",  NULL};
   lx_check_fields(L, 2, "export_c", fields);
-  mbd_export_opts o = {.t_end = 1,
-                       .rtol = 1e-6,
-                       .atol = 1e-6,
-                       .solver = MBD_FORM_BAUMGARTE,
-                       .alpha = MBD_RELATIVE_ALPHA,
-                       .beta = MBD_RELATIVE_BETA};
+  // the program integrates as m:simulate{formulation = "relative"}: simulate's defaults, the
+  // relative formulation's stabilization
+  mbd_sim_opts so;
+  mbd_sim_opts_default(&so);
+  const mbd_formulation_info *rel =
+      mbd_formulation_info_of(mbd_formulation_with(MBD_FCAP_JOINT_COORDS));
+  mbd_export_opts o = {.t_end = so.t_end,
+                       .rtol = so.rtol,
+                       .atol = so.atol,
+                       .solver = mbd_formulation_from_name("baumgarte"),
+                       .alpha = rel->alpha,
+                       .beta = rel->beta};
   o.dir = lx_opt_string(L, 2, "export_c", "dir");
   if (!o.dir) {
     return luaL_error(L, "export_c: missing field 'dir'");
@@ -115,9 +125,9 @@ int l_model_export_c(lua_State *L) {
   lx_opt_number(L, 2, "export_c", "output_every", &o.output_every);
   const char *solver = lx_opt_string(L, 2, "export_c", "solver");
   if (solver) {
-    if (strcmp(solver, "augmented") == 0) {
-      o.solver = MBD_FORM_AUGMENTED;
-    } else if (strcmp(solver, "baumgarte") != 0) {
+    // the formulations whose solve it writes
+    o.solver = mbd_formulation_from_name(solver);
+    if (!mbd_formulation_has(o.solver, MBD_FCAP_EXPORTED)) {
       return luaL_error(L, "export_c: unknown solver '%s' (baumgarte, augmented)", solver);
     }
   }

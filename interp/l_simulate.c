@@ -15,6 +15,7 @@
 #include "l_relative.h"
 #include "l_run.h"
 #include "l_util.h"
+#include "mbd/formulation.h"
 #include "mbd/integrators.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -58,12 +59,9 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
       }
     }
     int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
-    // settings that cannot be meant: a relative tolerance of 1 or more accepts any answer
-    if (!(*f->rtol > 0 && *f->rtol < 1) || !(*f->atol > 0) || !isfinite(*f->atol)) {
-      luaL_error(L,
-                 "%s: rtol must be between 0 and 1 and atol positive and finite, got rtol = %s, "
-                 "atol = %s",
-                 fn, lx_num(nb0, sizeof nb0, *f->rtol), lx_num(nb1, sizeof nb1, *f->atol));
+    mbd_error terr;
+    if (mbd_ode_check_tolerances(fn, *f->rtol, *f->atol, &terr) != MBD_OK) {
+      luaL_error(L, "%s", terr.msg);
     }
     if (has_step && (!(*f->step > 0) || !isfinite(*f->step) || *f->step > *f->t_end)) {
       luaL_error(L, "%s: field 'step' must be positive, finite and at most t_end, got %s", fn,
@@ -152,10 +150,9 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
 static int model_formulation(lua_State *L, const char *name) {
   int k = mbd_formulation_from_name(name);
   if (k < 0) {
-    luaL_error(L,
-               "simulate: unknown formulation '%s' (augmented, baumgarte, gcp, kane, "
-               "udwadia_kalaba, relative)",
-               name);
+    char all[160];
+    luaL_error(L, "simulate: unknown formulation '%s' (%s)", name,
+               mbd_formulation_names(all, sizeof all, 0));
   }
   return k;
 }
@@ -182,8 +179,9 @@ static void read_stabilization(lua_State *L, mbd_sim_opts *o) {
       lua_pop(L, 1);
       continue;
     }
-    if (o->formulation != MBD_FORM_UK) {
-      luaL_error(L, "simulate: stabilization %s is for formulation 'udwadia_kalaba'", key);
+    if (!mbd_formulation_has(o->formulation, MBD_FCAP_STAB_MATRICES)) {
+      luaL_error(L, "simulate: stabilization %s is for formulation '%s'", key,
+                 mbd_formulation_name(mbd_formulation_with(MBD_FCAP_STAB_MATRICES)));
     }
     int h = 0;
     if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -231,12 +229,11 @@ int l_model_simulate(lua_State *L) {
                           .position_tol = &o.position_tol,
                           .max_newton = &o.max_newton};
   l_sim_read(L, 2, &f);
-  if (o.formulation == MBD_FORM_UK) {
-    o.alpha = o.beta = 0;  // udwadia_kalaba: the plain equation 5 unless stabilization is given
-  }
-  if (o.formulation == MBD_FORM_RELATIVE) {
-    o.alpha = MBD_RELATIVE_ALPHA;  // relative: the paper's CVSM unless stabilization is given
-    o.beta = MBD_RELATIVE_BETA;
+  // the formulation's own stabilization unless one is given (udwadia_kalaba: the plain
+  // equation 5; relative: the paper's CVSM)
+  if (mbd_formulation_has(o.formulation, MBD_FCAP_STABILIZED)) {
+    o.alpha = mbd_formulation_info_of(o.formulation)->alpha;
+    o.beta = mbd_formulation_info_of(o.formulation)->beta;
   }
   // relative joint coordinates (paper 002): cut, solver, code; the list of cut names stays on
   // the stack until the run returns
@@ -249,10 +246,9 @@ int l_model_simulate(lua_State *L) {
     if (o.linear_solver < 0) {
       luaL_error(L, "simulate: unknown linear_solver '%s' (auto, dense, sparse, recursive)", ls);
     }
-    if (o.linear_solver == MBD_LINSOLVE_RECURSIVE && o.formulation != MBD_FORM_RELATIVE) {
-      luaL_error(L,
-                 "simulate: linear_solver 'recursive' is for formulation 'relative' (joint "
-                 "coordinates on a spanning tree)");
+    char why[256];
+    if (!mbd_formulation_takes(o.formulation, o.linear_solver, why, sizeof why)) {
+      luaL_error(L, "%s", why);
     }
   }
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {

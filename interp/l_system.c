@@ -21,6 +21,7 @@
 #include "l_sym.h"
 #include "l_system.h"
 #include "l_util.h"
+#include "mbd/formulation.h"
 #include "mbd/system.h"
 
 #define SYSTEM_MT "mbd.System"
@@ -299,11 +300,14 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
 
 /* the formulations a system runs: udwadia_kalaba only */
 static int system_formulation(lua_State *L, const char *name) {
-  if (strcmp(name, "udwadia_kalaba") != 0) {
-    luaL_error(L, "simulate: an mbd.system runs with formulation 'udwadia_kalaba' only (got "
-                  "'%s'); build an mbd.model for the other formulations", name);
+  int f = mbd_formulation_with(MBD_FCAP_SYSTEM);
+  if (mbd_formulation_from_name(name) != f) {
+    luaL_error(L,
+               "simulate: an mbd.system runs with formulation '%s' only (got '%s'); build an "
+               "mbd.model for the other formulations",
+               mbd_formulation_name(f), name);
   }
-  return MBD_FORM_UK;
+  return f;
 }
 
 /* s:simulate { t_end, formulation, integrator, rtol, atol, step, max_step, output_every,
@@ -318,7 +322,7 @@ static int l_system_simulate(lua_State *L) {
   lua_settop(L, 2);
   mbd_sys_opts o;
   mbd_sys_opts_default(&o);
-  int formulation = MBD_FORM_UK;
+  int formulation = mbd_formulation_with(MBD_FCAP_SYSTEM);
   const l_sim_fields f = {.fn = "simulate", .t_end = &o.t_end, .formulation = &formulation,
                           .check = system_formulation, .integrator = &o.integrator,
                           .rtol = &o.rtol, .atol = &o.atol, .step = &o.step,

@@ -121,7 +121,8 @@ void mbd_code_free(mbd_gencode *c);
 #define EQS_EXPORT_NAME "mbd_model_eqs"
 
 /* export.c: the standalone program of tree model m into o->dir (model.h, equations.c, main.c,
- * Makefile) */
+ * Makefile); its stabilization o->alpha, o->beta as given (mbd_model_export_c, sim/export_run.c,
+ * gives 0 for a solver the table does not stabilize) */
 int mbd_code_export(const mbd_model *m, const mbd_export_opts *o, mbd_error *err);
 
 /* the C source of the equations of tree model m, a function `void name(const double *v, double

@@ -316,9 +316,7 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
       "#define OFF_M %d\n#define OFF_G %d\n#define OFF_PHI %d\n#define OFF_PHIQ %d\n"
       "#define OFF_GAMMA %d\n",
       L.oM, L.og, L.ophi, L.ophiq, L.ogam);
-  put(&b, "#define ALPHA %.17g\n#define BETA %.17g\n",
-      o->solver == MBD_FORM_BAUMGARTE ? o->alpha : 0,
-      o->solver == MBD_FORM_BAUMGARTE ? o->beta : 0);
+  put(&b, "#define ALPHA %.17g\n#define BETA %.17g\n", o->alpha, o->beta);
   put(&b, "#define RTOL %.17g\n#define ATOL %.17g\n#define T_END %.17g\n", o->rtol, o->atol,
       o->t_end);
   put(&b, "static const int active[%d] = {", mr->ma0 > 0 ? mr->ma0 : 1);
@@ -387,33 +385,5 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
   rc = write_set(o->dir, files, texts, err);
   free(b.s);
   free(src);
-  return rc;
-}
-
-int mbd_model_export_c(mbd_model *m, const mbd_export_opts *o, mbd_error *err) {
-  if (!o->dir || !*o->dir || !(o->t_end > 0) || !(o->rtol > 0) || !(o->atol > 0) ||
-      (o->solver != MBD_FORM_AUGMENTED && o->solver != MBD_FORM_BAUMGARTE)) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_CODE_EXPORT_OPTS);
-  }
-  mbd_assembly_opts ao = {1e-10, 50};
-  int rc = mbd_model_assemble(m, &ao, err);
-  if (rc < 0) {
-    return rc;
-  }
-  mbd_data *d = mbd_data_alloc(m, err);
-  if (!d) {
-    return MBD_E_NOMEM;
-  }
-  mbd_data_reset(m, d);
-  rc = mbd_kin_update(m, d, 0, err);
-  mbd_model *mr = NULL;
-  if (rc == MBD_OK) {
-    rc = mbd_tree_build(m, d, o->cut, o->ncut, &mr, err);
-  }
-  if (rc == MBD_OK) {
-    rc = mbd_code_export(mr, o, err);
-  }
-  mbd_model_free(mr);
-  mbd_data_free(d);
   return rc;
 }

@@ -49,22 +49,3 @@ int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, con
   *solve = rc == MBD_OK;
   return rc;
 }
-
-const mbd_form_ops *mbd_form_lookup(int f) {
-  switch (f) {
-    case MBD_FORM_AUGMENTED:
-      return &mbd_form_augmented;
-    case MBD_FORM_BAUMGARTE:
-      return &mbd_form_baumgarte;
-    case MBD_FORM_GCP:
-      return &mbd_form_gcp;
-    case MBD_FORM_KANE:
-      return &mbd_form_kane;
-    case MBD_FORM_UK:
-      return &mbd_form_udwadia_kalaba;
-    case MBD_FORM_RELATIVE:
-      return &mbd_form_relative;
-    default:
-      return NULL;
-  }
-}

@@ -4,8 +4,9 @@
  * first-order ODE y' = f(t, y) for the integrator: it chooses what y holds (all coordinates and
  * velocities, or only the independent ones), how a state is completed from y (position and
  * velocity analyses), and how accelerations and multipliers are solved for.  The driver
- * (engine/sim/simulate.c) knows nothing else about it: it looks the ops table up by the
- * formulation's number and calls through it.
+ * (engine/sim/simulate.c) knows nothing else about it: it looks the ops table up (table.c, beside
+ * the formulation's descriptor, mbd/formulation.h, whose capabilities it reads) and calls
+ * through it.
  *
  *   augmented       y = [q; v]        [M Φqᵀ; Φq 0][v̇; λ] = [Q; γ]            paper 000 eq 13
  *   baumgarte       y = [q; v]        the same with γ − 2αΦ̇ − β²Φ             paper 000 eq 5–9
@@ -81,7 +82,7 @@ typedef struct mbd_form_ops {
   int (*rows_sparse)(const mbd_model *m, const mbd_sim_opts *o);
 } mbd_form_ops;
 
-/* the table of formulation f (mbd_formulation), NULL when it has none yet */
+/* the ops of formulation f (mbd_formulation; table.c, with its descriptor), NULL outside */
 const mbd_form_ops *mbd_form_lookup(int f);
 
 extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, mbd_form_kane,

@@ -36,6 +36,11 @@
   "simulate: linear_solver 'recursive' runs on code 'numeric' (the generated equations of " \
   "code '%s' form M̄ densely): use linear_solver 'dense' or code 'numeric'"
 
+/* a linear_solver a Cartesian formulation does not take (the binding's test, the table's
+ * linear_solver_refused): the solver's name ("recursive") */
+#define MSG_FORM_LINSOLVE_CARTESIAN                                                              \
+  "simulate: linear_solver '%s' is for formulation 'relative' (joint coordinates on a spanning " \
+  "tree)"
 /* linear_solver: a number outside the list */
 #define MSG_FORM_LINSOLVE \
   "simulate: unknown linear_solver %d (auto, dense, sparse, recursive)"
@@ -46,6 +51,32 @@
 /* linear_solver 'sparse' where the sparse solve is not written: what and why */
 #define MSG_FORM_SPARSE_REFUSED \
   "simulate: linear_solver 'sparse' is not written for %s; use linear_solver 'dense' or 'auto'"
+
+/* ---- warnings of a run that succeeded (the table's drift and near_singular: table.c) ------- */
+
+/* warning: the constraints drifted beyond position_tol (augmented): the largest violation,
+ * position_tol */
+#define MSG_FORM_DRIFT_AUGMENTED                                                            \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): augmented "    \
+  "integrates every coordinate without projecting them back; use formulation kane or gcp, " \
+  "baumgarte stabilization, or tighter rtol and atol"
+/* warning: the same for baumgarte: the largest violation, position_tol, alpha, beta */
+#define MSG_FORM_DRIFT_BAUMGARTE                                                             \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization " \
+  "(alpha = %g, beta = %g) damps drift without removing it; use formulation kane or gcp, "   \
+  "tighter rtol and atol, or larger alpha and beta"
+/* the same for the default's fallback to baumgarte (kane and gcp do not serve the model) */
+#define MSG_FORM_DRIFT_BAUMGARTE_DEFAULT                                                           \
+  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "       \
+  "(alpha = %g, beta = %g) damps drift without removing it; use tighter rtol and atol, or larger " \
+  "alpha and beta"
+/* warning: augmented or baumgarte came near a singular configuration: formulation, time, the
+ * relative pivot ratio */
+#define MSG_FORM_NEAR_SINGULAR                                                                   \
+  "%s passed near a singular configuration at t = %.6g (the leading matrix's pivot ratio fell "  \
+  "to %.1e of its start) without its passage in partitioned coordinates (a model with contacts " \
+  "or more than 300 coordinates): there it may leave the motion's branch unseen; kane and gcp "  \
+  "pass singular configurations on their branch"
 
 /* ---- LAPACK rejected an argument (MBD_E_LAPACK, a bug) --------------------------------------- */
 

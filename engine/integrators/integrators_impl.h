@@ -16,6 +16,9 @@
 #define MSG_ODE_KIND "mbd_ode_%s: unknown integrator kind %d (adams, bdf, rk45, rk4, rkf45)"
 #define MSG_ODE_RTOL "mbd_ode_%s: %s: rtol = %g must be > 0 and finite"
 #define MSG_ODE_ATOL "mbd_ode_%s: %s: atol = %g must be > 0 and finite"
+/* a run's tolerances (mbd_ode_check_tolerances): the caller, rtol, atol as their shortest texts */
+#define MSG_ODE_TOLERANCES \
+  "%s: rtol must be between 0 and 1 and atol positive and finite, got rtol = %s, atol = %s"
 #define MSG_ODE_STEP_RK4 "mbd_ode_%s: rk4: step = %g must be > 0 and finite"
 #define MSG_ODE_STEP "mbd_ode_%s: %s: initial step = %g must be >= 0 and finite"
 #define MSG_ODE_MAX_STEP "mbd_ode_%s: %s: max_step = %g must be >= 0 and finite"

@@ -29,6 +29,7 @@
 
 #include "../sim/run_impl.h"
 #include "linear_impl.h"
+#include "mbd/formulation.h"
 
 /* the largest step of an iteration, relative to the coordinates' scales */
 #define EQ_TRUST 0.25
@@ -42,7 +43,7 @@
 
 void mbd_eq_opts_default(mbd_eq_opts *o) {
   memset(o, 0, sizeof *o);
-  o->formulation = MBD_FORM_KANE;
+  o->formulation = mbd_formulation_with(MBD_FCAP_DEFAULT);
   o->tol = 1e-10;
   o->max_iter = 100;
 }
@@ -659,7 +660,7 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
   if (o->max_iter < 1) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_EQ_OPTS, "max_iterations must be at least 1");
   }
-  if (o->formulation < 0 || o->formulation >= MBD_FORM_N) {
+  if (!mbd_formulation_info_of(o->formulation)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_FORMULATION, "equilibrium", "?");
   }
   int nfix = 0;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "linear_impl.h"
+#include "mbd/formulation.h"
 
 /* the state counts as an equilibrium (or a steady motion) when |ẋ| is below this share of the
  * system's own rates (linear_impl.h: residual) — a state read back from an equilibrium run is at
@@ -51,7 +52,7 @@ int mbd_lin_method_from_name(const char *name) {
 
 void mbd_lin_opts_default(mbd_lin_opts *o) {
   memset(o, 0, sizeof *o);
-  o->formulation = MBD_FORM_KANE;
+  o->formulation = mbd_formulation_with(MBD_FCAP_DEFAULT);
   o->method = MBD_LIN_DIFFERENCES;
 }
 
@@ -215,7 +216,8 @@ static int check_opts(const mbd_model *m, const mbd_lin_opts *o, int *chan, mbd_
       return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_OUTPUT, o->output[k], m->name);
     }
   }
-  if (o->nsteady > 0 && (o->formulation == MBD_FORM_RELATIVE || o->method == MBD_LIN_ANALYTIC)) {
+  if (o->nsteady > 0 && (mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) ||
+                         o->method == MBD_LIN_ANALYTIC)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_STEADY_TREE);
   }
   for (int k = 0; k < o->nsteady; k++) {

@@ -17,6 +17,7 @@
 
 #include "../kinematics/tree.h"
 #include "linear_impl.h"
+#include "mbd/formulation.h"
 
 /* the weight of an angle-like column against a length's in the partition's QR */
 #define LIN_ANGLE_WEIGHT 0.1
@@ -203,7 +204,7 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   if (m->ncontact > 0 || m->njfric > 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_CONTACTS, fn, m->name);
   }
-  if (form < 0 || form >= MBD_FORM_N || !mbd_form_lookup(form)) {
+  if (!mbd_form_lookup(form)) {
     const char *nm = mbd_formulation_name(form);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_LIN_FORMULATION, fn, nm ? nm : "?");
   }
@@ -218,9 +219,10 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   }
   // the working model: the model itself, or its tree (joint coordinates; every joint cut for
   // Cartesian coordinates with generated equations)
-  if (form == MBD_FORM_RELATIVE || tree) {
+  int joint = mbd_formulation_has(form, MBD_FCAP_JOINT_COORDS);
+  if (joint || tree) {
     const char **all = NULL;
-    if (form != MBD_FORM_RELATIVE) {
+    if (!joint) {
       all = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof *all);
       if (!all) {
         return MBD_FAIL(err, MBD_E_NOMEM, MSG_LIN_NOMEM, fn);
@@ -285,11 +287,12 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   if (rank < s->d0->ma || ratio < LIN_SINGULAR_RATIO) {
     return MBD_FAIL(err, MBD_E_SINGULAR, MSG_LIN_SINGULAR, fn, t, ratio);
   }
-  // the formulation on w (relative: Kane's on the joint coordinates; gcp and kane partition
-  // nothing in a model without rows: the augmented solve)
-  int F = form == MBD_FORM_RELATIVE ? MBD_FORM_KANE : form;
-  if ((F == MBD_FORM_GCP || F == MBD_FORM_KANE) && s->d0->ma == 0) {
-    F = MBD_FORM_AUGMENTED;
+  // the formulation on w (relative: its default solver, Kane's, on the joint coordinates; gcp
+  // and kane partition nothing in a model without rows: the table's stand-in, the augmented solve)
+  const mbd_formulation_info *fi = mbd_formulation_info_of(form);
+  int F = fi->solver >= 0 ? fi->solver : form;
+  if (s->d0->ma == 0) {
+    F = mbd_formulation_info_of(F)->without_rows;
   }
   s->form = F;
   s->ops = mbd_form_lookup(F);
@@ -301,8 +304,9 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   s->so.position_tol = 4 * DBL_EPSILON * (m->size > 0 ? m->size : 1);
   s->so.max_newton = 50;
   s->so.linear_solver = MBD_LINSOLVE_DENSE;
-  if (F == MBD_FORM_UK) {
-    s->so.alpha = s->so.beta = 0;
+  if (mbd_formulation_has(F, MBD_FCAP_STABILIZED)) {
+    s->so.alpha = mbd_formulation_info_of(F)->alpha;
+    s->so.beta = mbd_formulation_info_of(F)->beta;
   }
   if (s->ops->check && (rc = s->ops->check(w, &s->so, err)) < 0) {
     return rc;
@@ -311,7 +315,7 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   if (rc != MBD_OK) {
     return rc;
   }
-  s->partitioned = F == MBD_FORM_GCP || F == MBD_FORM_KANE;
+  s->partitioned = mbd_formulation_has(F, MBD_FCAP_PARTITIONED);
   if (s->partitioned) {
     s->p = s->self;  // (gcp's and kane's run state is their partition: formulations.h)
     // no window of a singular configuration (mbd_part_windowed): it interpolates accelerations

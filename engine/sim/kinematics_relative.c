@@ -11,6 +11,7 @@
 
 #include "../codegen/codegen.h"
 #include "../kinematics/kinematics_msg.h"
+#include "mbd/formulation.h"
 #include "run_impl.h"
 #include "sim_msg.h"
 
@@ -24,7 +25,8 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
     return rc;
   }
   snprintf(run->formulation, sizeof run->formulation, "%s",
-           o->formulation == MBD_FORM_RELATIVE ? "relative kinematics" : "kinematics");
+           mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) ? "relative kinematics"
+                                                                      : "kinematics");
   snprintf(run->integrator, sizeof run->integrator, "none");
   run->t_end = o->t_end;
   // the tree from the assembled state, its code, its data
@@ -37,7 +39,7 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
   memset(&info, 0, sizeof info);
   // Cartesian coordinates with generated code: every joint cut (each body floats)
   const char **all = NULL;
-  if (rc == MBD_OK && o->formulation != MBD_FORM_RELATIVE) {
+  if (rc == MBD_OK && !mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS)) {
     all = calloc((size_t)(m->njoint ? m->njoint : 1), sizeof *all);
     rc = all ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "kinematics");
     for (int j = 0; all && j < m->njoint; j++) {

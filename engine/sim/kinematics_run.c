@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../kinematics/kinematics.h"
+#include "mbd/formulation.h"
 #include "run_impl.h"
 #include "sim_msg.h"
 
@@ -33,7 +34,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   if (dof != 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_KIN_DOF, m->name, dof, dof == 1 ? "" : "s");
   }
-  if (o->formulation == MBD_FORM_RELATIVE || o->code != MBD_CODE_NUMERIC) {
+  if (mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) || o->code != MBD_CODE_NUMERIC) {
     // joint coordinates, or generated code on Cartesian coordinates (paper 002)
     return mbd_kinematics_relative(m, o, out, err);
   }

@@ -48,22 +48,6 @@
   "mechanism is probably at a singular configuration, where rounding errors exceed rtol = %g, " \
   "atol = %g; loosen the tolerances (1e-8 passes singular configurations)"
 
-/* warning: the constraints drifted beyond position_tol (augmented): the largest violation,
- * position_tol */
-#define MSG_SIM_DRIFT                                                                             \
-  "the constraints drifted by up to %.3g during the run (position_tol = %g): augmented integrates " \
-  "every coordinate without projecting them back; use formulation kane or gcp, baumgarte "        \
-  "stabilization, or tighter rtol and atol"
-/* warning: the same for baumgarte: the largest violation, position_tol, alpha, beta */
-#define MSG_SIM_DRIFT_BAUMGARTE                                                                   \
-  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "      \
-  "(alpha = %g, beta = %g) damps drift without removing it; use formulation kane or gcp, "         \
-  "tighter rtol and atol, or larger alpha and beta"
-/* the same for the default's fallback to baumgarte (kane and gcp do not serve the model) */
-#define MSG_SIM_DRIFT_BAUMGARTE_DEFAULT                                                         \
-  "the constraints drifted by up to %.3g during the run (position_tol = %g): stabilization "     \
-  "(alpha = %g, beta = %g) damps drift without removing it; use tighter rtol and atol, or larger " \
-  "alpha and beta"
 /* warning: assembly moved a body from the position it was given onto its joints (or contacts):
  * body, distance [m], the model's size [m] */
 #define MSG_SIM_MOVED                                                                            \
@@ -100,13 +84,6 @@
   "position analyses stopped at the rounding floor of the constraints, up to %.3g above "       \
   "position_tol = %g (%ld times, the first at t = %g): the constraints cannot be met more "     \
   "closely at the size of these coordinates; a larger position_tol, or the scene nearer the origin"
-/* warning: augmented or baumgarte came near a singular configuration: formulation, time, the
- * relative pivot ratio */
-#define MSG_SIM_NEAR_SINGULAR                                                                    \
-  "%s passed near a singular configuration at t = %.6g (the leading matrix's pivot ratio fell "  \
-  "to %.1e of its start) without its passage in partitioned coordinates (a model with contacts " \
-  "or more than 300 coordinates): there it may leave the motion's branch unseen; kane and gcp "  \
-  "pass singular configurations on their branch"
 
 /* ---- kinematics: options and the model ------------------------------------------------------- */
 

@@ -19,67 +19,28 @@
 #include <string.h>
 
 #include "../formulations/formulations.h"
+#include "mbd/formulation.h"
 #include "mbd/integrators.h"
 #include "run_impl.h"
 #include "sim_msg.h"
-
-const char *mbd_formulation_name(int f) {
-  static const char *const names[MBD_FORM_N] = {"augmented", "baumgarte",      "gcp",
-                                                "kane",      "udwadia_kalaba", "relative"};
-  return (f >= 0 && f < MBD_FORM_N) ? names[f] : NULL;
-}
-
-int mbd_formulation_from_name(const char *name) {
-  for (int f = 0; f < MBD_FORM_N; f++) {
-    if (strcmp(name, mbd_formulation_name(f)) == 0) {
-      return f;
-    }
-  }
-  return -1;
-}
 
 void mbd_sim_opts_default(mbd_sim_opts *o) {
   memset(o, 0, sizeof *o);
   o->t_end = 1;
   o->formulation = MBD_FORM_DEFAULT;
   o->integrator = MBD_INT_ADAMS;
-  o->rtol = 1e-6;
+  mbd_ode_opts io;
+  mbd_ode_opts_default(&io, MBD_INT_ADAMS);
+  o->rtol = io.rtol;  // the integrators' (atol looser than theirs: coordinates of order one)
   o->atol = 1e-6;
   o->position_tol = 1e-8;
   o->max_newton = 25;
   o->alpha = 5;
   o->beta = 5;
   o->output_every = 0;  // 0: every t_end / 500 and at the accepted steps
-  o->solver = MBD_FORM_KANE;  // relative: closed loops by partitioning (baumgarte: the paper's)
+  // joint coordinates: the table's solver (closed loops by partitioning)
+  o->solver = mbd_formulation_info_of(mbd_formulation_with(MBD_FCAP_JOINT_COORDS))->solver;
   o->code = MBD_CODE_NUMERIC;
-}
-
-const char *mbd_code_name(int code) {
-  static const char *const names[MBD_CODE_N] = {"numeric", "tape", "compiled"};
-  return (code >= 0 && code < MBD_CODE_N) ? names[code] : NULL;
-}
-
-int mbd_code_from_name(const char *name) {
-  for (int c = 0; c < MBD_CODE_N; c++) {
-    if (strcmp(name, mbd_code_name(c)) == 0) {
-      return c;
-    }
-  }
-  return -1;
-}
-
-const char *mbd_linear_solver_name(int s) {
-  static const char *const names[MBD_LINSOLVE_N] = {"auto", "dense", "sparse", "recursive"};
-  return (s >= 0 && s < MBD_LINSOLVE_N) ? names[s] : NULL;
-}
-
-int mbd_linear_solver_from_name(const char *name) {
-  for (int s = 0; s < MBD_LINSOLVE_N; s++) {
-    if (strcmp(name, mbd_linear_solver_name(s)) == 0) {
-      return s;
-    }
-  }
-  return -1;
 }
 
 typedef struct sim {
@@ -238,9 +199,9 @@ int mbd_sim_default_formulation(const mbd_model *m, char *why, size_t len) {
   } else if (m->nqi != m->nv) {
     snprintf(why, len, MSG_SIM_DEFAULT_COORDS, m->name);
   } else {
-    return MBD_FORM_KANE;
+    return mbd_formulation_with(MBD_FCAP_DEFAULT);
   }
-  return MBD_FORM_BAUMGARTE;
+  return mbd_formulation_with(MBD_FCAP_FALLBACK);
 }
 
 static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_ops **ops,
@@ -251,8 +212,10 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
   // generated code (paper 002) runs through the relative formulation's machinery, also for the
   // Cartesian formulations (the tree with every joint cut has their coordinates and rows); the
   // default is checked as kane before assembly, then as what it resolves to (mbd_sim_run)
-  int f = o->formulation == MBD_FORM_DEFAULT ? MBD_FORM_KANE : o->formulation;
-  *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? MBD_FORM_RELATIVE : f);
+  int f =
+      o->formulation == MBD_FORM_DEFAULT ? mbd_formulation_with(MBD_FCAP_DEFAULT) : o->formulation;
+  *ops = mbd_form_lookup(o->code != MBD_CODE_NUMERIC ? mbd_formulation_with(MBD_FCAP_JOINT_COORDS)
+                                                     : f);
   if (!*ops) {
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_FORMULATION, nm ? nm : "?", m->name);
@@ -478,7 +441,12 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   if (rc == MBD_OK) {
     ops->pack(s.self, m, s.d, y);
-    mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0, o->max_order};
+    mbd_ode_opts io = {.kind = o->integrator,
+                       .rtol = o->rtol,
+                       .atol = o->atol,
+                       .step = o->step,
+                       .max_step = o->max_step,
+                       .max_order = o->max_order};
     int nroot = s.nroot_form + (o->stop_fn ? 1 : 0);
     rc = mbd_ode_new(&ode, s.ny, 0.0, y, &io, rhs, &s, err);
     if (rc == MBD_OK) {
@@ -530,11 +498,10 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   // silent inaccuracy of a run that succeeded: constraints left behind by a formulation that does
   // not project the state, and default samples far coarser than the motion the integrator saw
-  if (rc == MBD_OK && o->formulation == MBD_FORM_AUGMENTED && s.max_pos > o->position_tol) {
-    mbd_run_warn(run, MSG_SIM_DRIFT, s.max_pos, o->position_tol);
-  } else if (rc == MBD_OK && o->formulation == MBD_FORM_BAUMGARTE && s.max_pos > o->position_tol) {
+  const mbd_formulation_info *fi = mbd_formulation_info_of(o->formulation);
+  if (rc == MBD_OK && fi && fi->drift && s.max_pos > o->position_tol) {
     // (the default's fallback: kane and gcp do not serve this model, the note said why)
-    mbd_run_warn(run, why[0] ? MSG_SIM_DRIFT_BAUMGARTE_DEFAULT : MSG_SIM_DRIFT_BAUMGARTE, s.max_pos,
+    mbd_run_warn(run, why[0] && fi->drift_default ? fi->drift_default : fi->drift, s.max_pos,
                  o->position_tol, o->alpha, o->beta);
   }
   int ns = run->nsamp;
@@ -552,9 +519,9 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   // coordinates (formulations/augmented.c: models with contacts or many coordinates): closer than
   // SIM_NEAR_SINGULAR they may have left the motion's branch unseen (a run that stopped says why
   // in its error, e.g. the leading matrix is singular: not both)
-  if (rc == MBD_OK && (o->formulation == MBD_FORM_AUGMENTED || o->formulation == MBD_FORM_BAUMGARTE) &&
-      run->stats.singular_passages == 0 && s.d->sing_ratio < SIM_NEAR_SINGULAR) {
-    mbd_run_warn(run, MSG_SIM_NEAR_SINGULAR, ops->name, s.d->sing_t, s.d->sing_ratio);
+  if (rc == MBD_OK && fi && fi->near_singular && run->stats.singular_passages == 0 &&
+      s.d->sing_ratio < SIM_NEAR_SINGULAR) {
+    mbd_run_warn(run, fi->near_singular, ops->name, s.d->sing_t, s.d->sing_ratio);
   }
   mbd_run_finish(run, rc, err);
   mbd_ode_free(ode);

@@ -477,7 +477,12 @@ static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_err
   run->t_end = o->t_end;
   memcpy(y, s->q0, (size_t)n * sizeof(double));
   memcpy(y + n, s->qd0, (size_t)n * sizeof(double));
-  mbd_ode_opts io = {o->integrator, o->rtol, o->atol, o->step, o->max_step, 0, o->max_order};
+  mbd_ode_opts io = {.kind = o->integrator,
+                     .rtol = o->rtol,
+                     .atol = o->atol,
+                     .step = o->step,
+                     .max_step = o->max_step,
+                     .max_order = o->max_order};
   mbd_ode_stats st;
   memset(&st, 0, sizeof st);
   double w0 = mbd_clock_wall(), c0 = mbd_clock_cpu();

@@ -168,4 +168,45 @@ cases[#cases + 1] = { "UTF-8 names are names", function()
     return m:simulate { t_end = 0.01 }:value("gelenk_ä.angle", 0) ~= nil
   end, {}, true, true }
 
+-- the formulations' table (mbd/formulation.h) as the binding reads it: the lists in its messages,
+-- every refused linear_solver with the table's message, the capabilities it asks for
+local FORMS = {"augmented", "baumgarte", "gcp", "kane", "udwadia_kalaba", "relative"}
+cases[#cases + 1] = {"the formulations' names", function()
+    local m = pendulum(); m:simulate { t_end = 1, formulation = "kan" } end, {}, false,
+  "simulate: unknown formulation 'kan' (" .. table.concat(FORMS, ", ") .. ")", line = 1}
+cases[#cases + 1] = {"relative's solvers", function()
+    local m = pendulum(); m:simulate { t_end = 1, formulation = "relative", solver = "udwadia_kalaba" } end,
+  {}, false, "simulate: unknown solver 'udwadia_kalaba' (augmented, baumgarte, gcp, kane)", line = 1}
+cases[#cases + 1] = {"S and T are udwadia_kalaba's", function()
+    local m = pendulum(); m:simulate { t_end = 1, formulation = "baumgarte", stabilization = {S = {{1}}} } end,
+  {}, false, "simulate: stabilization S is for formulation 'udwadia_kalaba'", line = 1}
+cases[#cases + 1] = {"a system runs udwadia_kalaba", function()
+    local s = mbd.system { name = "s", q = {"x"}, mass = {1} }; s:simulate { t_end = 1, formulation = "kane" } end,
+  {}, false, "simulate: an mbd.system runs with formulation 'udwadia_kalaba' only (got 'kane')", line = 1}
+cases[#cases + 1] = {"kinematics is Cartesian or relative", function()
+    local m = pendulum(); m:kinematics { t_end = 1, formulation = "kane" } end,
+  {}, false, "kinematics: formulation is 'relative' or absent (Cartesian), got 'kane'", line = 1}
+for _, f in ipairs(FORMS) do
+  local refused = f == "relative" and "sparse" or "recursive"
+  local want = f == "relative"
+    and "simulate: formulation 'relative' solves with linear_solver 'dense' or 'recursive', not 'sparse'"
+    or "simulate: linear_solver 'recursive' is for formulation 'relative' (joint coordinates on a spanning tree)"
+  cases[#cases + 1] = {f .. " refuses linear_solver " .. refused, function()
+      local m = pendulum(); m:simulate { t_end = 0.1, formulation = f, linear_solver = refused } end,
+    {}, false, want, line = 1}
+  for _, ls in ipairs({"auto", "dense", "sparse", "recursive"}) do
+    if ls ~= refused then
+      cases[#cases + 1] = {f .. " takes linear_solver " .. ls, function()
+          local m = pendulum()
+          local ok, e = pcall(m.simulate, m, { t_end = 0.1, formulation = f, linear_solver = ls, quiet = true })
+          -- (a solve not written for this model is the engine's refusal, not the table's)
+          return ok or not tostring(e):find("is for formulation", 1, true)
+        end, {}, true, true}
+    end
+  end
+end
+cases[#cases + 1] = {"the default refuses recursive", function()
+    local m = pendulum(); m:simulate { t_end = 0.1, linear_solver = "recursive" } end, {}, false,
+  "simulate: linear_solver 'recursive' is for formulation 'relative' (joint coordinates on a spanning tree)", line = 1}
+
 H.run(cases, "input")

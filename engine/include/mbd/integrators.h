@@ -198,6 +198,10 @@ long mbd_ode_default_max_steps(void);
  * unknown kind (opts is then filled as for adams) or a NULL opts. */
 int mbd_ode_opts_default(mbd_ode_opts *opts, int kind);
 
+/* the tolerances a run's options may hold (every reader of rtol and atol asks this): rtol between
+ * 0 and 1, atol positive and finite; MBD_OK, or MBD_E_INPUT naming fn ("simulate") and both */
+int mbd_ode_check_tolerances(const char *fn, double rtol, double atol, mbd_error *err);
+
 /* name of an integrator kind ("adams"); NULL for an unknown kind */
 const char *mbd_integrator_name(int kind);
 
