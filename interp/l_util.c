@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbd/text.h"
+
 void lx_push_numbers(lua_State *L, const double *v, int n) {
   lua_createtable(L, n, 0);
   for (int i = 0; i < n; i++) {
@@ -104,20 +106,7 @@ double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
   return v;
 }
 
-const char *lx_num(char *buf, size_t cap, double v) {
-  if (isnan(v)) {
-    snprintf(buf, cap, "NaN");
-    return buf;
-  }
-  // the shortest text that reads back as v
-  for (int p = 1; p <= 17; p++) {
-    snprintf(buf, cap, "%.*g", p, v);
-    if (strtod(buf, NULL) == v) {
-      break;
-    }
-  }
-  return buf;
-}
+const char *lx_num(char *buf, size_t cap, double v) { return mbd_text_num(buf, cap, v); }
 
 int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *out) {
   double v = 0;

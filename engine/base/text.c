@@ -1,7 +1,10 @@
-/* names as text: UTF-8 validation and escaping for messages (mbd/text.h) */
+/* names and numbers as text: UTF-8 validation and escaping for messages, the shortest text of a
+ * number (mbd/text.h) */
 #include "mbd/text.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the length of the well-formed UTF-8 sequence at p (RFC 3629's table), 0 when malformed */
@@ -73,4 +76,18 @@ void mbd_text_escape(char *out, size_t cap, const char *s) {
     o += n;
   }
   out[o] = '\0';
+}
+
+const char *mbd_text_num(char *buf, size_t cap, double v) {
+  if (isnan(v)) {
+    snprintf(buf, cap, "NaN");
+    return buf;
+  }
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, cap, "%.*g", p, v);
+    if (strtod(buf, NULL) == v) {
+      break;
+    }
+  }
+  return buf;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "integrators_impl.h"
+#include "mbd/text.h"
 
 /* ------------------------------------------------------------------------------------------------
  * names and defaults
@@ -43,27 +44,13 @@ int mbd_integrator_from_name(const char *name) {
 
 long mbd_ode_default_max_steps(void) { return 10000000L; }
 
-/* the shortest text that reads back as v */
-static const char *shortest(char *buf, size_t cap, double v) {
-  if (isnan(v)) {
-    snprintf(buf, cap, "NaN");
-    return buf;
-  }
-  for (int p = 1; p <= 17; p++) {
-    snprintf(buf, cap, "%.*g", p, v);
-    if (strtod(buf, NULL) == v) {
-      break;
-    }
-  }
-  return buf;
-}
 
 int mbd_ode_check_tolerances(const char *fn, double rtol, double atol, mbd_error *err) {
   // settings that cannot be meant: a relative tolerance of 1 or more accepts any answer
   if (!(rtol > 0 && rtol < 1) || !(atol > 0) || !isfinite(atol)) {
     char r[32], a[32];
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_TOLERANCES, fn, shortest(r, sizeof r, rtol),
-                    shortest(a, sizeof a, atol));
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_ODE_TOLERANCES, fn, mbd_text_num(r, sizeof r, rtol),
+                    mbd_text_num(a, sizeof a, atol));
   }
   return MBD_OK;
 }

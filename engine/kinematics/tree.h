@@ -23,6 +23,10 @@ int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut
  * go through the tree's own stage (tree_rec.c); the joint velocities are fitted joint by joint */
 int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
                       int recursive, mbd_model **out, mbd_error *err);
+/* m assembled (ao: NULL for the defaults) and its tree built from the assembled state, as
+ * mbd_tree_build (the data of the assembled state made and freed here) */
+int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *const *cut, int ncut,
+                      mbd_model **out, mbd_error *err);
 
 /* tree_rec.c: the stage of rows and forces of a recursive tree model (installed as its eqs by
  * mbd_tree_build_ex): Φ, Φq, Φt, γ of every row, and each body's M_Y and −Q_Y in its record */

@@ -578,9 +578,10 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
   return MBD_OK;
 }
 
-int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, mbd_error *err) {
-  *text = NULL;
-  int rc = mbd_model_assemble(m, NULL, err);
+int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *const *cut, int ncut,
+                      mbd_model **out, mbd_error *err) {
+  *out = NULL;
+  int rc = mbd_model_assemble(m, ao, err);
   if (rc < 0) {
     return rc;
   }
@@ -590,10 +591,17 @@ int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, 
   }
   mbd_data_reset(m, d);
   rc = mbd_kin_update(m, d, 0, err);
-  mbd_model *mr = NULL;
   if (rc == MBD_OK) {
-    rc = mbd_tree_build(m, d, cut, ncut, &mr, err);
+    rc = mbd_tree_build(m, d, cut, ncut, out, err);
   }
+  mbd_data_free(d);
+  return rc;
+}
+
+int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, mbd_error *err) {
+  *text = NULL;
+  mbd_model *mr = NULL;
+  int rc = mbd_tree_of_model(m, NULL, cut, ncut, &mr, err);
   if (rc == MBD_OK) {
     *text = mbd_tree_describe(mr);
     if (!*text) {
@@ -601,6 +609,5 @@ int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, 
     }
   }
   mbd_model_free(mr);
-  mbd_data_free(d);
   return rc;
 }

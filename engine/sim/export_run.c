@@ -16,24 +16,11 @@ int mbd_model_export_c(mbd_model *m, const mbd_export_opts *o, mbd_error *err) {
     eo.alpha = eo.beta = 0;  // (augmented: the plain solve)
   }
   mbd_assembly_opts ao = {1e-10, 50};
-  int rc = mbd_model_assemble(m, &ao, err);
-  if (rc < 0) {
-    return rc;
-  }
-  mbd_data *d = mbd_data_alloc(m, err);
-  if (!d) {
-    return MBD_E_NOMEM;
-  }
-  mbd_data_reset(m, d);
-  rc = mbd_kin_update(m, d, 0, err);
   mbd_model *mr = NULL;
-  if (rc == MBD_OK) {
-    rc = mbd_tree_build(m, d, o->cut, o->ncut, &mr, err);
-  }
+  int rc = mbd_tree_of_model(m, &ao, o->cut, o->ncut, &mr, err);
   if (rc == MBD_OK) {
     rc = mbd_code_export(mr, &eo, err);
   }
   mbd_model_free(mr);
-  mbd_data_free(d);
   return rc;
 }

@@ -14,4 +14,8 @@ long mbd_text_utf8_error(const char *s);
  * cut to fit out (cap bytes with the terminator; cap > 0) */
 void mbd_text_escape(char *out, size_t cap, const char *s);
 
+/* v as the shortest text ("%.*g", 1 to 17 digits) that reads back as v, into buf (cap bytes);
+ * "NaN" for a not-a-number (printf's "-nan" is platform noise); returns buf */
+const char *mbd_text_num(char *buf, size_t cap, double v);
+
 #endif
