@@ -70,8 +70,8 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
   }
   mbd_data_reset(mr, x);
   int n = mr->nv;
-  double w0 = mbd_clock_wall(), c0 = mbd_clock_cpu(), maxp = 0, maxv = 0;
-  double hstep = o->t_end / o->steps;
+  double hstep = o->t_end / o->steps, maxp = 0, maxv = 0;
+  double w0 = mbd_clock_wall(), c0 = mbd_clock_cpu();
   for (int k = 0; k <= o->steps && rc == MBD_OK; k++) {
     double t = k == o->steps ? o->t_end : k * hstep;
     // predictor: second-order Taylor step from the previous solution (joint coordinates)
