@@ -175,6 +175,21 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
   // each body's mass matrix, gravity and velocity terms in its pose coordinates
   for (int b = 1; b < m->nbody; b++) {
     mbd_tree_rec *R = &d->trec[b];
+    const mbd_body *bd = &m->body[b];
+    if (ny == 3 && bd->kind == MBD_BODY_RIGID2) {
+      // a planar rigid body's (body_kinds.c: planar_inertia), written out
+      double *M = R->MY, *Q = R->QY, mass = bd->mass;
+      for (int i = 0; i < 9; i++) {
+        M[i] = 0;
+      }
+      M[0] = mass;
+      M[4] = mass;
+      M[8] = bd->inertia[8];
+      Q[0] = 0 + mass * m->gravity[0];
+      Q[1] = 0 + mass * m->gravity[1];
+      Q[2] = 0;
+      continue;
+    }
     memset(R->MY, 0, (size_t)ny * ny * sizeof(double));
     memset(R->QY, 0, sizeof R->QY);
     mbd_body_kind_get(m->body[b].kind)
