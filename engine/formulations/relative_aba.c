@@ -464,10 +464,10 @@ static int backward_planar1(const mbd_model *m, mbd_data *d, const mbd_tree_join
   double k0 = U0 * K, k1 = U1 * K, k2 = U2 * K;
   double a00 = i00 - U0 * k0, a01 = i01 - U0 * k1, a02 = i02 - U0 * k2, a11 = i11 - U1 * k1,
          a12 = i12 - U1 * k2, a22 = i22 - U2 * k2;
-  double c0 = c[0], c1 = c[1], c2 = c[2];
-  double p0 = pA[0] + a00 * c0 + a01 * c1 + a02 * c2 + U0 * w,
-         p1 = pA[1] + a01 * c0 + a11 * c1 + a12 * c2 + U1 * w,
-         p2 = pA[2] + a02 * c0 + a12 * c1 + a22 * c2 + U2 * w;
+  // (c has no angular part: a planar joint's quadratic terms act on the position rows alone)
+  double c0 = c[0], c1 = c[1];
+  double p0 = pA[0] + a00 * c0 + a01 * c1 + U0 * w, p1 = pA[1] + a01 * c0 + a11 * c1 + U1 * w,
+         p2 = pA[2] + a02 * c0 + a12 * c1 + U2 * w;
   double f0 = R->F[6], f1 = R->F[7];
   // Fᵀ Ia F = [A, A f + b; ·, fᵀ(A f + b) + bᵀ f + a22],  Fᵀ pa = [pa_r; fᵀ pa_r + pa_θ]
   double P0 = a00 * f0 + a01 * f1 + a02, P1 = a01 * f0 + a11 * f1 + a12;
@@ -706,8 +706,12 @@ static int split_rows(const mbd_model *m, mbd_data *d, const double *gamma_star,
     R->nl = 1;
     R->gl = gamma_star[k];
     R->mu = 0;
+    // the row 2pᵀ over the joint's Euler parameters p = q[a .. a + 4) (tree_rec.c), from q: a
+    // large tree leaves it out of the dense Φq (tree_impl.h, norms_implicit)
+    int a = ri->index;
     for (int c = 0; c < tj->nq; c++) {
-      R->n[c] = MBD_AT(d->phiq_a, d->ma, k, tj->qadr + c);
+      int i = tj->qadr + c;
+      R->n[c] = i >= a && i < a + 4 ? 2 * d->q[i] : 0;
     }
   }
   return mg;
@@ -918,7 +922,7 @@ static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha
     const mbd_rowinfo *ri = &m->row[d->active[k]];
     int tree = ri->owner == MBD_ROW_TREE, c0 = tree ? ri->index : 0, c1 = tree ? c0 + 4 : n;
     for (int c = c0; c < c1; c++) {
-      phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
+      phidot += (tree ? 2 * d->q[c] : MBD_AT(d->phiq_a, d->ma, k, c)) * d->v[c];
     }
     gstar[k] = d->gamma_a[k] - 2 * alpha * phidot - beta * beta * d->phi_a[k];
   }
@@ -994,6 +998,14 @@ static int part_base(void *self, const mbd_model *m, mbd_data *d, double t, cons
 
 static int part_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                      int flags, mbd_error *err) {
+  // the partition reads the norm rows in the dense Φq: a large tree of them writes them there
+  // once its data has the dense algebra (tree_impl.h, norms_implicit)
+  if (m->tree->norms_implicit) {
+    int rc = mbd_data_dense(m, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
   return mbd_part_windowed(self, self, part_base, m, d, t, y, flags, err);
 }
 

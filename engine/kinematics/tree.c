@@ -1263,6 +1263,13 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "relative");
   }
   mr->block[0] = (mbd_block){MBD_BLOCK_TREE, -1, 0, nq, 0, nq};
+  // a recursive tree of Euler-parameter norm rows only (chains of spherical joints, floating
+  // bodies): every row keeps its place (below), and a large one its rows out of the dense Φq
+  int norm_rows = recursive && mr->mrow > 0;
+  for (int r = 0; r < mr->mrow && norm_rows; r++) {
+    norm_rows = mr->row[r].owner == MBD_ROW_TREE;
+  }
+  t->norms_implicit = norm_rows && mr->nv > TREE_NORMS_IMPLICIT_NV;
   for (int b = 1; b < mr->nbody; b++) {
     mr->body[b].block = 0;
   }
@@ -1316,10 +1323,6 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
   // each row 2pᵀ (|p| = 1) over its own joint's four coordinates, disjoint from the others' (the
   // test reads the dense Φq whole and builds a rows × coordinates basis: at 4096 spherical joints
   // two arrays of 537 MB, the run's peak of 1.18 GB)
-  int norm_rows = mr->tree->recursive;
-  for (int r = 0; r < mr->mrow && norm_rows; r++) {
-    norm_rows = mr->row[r].owner == MBD_ROW_TREE;
-  }
   if (rc == MBD_OK && norm_rows) {
     mr->ma0 = mr->mrow;
     for (int i = 0; i < mr->mrow; i++) {
