@@ -435,17 +435,83 @@ ABA_INLINE int backward_joint(const mbd_model *m, mbd_data *d, const mbd_tree_jo
   return MBD_OK;
 }
 
+/* backward_joint for a planar joint of one coordinate without a local row (a revolute or a
+ * prismatic joint: every chain's), written out: F = [I f; 0 1] (planar_child: the parent's
+ * position rows one to one, f = F[6..7] over its angle), IA symmetric (its upper triangle read),
+ * so Ia and Fᵀ Ia F take only their six distinct entries.  The same U, K, u as the general
+ * form; IA and pA of the parent equal to round-off (another order of the same sums). */
+static int backward_planar1(const mbd_model *m, mbd_data *d, const mbd_tree_joint *tj) {
+  mbd_tree_rec *R = &d->trec[tj->child];
+  const double *I = R->IA, *sv = R->S, *pA = R->pA, *c = R->c;
+  double i00 = I[0], i01 = I[3], i02 = I[6], i11 = I[4], i12 = I[7], i22 = I[8];
+  double s0 = sv[0], s1 = sv[1], s2 = sv[2];
+  double U0 = i00 * s0 + i01 * s1 + i02 * s2, U1 = i01 * s0 + i11 * s1 + i12 * s2,
+         U2 = i02 * s0 + i12 * s1 + i22 * s2;
+  double D = s0 * U0 + s1 * U1 + s2 * U2, u = -(s0 * pA[0] + s1 * pA[1] + s2 * pA[2]);
+  R->U[0] = U0;
+  R->U[1] = U1;
+  R->U[2] = U2;
+  if (!(fabs(D) > 0)) {
+    (void)m;
+    return -1;
+  }
+  double K = 1 / D, w = K * u;
+  R->K[0] = K;
+  R->u[0] = u;
+  if (tj->parent <= 0) {
+    return 0;
+  }
+  double k0 = U0 * K, k1 = U1 * K, k2 = U2 * K;
+  double a00 = i00 - U0 * k0, a01 = i01 - U0 * k1, a02 = i02 - U0 * k2, a11 = i11 - U1 * k1,
+         a12 = i12 - U1 * k2, a22 = i22 - U2 * k2;
+  // (c has no angular part: a planar joint's quadratic terms act on the position rows alone)
+  double c0 = c[0], c1 = c[1];
+  double p0 = pA[0] + a00 * c0 + a01 * c1 + U0 * w, p1 = pA[1] + a01 * c0 + a11 * c1 + U1 * w,
+         p2 = pA[2] + a02 * c0 + a12 * c1 + U2 * w;
+  double f0 = R->F[6], f1 = R->F[7];
+  // Fᵀ Ia F = [A, A f + b; ·, fᵀ(A f + b) + bᵀ f + a22],  Fᵀ pa = [pa_r; fᵀ pa_r + pa_θ]
+  double P0 = a00 * f0 + a01 * f1 + a02, P1 = a01 * f0 + a11 * f1 + a12;
+  double corner = f0 * P0 + f1 * P1 + (a02 * f0 + a12 * f1 + a22);
+  mbd_tree_rec *Rp = &d->trec[tj->parent];
+  double *IP = Rp->IA, *pp = Rp->pA;
+  IP[0] += a00;
+  IP[1] += a01;
+  IP[3] += a01;
+  IP[4] += a11;
+  IP[6] += P0;
+  IP[2] += P0;
+  IP[7] += P1;
+  IP[5] += P1;
+  IP[8] += corner;
+  pp[0] += p0;
+  pp[1] += p1;
+  pp[2] += f0 * p0 + f1 * p1 + p2;
+  return 0;
+}
+
+/* IA = M_Y, pA = −Q_Y (inlined with a constant ny) */
+ABA_INLINE void init_articulated(mbd_tree_rec *R, const int ny) {
+  for (int i = 0; i < ny * ny; i++) {
+    R->IA[i] = R->MY[i];
+  }
+  for (int i = 0; i < ny; i++) {
+    R->pA[i] = -R->QY[i];
+  }
+}
+
 /* leaves to ground with the forces of the records: U, K, k, κ, u of every joint, and the
  * articulated inertias and bias forces carried to the parents.  MBD_OK or MBD_E_SINGULAR. */
 static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_tree *t = m->tree;
   int ny = ny_of(m);
   // each body's own inertia and forces; its children add theirs
-  for (int k = 0; k < t->ntj; k++) {
-    mbd_tree_rec *R = &d->trec[t->tj[k].child];
-    memcpy(R->IA, R->MY, (size_t)ny * ny * sizeof(double));
-    for (int i = 0; i < ny; i++) {
-      R->pA[i] = -R->QY[i];
+  if (ny == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      init_articulated(&d->trec[t->tj[k].child], 3);
+    }
+  } else {
+    for (int k = 0; k < t->ntj; k++) {
+      init_articulated(&d->trec[t->tj[k].child], 7);
     }
   }
   int rc = MBD_OK;
@@ -455,7 +521,12 @@ static int backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
     }
   } else {
     for (int k = t->ntj - 1; k >= 0 && rc == MBD_OK; k--) {
-      rc = backward_joint(m, d, &t->tj[k], 3, err);
+      const mbd_tree_joint *tj = &t->tj[k];
+      if (tj->nq == 1 && tj->kind != MBD_TJ_FLOATING && d->trec[tj->child].nl == 0 &&
+          backward_planar1(m, d, tj) == 0) {
+        continue;
+      }
+      rc = backward_joint(m, d, tj, 3, err);  // (and the message of a pivot that vanished)
     }
   }
   return rc;
@@ -507,7 +578,25 @@ static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
     }
   } else {
     for (int k = 0; k < t->ntj; k++) {
-      forward_joint(d, &t->tj[k], 3, vdot);
+      const mbd_tree_joint *tj = &t->tj[k];
+      mbd_tree_rec *R = &d->trec[tj->child];
+      if (tj->nq == 1 && tj->kind != MBD_TJ_FLOATING && R->nl == 0) {
+        // forward_joint written out for backward_planar1's joints: a = F a_p + c + s q̈
+        double a0 = R->c[0], a1 = R->c[1], a2 = R->c[2];
+        if (tj->parent > 0) {
+          const double *ap = d->trec[tj->parent].a;
+          a0 += ap[0] + R->F[6] * ap[2];
+          a1 += ap[1] + R->F[7] * ap[2];
+          a2 += ap[2];
+        }
+        double x = R->K[0] * (R->u[0] - (R->U[0] * a0 + R->U[1] * a1 + R->U[2] * a2));
+        R->a[0] = a0 + R->S[0] * x;
+        R->a[1] = a1 + R->S[1] * x;
+        R->a[2] = a2 + R->S[2] * x;
+        vdot[tj->qadr] = x;
+        continue;
+      }
+      forward_joint(d, tj, 3, vdot);
     }
   }
 }
@@ -617,8 +706,12 @@ static int split_rows(const mbd_model *m, mbd_data *d, const double *gamma_star,
     R->nl = 1;
     R->gl = gamma_star[k];
     R->mu = 0;
+    // the row 2pᵀ over the joint's Euler parameters p = q[a .. a + 4) (tree_rec.c), from q: a
+    // large tree leaves it out of the dense Φq (tree_impl.h, norms_implicit)
+    int a = ri->index;
     for (int c = 0; c < tj->nq; c++) {
-      R->n[c] = MBD_AT(d->phiq_a, d->ma, k, tj->qadr + c);
+      int i = tj->qadr + c;
+      R->n[c] = i >= a && i < a + 4 ? 2 * d->q[i] : 0;
     }
   }
   return mg;
@@ -829,7 +922,7 @@ static void stabilized_gamma(const mbd_model *m, const mbd_data *d, double alpha
     const mbd_rowinfo *ri = &m->row[d->active[k]];
     int tree = ri->owner == MBD_ROW_TREE, c0 = tree ? ri->index : 0, c1 = tree ? c0 + 4 : n;
     for (int c = c0; c < c1; c++) {
-      phidot += MBD_AT(d->phiq_a, d->ma, k, c) * d->v[c];
+      phidot += (tree ? 2 * d->q[c] : MBD_AT(d->phiq_a, d->ma, k, c)) * d->v[c];
     }
     gstar[k] = d->gamma_a[k] - 2 * alpha * phidot - beta * beta * d->phi_a[k];
   }
@@ -905,6 +998,14 @@ static int part_base(void *self, const mbd_model *m, mbd_data *d, double t, cons
 
 static int part_eval(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                      int flags, mbd_error *err) {
+  // the partition reads the norm rows in the dense Φq: a large tree of them writes them there
+  // once its data has the dense algebra (tree_impl.h, norms_implicit)
+  if (m->tree->norms_implicit) {
+    int rc = mbd_data_dense(m, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+  }
   return mbd_part_windowed(self, self, part_base, m, d, t, y, flags, err);
 }
 

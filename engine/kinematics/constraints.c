@@ -335,6 +335,9 @@ static int gather_norms(const mbd_model *m, mbd_data *d) {
     return 0;
   }
   int mrow = m->mrow;
+  if (m->tree->norms_implicit && !d->dense_ready) {
+    return 1;  // (the rows' entries are not in Φq yet: tree_impl.h)
+  }
   for (int r = 0; r < mrow; r++) {
     if (m->row[r].owner == MBD_ROW_TREE) {
       int a = m->row[r].index;

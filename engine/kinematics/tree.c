@@ -337,13 +337,67 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   const double *JP = moving && !R ? P->J : NULL;
   double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
   const double *q = d->q + tj->qadr, *v = d->v + tj->qadr;
-  memset(C, 0, sizeof *C);
-  C->vadr = 0;
-  C->nv = n;  // the pose Jacobian spans the whole tree block
-  C->ny = 3;
-  C->J = JC;  // the recursive solve keeps F, S, c instead
   double cc, sc;  // cos, sin of the child's angle, once (the parent's are in its A)
-  if (tj->kind == MBD_TJ_FLOATING) {
+  int fast = R && tj->kind == MBD_TJ_REVOLUTE;
+  if (!fast || C->ny != 3 || C->J) {
+    memset(C, 0, sizeof *C);
+    C->vadr = 0;
+    C->nv = n;  // the pose Jacobian spans the whole tree block
+    C->ny = 3;
+    C->J = JC;  // the recursive solve keeps F, S, c instead
+  }
+  if (fast) {
+    // the recursive solve's revolute joint (every planar chain's), written out: the general
+    // branch below with the displacement and the points' rates zero (the same operations, in
+    // the same order, on the terms that remain), but the child's cos, sin by the angle sum.  The pose's other entries keep
+    // the zeros of the first pass (the memset above), and cos, sin come first (fewer
+    // values live across the call).
+    double th = q[tj->rot], thd = v[tj->rot], sg = tj->sigma;
+    double rel = sg * (tj->c[0] + th), pc = P->p[0] + rel;
+    if (moving) {
+      // cos, sin of the joint's own angle (near zero along a chain: libm's short path), turned
+      // by the parent's: A_c = A_p R(rel), equal to cos, sin of θ_c to round-off
+      double cr = cos(rel), sr = sin(rel), cp0 = P->A[0], sp0 = P->A[3];
+      cc = cp0 * cr - sp0 * sr;
+      sc = sp0 * cr + cp0 * sr;
+    } else {
+      cc = cos(pc);
+      sc = sin(pc);
+    }
+    C->p[0] = pc;
+    C->pd[0] = P->pd[0] + sg * thd;
+    double hth = moving ? P->h[2] : 0;
+    C->h[2] = hth;
+    double a1x = tj->s1[0] + tj->d0[0], a1y = tj->s1[1] + tj->d0[1];
+    double aPx = sg > 0 ? a1x : tj->s2[0], aPy = sg > 0 ? a1y : tj->s2[1];
+    double aCx = sg > 0 ? tj->s2[0] : a1x, aCy = sg > 0 ? tj->s2[1] : a1y;
+    double cp = P->A[0], sp = P->A[3];
+    double AaP0 = cp * aPx - sp * aPy, AaP1 = sp * aPx + cp * aPy;
+    double AaC0 = cc * aCx - sc * aCy, AaC1 = sc * aCx + cc * aCy;
+    double RaP0 = -AaP1, RaP1 = AaP0, RaC0 = -AaC1, RaC1 = AaC0;
+    double wp = P->pd[0], wc = C->pd[0];
+    C->r[0] = P->r[0] + AaP0 - AaC0;
+    C->r[1] = P->r[1] + AaP1 - AaC1;
+    C->rd[0] = P->rd[0] + RaP0 * wp - RaC0 * wc;
+    C->rd[1] = P->rd[1] + RaP1 * wp - RaC1 * wc;
+    double hp0 = moving ? P->h[0] + RaP0 * P->h[2] : 0, hp1 = moving ? P->h[1] + RaP1 * P->h[2] : 0;
+    C->h[0] = hp0 - AaP0 * wp * wp - (RaC0 * hth - AaC0 * wc * wc);
+    C->h[1] = hp1 - AaP1 * wp * wp - (RaC1 * hth - AaC1 * wc * wc);
+    double *F = R->F, *S = R->S;
+    F[0] = 1;
+    F[1] = F[2] = F[3] = 0;
+    F[4] = 1;
+    F[5] = 0;
+    F[6] = RaP0 - RaC0;
+    F[7] = RaP1 - RaC1;
+    F[8] = 1;
+    S[0] = -RaC0 * sg;
+    S[1] = -RaC1 * sg;
+    S[2] = sg;
+    R->c[0] = -AaP0 * wp * wp - (-AaC0 * wc * wc);
+    R->c[1] = -AaP1 * wp * wp - (-AaC1 * wc * wc);
+    R->c[2] = 0;
+  } else if (tj->kind == MBD_TJ_FLOATING) {
     if (R) {
       rec_floating(R, 3);
     } else {

@@ -139,7 +139,9 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
                                                                 : coord - f[0];
     d->phit[dr->row] = -f[1];
   }
-  // the norms of spherical and floating joints' Euler parameters: Φq = 2pᵀ, γ = −2ṗᵀṗ
+  // the norms of spherical and floating joints' Euler parameters: Φq = 2pᵀ, γ = −2ṗᵀṗ (in the
+  // dense Φq unless the tree leaves them out: tree_impl.h, norms_implicit)
+  int dense_norms = !m->tree->norms_implicit || d->dense_ready || d->phiq_a_mixed;
   for (int r = 0; r < m->mrow; r++) {
     if (m->row[r].owner != MBD_ROW_TREE) {
       continue;
@@ -148,7 +150,7 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     const double *p = d->q + a, *pd = d->v + a;
     d->phi[r] = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1;
     d->gamma[r] = -2 * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
-    if (all) {
+    if (all && dense_norms) {
       for (int k = 0; k < 4; k++) {
         MBD_AT(d->phiq, m->mrow, r, a + k) = 2 * p[k];
       }
@@ -175,6 +177,19 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
   // each body's mass matrix, gravity and velocity terms in its pose coordinates
   for (int b = 1; b < m->nbody; b++) {
     mbd_tree_rec *R = &d->trec[b];
+    const mbd_body *bd = &m->body[b];
+    if (ny == 3 && bd->kind == MBD_BODY_RIGID2) {
+      // a planar rigid body's (body_kinds.c: planar_inertia), written out; M_Y's off-diagonal
+      // entries are the zeros of the records' allocation, which nothing else writes
+      double *M = R->MY, *Q = R->QY, mass = bd->mass;
+      M[0] = mass;
+      M[4] = mass;
+      M[8] = bd->inertia[8];
+      Q[0] = 0 + mass * m->gravity[0];
+      Q[1] = 0 + mass * m->gravity[1];
+      Q[2] = 0;
+      continue;
+    }
     memset(R->MY, 0, (size_t)ny * ny * sizeof(double));
     memset(R->QY, 0, sizeof R->QY);
     mbd_body_kind_get(m->body[b].kind)

@@ -52,6 +52,19 @@ static int alloc_dense_ws(const mbd_model *m, mbd_data *d, mbd_error *err) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
   }
   d->dense_ready = 1;
+  if (m->tree && m->tree->norms_implicit) {
+    // the norm rows' entries, which the rows stage left out until now (tree_impl.h): 2pᵀ at the
+    // current q, in Φq and (every row active, in its order) its active copy
+    for (int r = 0; r < m->mrow; r++) {
+      int a = m->row[r].index;
+      for (int k = 0; k < 4; k++) {
+        MBD_AT(d->phiq, m->mrow, r, a + k) = 2 * d->q[a + k];
+        if (d->ma == m->mrow && !d->phiq_a_mixed) {
+          MBD_AT(d->phiq_a, m->mrow, r, a + k) = 2 * d->q[a + k];
+        }
+      }
+    }
+  }
   return MBD_OK;
 }
 

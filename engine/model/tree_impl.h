@@ -72,6 +72,12 @@ struct mbd_tree {
                          leaves each body's recursion F, S, c (mbd_tree_rec) instead of the
                          Jacobians over every coordinate, and the rows and forces go through
                          the tree's own stage (kinematics/tree_rec.c) */
+  int norms_implicit; /* 1: a recursive tree whose rows are all Euler-parameter norms, past
+                         TREE_NORMS_IMPLICIT_NV coordinates: the rows' entries 2pᵀ stay out of
+                         the dense Φq and its active copy (one nonzero in every column, which
+                         would take a page of each array per coordinate) until the data's dense
+                         algebra is asked for (mbd_data_dense writes them from q, the rows stage
+                         from then on); the recursion reads them from q */
 };
 
 /* the recursive solve (paper 002's joint coordinates with an articulated-body recursion, in the
@@ -104,6 +110,11 @@ typedef struct mbd_tree_rec {
   double mu;     /* its multiplier */
   int nl;        /* local rows: 0 or 1 */
 } mbd_tree_rec;
+
+/* the size above which a norms-only recursive tree keeps its rows out of the dense Φq: above the
+ * limit of the passage of singular configurations (augmented.c, AUG_PASS_MAX_NV), which reads Φq
+ * without asking for the dense algebra */
+#define TREE_NORMS_IMPLICIT_NV 300
 
 /* the number of coordinates a joint of type `type` takes in a tree, in a model of dimension dim
  * (−1 when the type has no equations in that dimension) */

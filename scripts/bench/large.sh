@@ -5,7 +5,7 @@
 #   scripts/bench/large.sh [BUILD]          (BUILD: the Release build folder, default build)
 B=${1:-build}
 here=$(dirname "$0")
-for run in "planar 2048" "planar 8192" "spherical 1024" "spherical 2048"; do
+for run in "planar 2048" "planar 8192" "spherical 1024" "spherical 2048" "spherical 4096"; do
   /usr/bin/time -v "$B/interp/mbd" "$here/large.lua" $run 0.01 2>"${TMPDIR:-/tmp}/large.$$" |
     tr '\n' ' '
   grep "Maximum resident" "${TMPDIR:-/tmp}/large.$$" | awk '{printf "peak RSS %.0f MB\n", $6 / 1024}'
