@@ -151,7 +151,9 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   r->recursive = use_recursive(m, o);
   if (rc == MBD_OK) {
     rc = all ? mbd_tree_build(m, d, all, m->njoint, &r->mr, err)
-             : mbd_tree_build_ex(m, d, o->cut, o->ncut, r->recursive, &r->mr, err);
+             : mbd_tree_build_ex(m, d, o->cut, o->ncut, r->recursive,
+                                 o->solver == MBD_FORM_KANE || o->solver == MBD_FORM_GCP, &r->mr,
+                                 err);
   }
   free(all);
   // generated equations (paper 002, section 3): derived, then on the tape or compiled; the tree

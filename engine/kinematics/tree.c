@@ -3,8 +3,9 @@
  *
  * Building (tree_build.c, mbd_tree_build): Kruskal's algorithm on the joint graph keeps the joints that add
  * the fewest coordinates (a spherical joint, 4 with its norm, is cut before a revolute, 1), ties
- * in declaration order, so the loop-closing joint declared last is the one cut; the joints the
- * user names are cut first.  A breadth-first pass from the ground orients the tree and numbers the
+ * (for kane and gcp) the clearly slower-turning first, then in declaration order, so the
+ * loop-closing joint declared last is the one cut among equals; the joints the user names are cut
+ * first.  A breadth-first pass from the ground orients the tree and numbers the
  * coordinates parents first; a component without the ground hangs from it by a floating joint.
  *
  * Poses (mbd_tree_poses), one tree joint at a time from the ground outward (tree_impl.h):

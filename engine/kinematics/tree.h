@@ -18,15 +18,19 @@
  * with mbd_model_free.  MBD_OK, MBD_E_INPUT naming a bad cut, MBD_E_NOMEM. */
 int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
                    mbd_model **out, mbd_error *err);
-/* the same for the recursive solve (recursive = 1): the model's data keep each body's recursion
- * record (tree_impl.h) instead of pose Jacobians over every coordinate, and its rows and forces
- * go through the tree's own stage (tree_rec.c); the joint velocities are fitted joint by joint */
+/* the same with choices: for the recursive solve (recursive = 1) the model's data keep each body's
+ * recursion record (tree_impl.h) instead of pose Jacobians over every coordinate, and its rows and
+ * forces go through the tree's own stage (tree_rec.c); the joint velocities are fitted joint by
+ * joint.  slow_first = 1 (the partitioned solvers kane and gcp, the default): among joints adding
+ * as many coordinates, one turning less than half as fast as another at d's state is kept first
+ * (tree_build.c, kept_before); 0: the declaration order alone (mbd_tree_build) */
 int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
-                      int recursive, mbd_model **out, mbd_error *err);
+                      int recursive, int slow_first, mbd_model **out, mbd_error *err);
 /* m assembled (ao: NULL for the defaults) and its tree built from the assembled state, as
- * mbd_tree_build (the data of the assembled state made and freed here) */
+ * mbd_tree_build_ex (not recursive; slow_first as there), the data of that state made and freed
+ * here */
 int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *const *cut, int ncut,
-                      mbd_model **out, mbd_error *err);
+                      int slow_first, mbd_model **out, mbd_error *err);
 
 /* tree_rec.c: the stage of rows and forces of a recursive tree model (installed as its eqs by
  * mbd_tree_build_ex): Φ, Φq, Φt, γ of every row, and each body's M_Y and −Q_Y in its record */

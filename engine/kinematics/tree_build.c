@@ -33,14 +33,47 @@ static void *dup(const void *p, int n, size_t sz) {
   return q;
 }
 
-/* the spanning forest (Kruskal): in_tree[j] = 1 for the joints kept */
-static int choose_tree(const mbd_model *m, const char *const *cut, int ncut, int *in_tree,
-                       mbd_error *err) {
+/* the relative angular speed of joint j's bodies at the state of d (rad/s): |ω2 − ω1|, spatial
+ * ω = 2 vec(ṗ ⊗ p*) in the global frame, planar θ̇ */
+static double joint_speed(const mbd_model *m, const mbd_data *d, int j) {
+  const mbd_pose *P1 = &d->pose[m->joint[j].body1], *P2 = &d->pose[m->joint[j].body2];
+  if (m->dim == 2) {
+    return fabs(P2->pd[0] - P1->pd[0]);
+  }
+  double c1[4], c2[4], w1[4], w2[4], dw[3];
+  mbd_ep_conj(P1->p, c1);
+  mbd_ep_conj(P2->p, c2);
+  mbd_ep_mul(P1->pd, c1, w1);
+  mbd_ep_mul(P2->pd, c2, w2);
+  for (int k = 0; k < 3; k++) {
+    dw[k] = 2 * (w2[k + 1] - w1[k + 1]);
+  }
+  return sqrt(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]);
+}
+
+/* Kruskal's order: joint a is kept before joint b when it adds fewer coordinates, or as many and
+ * turns clearly slower at the start (less than half b's relative angular speed).  A joint whose
+ * bodies turn fast relative to each other is better cut than kept: its rows do not mind the
+ * motion, while as tree coordinates the motion moves the partition's independent coordinates
+ * (issue 24: the composite RSSR's first coupler hanging from the crank the drive turns, its
+ * Euler parameters sweeping a whole turn).  The factor 2 keeps the order off round-off: speeds
+ * equal in exact arithmetic (a symmetric mechanism, or every joint at rest: all 0) keep the
+ * declaration order, and only speeds twice apart reorder. */
+static int kept_before(const int *nq, const double *spd, int a, int b) {
+  return nq[a] < nq[b] || (spd && nq[a] == nq[b] && 2 * spd[a] < spd[b]);
+}
+
+/* the spanning forest (Kruskal) at the state of d: in_tree[j] = 1 for the joints kept; the
+ * relative speeds order the joints when slow_first is 1 */
+static int choose_tree(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
+                       int slow_first, int *in_tree, mbd_error *err) {
   int nj = m->njoint, rc = MBD_OK;
   int *order = calloc((size_t)(nj ? nj : 1), sizeof(int));
   int *uf = calloc((size_t)m->nbody, sizeof(int));
   int *forced = calloc((size_t)(nj ? nj : 1), sizeof(int));
-  if (!order || !uf || !forced) {
+  int *nq = calloc((size_t)(nj ? nj : 1), sizeof(int));
+  double *spd = calloc((size_t)(nj ? nj : 1), sizeof(double));
+  if (!order || !uf || !forced || !nq || !spd) {
     rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "relative");
     goto done;
   }
@@ -60,10 +93,15 @@ static int choose_tree(const mbd_model *m, const char *const *cut, int ncut, int
       forced[j] = 1;
     }
   }
-  // joints by the coordinates they add, then in declaration order (a stable insertion sort)
+  // joints by the coordinates they add, the clearly slower first (kept_before), then in
+  // declaration order (a stable insertion sort)
   for (int j = 0; j < nj; j++) {
-    int w = mbd_tree_joint_nq(m->joint[j].type, m->dim), k = j;
-    while (k > 0 && mbd_tree_joint_nq(m->joint[order[k - 1]].type, m->dim) > w) {
+    nq[j] = mbd_tree_joint_nq(m->joint[j].type, m->dim);
+    spd[j] = joint_speed(m, d, j);
+  }
+  for (int j = 0; j < nj; j++) {
+    int k = j;
+    while (k > 0 && kept_before(nq, slow_first ? spd : NULL, j, order[k - 1])) {
       order[k] = order[k - 1];
       k--;
     }
@@ -84,6 +122,8 @@ done:
   free(order);
   free(uf);
   free(forced);
+  free(nq);
+  free(spd);
   return rc;
 }
 
@@ -327,11 +367,11 @@ static int number_rows(mbd_model *mr) {
 
 int mbd_tree_build(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
                    mbd_model **out, mbd_error *err) {
-  return mbd_tree_build_ex(m, d, cut, ncut, 0, out, err);
+  return mbd_tree_build_ex(m, d, cut, ncut, 0, 0, out, err);
 }
 
 int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *cut, int ncut,
-                      int recursive, mbd_model **out, mbd_error *err) {
+                      int recursive, int slow_first, mbd_model **out, mbd_error *err) {
   *out = NULL;
   // rigid bodies and joints only: flexible bodies and contacts have coordinates of their own
   for (int b = 1; b < m->nbody; b++) {
@@ -353,7 +393,7 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
   if (!in_tree) {
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "relative");
   }
-  int rc = choose_tree(m, cut, ncut, in_tree, err);
+  int rc = choose_tree(m, d, cut, ncut, slow_first, in_tree, err);
   if (rc < 0) {
     free(in_tree);
     return rc;
@@ -596,7 +636,7 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
 }
 
 int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *const *cut, int ncut,
-                      mbd_model **out, mbd_error *err) {
+                      int slow_first, mbd_model **out, mbd_error *err) {
   *out = NULL;
   int rc = mbd_model_assemble(m, ao, err);
   if (rc < 0) {
@@ -609,7 +649,7 @@ int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *con
   mbd_data_reset(m, d);
   rc = mbd_kin_update(m, d, 0, err);
   if (rc == MBD_OK) {
-    rc = mbd_tree_build(m, d, cut, ncut, out, err);
+    rc = mbd_tree_build_ex(m, d, cut, ncut, 0, slow_first, out, err);
   }
   mbd_data_free(d);
   return rc;
@@ -618,7 +658,8 @@ int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *con
 int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, mbd_error *err) {
   *text = NULL;
   mbd_model *mr = NULL;
-  int rc = mbd_tree_of_model(m, NULL, cut, ncut, &mr, err);
+  // (the tree of the default solver, kane)
+  int rc = mbd_tree_of_model(m, NULL, cut, ncut, 1, &mr, err);
   if (rc == MBD_OK) {
     *text = mbd_tree_describe(mr);
     if (!*text) {

@@ -17,7 +17,9 @@ int mbd_model_export_c(mbd_model *m, const mbd_export_opts *o, mbd_error *err) {
   }
   mbd_assembly_opts ao = {1e-10, 50};
   mbd_model *mr = NULL;
-  int rc = mbd_tree_of_model(m, &ao, o->cut, o->ncut, &mr, err);
+  // the tree simulate builds for this solver (slow joints first for the partitioned ones)
+  int rc = mbd_tree_of_model(m, &ao, o->cut, o->ncut,
+                             mbd_formulation_has(o->solver, MBD_FCAP_PARTITIONED), &mr, err);
   if (rc == MBD_OK) {
     rc = mbd_code_export(mr, &eo, err);
   }

@@ -22,9 +22,9 @@
 -- Configurations: Cartesian kane and augmented; relative coordinates with the default solver
 -- (numeric and compiled code), and with solver = "baumgarte", the paper's gains α = 199.94,
 -- β = 282.8 (the default before issue 24; numeric and compiled).  The composite RSSR adds
--- relative_cut_s1S1: the default solver on the tree that cuts s1.S1 instead of s1.S2 (the first
--- coupler hangs from its rocker, not from the crank that the drive turns a whole turn; see the
--- claims below).
+-- relative_cut_s1S2: the default solver on the tree of the declaration order, which cuts s1.S2
+-- (the first coupler hangs from the crank that the drive turns a whole turn), the default before
+-- the tree kept the slower joints first (see the claims below).
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 local P = dofile(here .. "/../paper002/models.lua")
 local A = dofile(here .. "/../paper002/accuracy.lua")
@@ -63,7 +63,7 @@ local mechanisms = {
   { "rssr", function() return P.rssr_model { torque = 10 }, 2 end },
   { "composite", function()
     return P.composite_rssr(4, { drive = mbd.sym.t * 2 * math.pi }), 1
-  end, extra = { { "relative_cut_s1S1", { formulation = "relative", cut = { "s1.S1" } } } } },
+  end, extra = { { "relative_cut_s1S2", { formulation = "relative", cut = { "s1.S2" } } } } },
 }
 local configs = {
   { "cartesian_kane", { formulation = "kane" } },
@@ -151,15 +151,25 @@ study.table {
 -- issue 24 asks the default relative solver for no more evaluations than Cartesian kane on every
 -- closed loop.  Measured (one build, Haswell kernel): the four-bars 1.06 and 1.16 (the ladder's
 -- rung: at one tolerance the two take the same steps within 5 %, the errors land on either side of
--- the bound), the RSSR 0.56, the composite RSSR 2.74: met on the RSSR only.  The composite's cause
--- is its default tree: the first coupler hangs from the crank (s1.S1; the last-declared s1.S2 is
--- cut), which the drive turns a whole turn, so that joint's Euler parameters sweep e0 from 1 to −1:
--- two re-partitions (each restarting the integrator), and between them an independent parameter
--- (s1.S1.e2) needing 2.5 times kane's steps with ten times its error growth (README).  The tree
--- cutting s1.S1 (relative_cut_s1S1, no re-partition): 1.12, printed, not claimed.
+-- the bound), the RSSR 0.56, the composite RSSR 1.12 (numeric and compiled alike): met on the RSSR
+-- only, the others within 16 %.  The composite's figure was 2.74 on the tree of the declaration
+-- order (relative_cut_s1S2, printed, not claimed): that tree cuts the last-declared s1.S2, so the
+-- first coupler hangs from the crank (s1.S1), which the drive turns a whole turn; that joint's
+-- Euler parameters sweep e0 from 1 to −1: two re-partitions (each restarting the integrator), and
+-- between them an independent parameter (s1.S1.e2) needing 2.5 times kane's steps with ten times
+-- its error growth (README).  The default tree now keeps, among joints adding as many
+-- coordinates, the one turning less than half as fast at the start (kinematics/tree_build.c):
+-- s1.S1 turns with the crank, so it is cut and the coupler hangs from its rocker (1.4 rad of
+-- swing, no re-partition).  The rest, 1.12 rather than 1: the couplers' Euler parameters relative
+-- to their rockers still vary more than their absolute ones.  Re-basing the spherical joints'
+-- parameters as they rotate (c ← ε ⊗ c, ε ← identity past π/2) was tried and left out: on the
+-- declaration-order tree 323 evaluations against 303 at rtol 1e-7 (three re-bases instead of two
+-- re-partitions: the independent parameter still turns with the crank), at the re-partitions 300
+-- against 303, and the RSSR (free crank, many turns) 1091 against 802 at 1e-8 (a restart per
+-- quarter turn).
 -- The claims below are what holds, with room for round-off's other rungs; the paper's gains take
--- 2.5 to 3.1 times the default's evaluations here
-local bounds = { fourbar = 1.3, fourbar2 = 1.3, rssr = 0.8, composite = 3.5 }
+-- 2.5 to 6.9 times the default's evaluations here
+local bounds = { fourbar = 1.3, fourbar2 = 1.3, rssr = 0.8, composite = 1.3 }
 for _, name in ipairs { "fourbar", "fourbar2", "rssr", "composite" } do
   local n = nfev[name]
   claims:within(name .. ": relative (default) / Cartesian kane evaluations",

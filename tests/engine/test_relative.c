@@ -325,8 +325,8 @@ static void check_aba_tol(mbd_model *m, const char *const *cut, int ncut, const 
   mbd_data_reset(m, d);
   assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
   mbd_model *md = NULL, *mr = NULL;
-  assert_int_equal(mbd_tree_build_ex(m, d, cut, ncut, 0, &md, &err), MBD_OK);
-  if (mbd_tree_build_ex(m, d, cut, ncut, 1, &mr, &err) != MBD_OK) {
+  assert_int_equal(mbd_tree_build_ex(m, d, cut, ncut, 0, 0, &md, &err), MBD_OK);
+  if (mbd_tree_build_ex(m, d, cut, ncut, 1, 0, &mr, &err) != MBD_OK) {
     fail_msg("%s: %s", what, err.msg);
   }
   assert_int_equal(md->nv, mr->nv);

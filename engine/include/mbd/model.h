@@ -385,8 +385,9 @@ typedef struct mbd_export_opts {
 
 int mbd_model_export_c(mbd_model *m, const mbd_export_opts *o, mbd_error *err);
 
-/* the spanning tree the relative formulation would use (cut: ncut joint names to cut, NULL for
- * the automatic choice): the model is assembled, and *text receives a malloc'd description of the
+/* the spanning tree the relative formulation would use with its default solver, kane (cut: ncut
+ * joint names to cut, NULL for the automatic choice; with solver baumgarte or augmented the
+ * automatic choice ignores the joints' speeds: kinematics/tree.h): the model is assembled, and *text receives a malloc'd description of the
  * tree joints with their coordinates, the cut joints and the constraint count (caller frees). */
 int mbd_model_tree(mbd_model *m, const char *const *cut, int ncut, char **text, mbd_error *err);
 
