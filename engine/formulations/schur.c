@@ -67,8 +67,11 @@ struct mbd_schur {
   double *minv;     /* n: 1 / m_cc (dmode) */
   double mlo, mhi;  /* the least and largest pivot of M's blocks */
   double *wv;       /* nnz: W's entries in the sparse rows' places (dmode) */
-  int *tri;         /* 3 ntri: entries e_k, e_l of one column and the place of S_kl (dmode) */
-  int ntri;
+  int *dp;          /* 4 npair: the pairs' first entries e_k, e_l, count, place of S_kl (dmode:
+                       two sides in one block reach the same columns, as a body's rows do) */
+  int dpok;         /* 1: every pair's sides reach the same columns (dp holds them) */
+  int nl;           /* Σ bn² */
+  int *midx;        /* Σ bn²: the places of M's block entries in d->M (the order of Mc) */
   int off;          /* 1: this model does not fit (blocks not positive definite, wide envelope) */
 };
 
@@ -79,7 +82,7 @@ void mbd_schur_free(mbd_schur *s) {
   free(s->act), free(s->b0), free(s->bn), free(s->colb), free(s->L), free(s->loff);
   free(s->diag), free(s->ns), free(s->sb), free(s->se0), free(s->se1), free(s->woff);
   free(s->w), free(s->fc), free(s->eoff), free(s->S), free(s->pair), free(s->u), free(s->b);
-  free(s->Mc), free(s->minv), free(s->wv), free(s->tri);
+  free(s->Mc), free(s->minv), free(s->wv), free(s->dp), free(s->midx);
   free(s);
 }
 
@@ -124,9 +127,18 @@ static int schur_blocks(mbd_schur *s, const mbd_model *m) {
   }
   s->L = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(double));
   s->Mc = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(double));
+  s->midx = malloc((size_t)(nl > 0 ? nl : 1) * sizeof(int));
   s->minv = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-  if (!s->L || !s->Mc || !s->minv) {
+  if (!s->L || !s->Mc || !s->midx || !s->minv) {
     return MBD_E_NOMEM;
+  }
+  s->nl = nl;
+  for (int b = 0; b < s->nb; b++) {
+    for (int j = 0; j < s->bn[b]; j++) {
+      for (int i = 0; i < s->bn[b]; i++) {
+        s->midx[s->loff[b] + j * s->bn[b] + i] = (s->b0[b] + j) * n + s->b0[b] + i;
+      }
+    }
   }
   for (int i = 0; i < nl; i++) {
     s->Mc[i] = NAN;  // (never equal: the first evaluation factors)
@@ -139,10 +151,10 @@ static int schur_pattern(mbd_schur *s, const mbd_data *d) {
   const mbd_sparse *sp = d->sp;
   int ma = d->ma;
   free(s->ns), free(s->sb), free(s->se0), free(s->se1), free(s->woff), free(s->w);
-  free(s->fc), free(s->eoff), free(s->S), free(s->pair), free(s->b), free(s->wv), free(s->tri);
+  free(s->fc), free(s->eoff), free(s->S), free(s->pair), free(s->b), free(s->wv), free(s->dp);
   s->w = s->S = s->b = s->wv = NULL;
   s->pair = NULL;
-  s->tri = NULL;
+  s->dp = NULL;
   s->ma = -1;
   size_t a = (size_t)(ma > 0 ? ma : 1);
   s->ns = malloc(a * sizeof(int));
@@ -253,59 +265,27 @@ static int schur_pattern(mbd_schur *s, const mbd_data *d) {
       }
     }
   }
-  // the triples of the diagonal form: for each column, the pairs of active rows' entries in it
-  int *ccnt = calloc((size_t)s->n + 1, sizeof(int));
-  int *cent = malloc((size_t)(sp->nnz > 0 ? sp->nnz : 1) * sizeof(int));  /* entries by column */
-  int *crow = malloc((size_t)(sp->nnz > 0 ? sp->nnz : 1) * sizeof(int));  /* and their rows k */
+  // the diagonal form's pairs: both sides over the same columns (a body's rows reach its ny
+  // columns in order), S_kl += Σ_i φ_k,e_k+i W_l,e_l+i
   s->wv = malloc((size_t)(sp->nnz > 0 ? sp->nnz : 1) * sizeof(double));
-  if (!ccnt || !cent || !crow || !s->wv) {
-    free(first), free(cnt), free(lst), free(ccnt), free(cent), free(crow);
+  s->dp = malloc((size_t)(4 * (s->npair > 0 ? s->npair : 1)) * sizeof(int));
+  if (!s->wv || !s->dp) {
+    free(first), free(cnt), free(lst);
     return MBD_E_NOMEM;
   }
-  for (int k = 0; k < ma; k++) {
-    int r = d->active[k];
-    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      ccnt[sp->ci[e] + 1]++;
+  s->dpok = 1;
+  for (int i = 0; i < s->npair; i++) {
+    const schur_pair *p = &s->pair[i];
+    int ek = s->se0[2 * p->k + p->sk], nk = s->se1[2 * p->k + p->sk] - ek;
+    int el = s->se0[2 * p->l + p->sl], nl = s->se1[2 * p->l + p->sl] - el;
+    int same = nk == nl;
+    for (int e = 0; e < nk && same; e++) {
+      same = sp->ci[ek + e] == sp->ci[el + e];
     }
+    s->dpok &= same;
+    int *q = s->dp + 4 * i;
+    q[0] = ek, q[1] = el, q[2] = nk, q[3] = p->pos;
   }
-  for (int c = 0; c < s->n; c++) {
-    ccnt[c + 1] += ccnt[c];
-  }
-  long ntri = 0;
-  for (int c = 0; c < s->n; c++) {
-    long q = ccnt[c + 1] - ccnt[c];
-    ntri += q * (q + 1) / 2;
-  }
-  for (int k = 0; k < ma; k++) {  // rows increasing within each column
-    int r = d->active[k];
-    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      int c = sp->ci[e];
-      int at = ccnt[c]++;
-      cent[at] = e;
-      crow[at] = k;
-    }
-  }
-  for (int c = s->n; c > 0; c--) {
-    ccnt[c] = ccnt[c - 1];
-  }
-  ccnt[0] = 0;
-  s->tri = malloc((size_t)(3 * (ntri > 0 ? ntri : 1)) * sizeof(int));
-  if (!s->tri) {
-    free(first), free(cnt), free(lst), free(ccnt), free(cent), free(crow);
-    return MBD_E_NOMEM;
-  }
-  s->ntri = 0;
-  for (int c = 0; c < s->n; c++) {
-    for (int i = ccnt[c]; i < ccnt[c + 1]; i++) {
-      for (int j = ccnt[c]; j <= i; j++) {
-        int *t3 = s->tri + 3 * s->ntri++;
-        t3[0] = cent[i];
-        t3[1] = cent[j];
-        t3[2] = s->eoff[crow[i]] + crow[j] - s->fc[crow[i]];
-      }
-    }
-  }
-  free(ccnt), free(cent), free(crow);
   free(first), free(cnt), free(lst);
   s->ma = ma;
   memcpy(s->act, d->active, (size_t)ma * sizeof(int));
@@ -368,14 +348,10 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   // M's blocks: Cholesky (1/m_ii for a diagonal block), again only when they changed (a planar
   // body's block is constant); their pivots enter the ratio
   int changed = 0;
-  for (int b = 0; b < s->nb && !changed; b++) {
-    int nb = s->bn[b], c0 = s->b0[b];
-    const double *Mb = s->Mc + s->loff[b];
-    for (int j = 0; j < nb && !changed; j++) {
-      const double *Mc = d->M + (size_t)(c0 + j) * n + c0;
-      for (int i = 0; i < nb; i++) {
-        changed |= Mb[j * nb + i] != Mc[i];
-      }
+  for (int i = 0; i < s->nl; i++) {
+    if (s->Mc[i] != d->M[s->midx[i]]) {
+      changed = 1;
+      break;
     }
   }
   if (changed) {
@@ -423,7 +399,7 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
     s->mlo = lo, s->mhi = hi;
   }
   memset(s->S, 0, (size_t)s->eoff[ma] * sizeof(double));
-  if (s->dmode) {
+  if (s->dmode && s->dpok) {
     // W's entries φ_kc / m_cc, S_kl = Σ_c φ_kc W_lc over the columns rows k and l share
     for (int k = 0; k < ma; k++) {
       int r = d->active[k];
@@ -431,9 +407,18 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
         s->wv[e] = sp->val[e] * s->minv[sp->ci[e]];
       }
     }
-    const int *t3 = s->tri;
-    for (int i = 0; i < s->ntri; i++, t3 += 3) {
-      s->S[t3[2]] += sp->val[t3[0]] * s->wv[t3[1]];
+    const int *q = s->dp;
+    for (int i = 0; i < s->npair; i++, q += 4) {
+      const double *a = sp->val + q[0], *w = s->wv + q[1];
+      if (q[2] == 3) {  // a planar body's columns
+        s->S[q[3]] += a[0] * w[0] + a[1] * w[1] + a[2] * w[2];
+        continue;
+      }
+      double v = 0;
+      for (int e = 0; e < q[2]; e++) {
+        v += a[e] * w[e];
+      }
+      s->S[q[3]] += v;
     }
   } else {
     // W = M⁻¹Φqᵀ by row sides (whole blocks), S = Φq W on its envelope
@@ -537,14 +522,15 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   }
   // v̇ = u − W λ, the multipliers of the active rows
   memcpy(d->vdot, s->u, (size_t)n * sizeof(double));
-  for (int k = 0; k < ma && s->dmode; k++) {
+  int fast = s->dmode && s->dpok;
+  for (int k = 0; k < ma && fast; k++) {
     double lk = s->b[k];
     int r = d->active[k];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
       d->vdot[sp->ci[e]] -= s->wv[e] * lk;
     }
   }
-  for (int k = 0; k < ma && !s->dmode; k++) {
+  for (int k = 0; k < ma && !fast; k++) {
     double lk = s->b[k];
     for (int t = 0; t < s->ns[k]; t++) {
       int b = s->sb[2 * k + t];
