@@ -11,9 +11,11 @@
  * body: for a chain it is banded.  It is factored by Cholesky on its envelope (the lower profile
  * in the active rows' own order), with no pivoting and no fill outside it.  The pattern — the
  * rows' blocks, the envelope, the pairs of rows meeting in a block — is built once per set of
- * active rows; every evaluation writes values only.  On the 8-link chain this costs a few
- * thousand instructions where KLU's refactorization of the 40 × 40 leading matrix and its solve
- * cost about 26 thousand.
+ * active rows; every evaluation writes values only, and M's blocks are factored again only when
+ * they changed (a planar body's never do).  On the 8-link chain of scripts/bench/chains.lua
+ * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 9.0 thousand instructions
+ * per evaluation where KLU's refactorization of the 40 × 40 leading matrix and its solve cost
+ * 23.2 thousand.
  *
  * Not used (mbd_schur_dynamics returns 0 and the caller takes the KLU path): a block of M that is
  * not positive definite (Euler-parameter bodies: their rotational block has rank 3), an envelope
