@@ -61,20 +61,22 @@ struct mbd_schur {
   double *S;        /* the envelope, then its Cholesky factor */
   schur_pair *pair; /* the pairs of row sides meeting in a block */
   int npair;
-  double *u, *b;    /* n: M⁻¹Q; ma: the right-hand side, then λ */
-  double ratio0;    /* the first factorization's pivot ratio, 0 before it */
+  double *u, *b; /* n: M⁻¹Q; ma: the right-hand side, then λ */
+  double ratio0; /* the first factorization's pivot ratio, 0 before it */
   /* M diagonal (planar rigid bodies): W has Φqᵀ's pattern, S_kl = Σ_c φ_kc φ_lc / m_cc */
-  int dmode;        /* 1: every block was diagonal at the last evaluation */
-  double *Mc;       /* Σ bn²: M's blocks as last factored (unchanged: no new factors) */
-  double *minv;     /* n: 1 / m_cc (dmode) */
-  double mlo, mhi;  /* the least and largest pivot of M's blocks */
-  double *wv;       /* nnz: W's entries in the sparse rows' places (dmode) */
-  int *dp;          /* 4 npair: the pairs' first entries e_k, e_l, count, place of S_kl (dmode:
-                       two sides in one block reach the same columns, as a body's rows do) */
-  int dpok;         /* 1: every pair's sides reach the same columns (dp holds them) */
-  int nl;           /* Σ bn² */
-  int *midx;        /* Σ bn²: the places of M's block entries in d->M (the order of Mc) */
-  int off;          /* 1: this model does not fit (blocks not positive definite, wide envelope) */
+  int dmode;       /* 1: every block was diagonal at the last evaluation */
+  double *Mc;      /* Σ bn²: M's blocks as last factored (unchanged: no new factors) */
+  double *minv;    /* n: 1 / m_cc (dmode) */
+  double mlo, mhi; /* the least and largest pivot of M's blocks */
+  double *wv;      /* nnz: W's entries in the sparse rows' places (dmode) */
+  int *dp;         /* 4 npair: the pairs' first entries e_k, e_l, count, place of S_kl (dmode:
+                      two sides in one block reach the same columns, as a body's rows do) */
+  int dpok;        /* 1: every pair's sides reach the same columns (dp holds them) */
+  int nl;          /* Σ bn² */
+  int *midx;       /* Σ bn²: the places of M's block entries in d->M (the order of Mc) */
+  int off;         /* 1: this model does not fit (blocks not positive definite, wide envelope) */
+  int general;     /* 1: every block by its Cholesky factor, diagonal ones too (a test's
+                      MBD_KANE_SCHUR=general: the path of blocks that are not diagonal) */
 };
 
 void mbd_schur_free(mbd_schur *s) {
@@ -327,6 +329,8 @@ int mbd_schur_prepare(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_error
     if (!s || schur_blocks(s, m) < 0) {
       return MBD_FAIL(err, MBD_E_NOMEM, MSG_FORM_NOMEM, "Schur complement");
     }
+    const char *env = getenv("MBD_KANE_SCHUR");
+    s->general = env && strcmp(env, "general") == 0;
   }
   if (!s->off && (s->ma != d->ma || memcmp(s->act, d->active, (size_t)d->ma * sizeof(int)) != 0)) {
     if (schur_pattern(s, d) < 0) {
@@ -362,7 +366,7 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
     for (int b = 0; b < s->nb; b++) {
       int nb = s->bn[b], c0 = s->b0[b];
       double *L = s->L + s->loff[b], *Mb = s->Mc + s->loff[b];
-      int diag = 1;
+      int diag = !s->general;
       for (int j = 0; j < nb; j++) {
         const double *Mc = d->M + (size_t)(c0 + j) * n + c0;
         for (int i = 0; i < nb; i++) {

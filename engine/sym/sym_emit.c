@@ -522,8 +522,8 @@ struct mbd_sym_lib {
 /* the objects this process has checked and loaded, by path and function: a model simulated again
  * (a sweep, a study, a benchmark's repeats) takes its code from here, without reading the object
  * and its SHA-256 again (1.3 M instructions for the double pendulum, nearly as many as its whole
- * integration's 1.56 M) nor mapping it anew — whose first calls inside the next run then found its code
- * out of every cache and its pages not mapped (minor faults).  Loaded objects stay until the
+ * integration's 1.56 M) nor mapping it anew — whose first calls inside the next run then found its
+ * code out of every cache and its pages not mapped (minor faults). Loaded objects stay until the
  * process ends; LOADED_MAX of them, further ones are opened and closed per use as before. */
 #define LOADED_MAX 64
 static struct {
