@@ -128,6 +128,16 @@ void mbd_form_solver_stats(const mbd_form_solver *s, mbd_run_stats *st);
  * velocity-level rows active (rolling contacts) the positions have their own partition: the
  * position rows fix mp dependent positions, all active rows ma dependent velocities, and
  * y = [q_i (n − mp); v_i (n − ma)]. */
+/* schur.c: the sparse form's v̇ and λ of eq 13 on the active rows (right-hand side gamma_a)
+ * through the Schur complement Φq M⁻¹ Φqᵀ of M's blocks, its pattern kept in *s (made on the
+ * first call; mbd_schur_free).  Returns 1 when solved, 0 when this model or state is left to the
+ * KLU path (mbd_dynamics_augmented), or an error. */
+typedef struct mbd_schur mbd_schur;
+int mbd_schur_dynamics(mbd_schur **s, const mbd_model *m, mbd_data *d, mbd_error *err);
+/* its arrays and the pattern of the active rows of d, before the integration */
+int mbd_schur_prepare(mbd_schur **s, const mbd_model *m, mbd_data *d, mbd_error *err);
+void mbd_schur_free(mbd_schur *s);
+
 typedef struct mbd_part {
   int n, ma, f;    /* coordinates, dependent (active rows), independent */
   int *perm;       /* n: dependent columns first (perm[0..ma)), then independent */
@@ -168,6 +178,8 @@ typedef struct mbd_part {
   double *wq;      /* nq + 2n + 2: the point's positions and velocities, a move */
   mbd_lsq_ws wlsq; /* its SVD of Φq */
   int in_window;   /* 1 while the window's own evaluations run */
+  mbd_schur *schur; /* kane's sparse form: the Schur-complement solve (schur.c), or NULL */
+  int schur_last;   /* 1: the last solve was the Schur complement's (no KLU factors to reuse) */
 } mbd_part;
 int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const mbd_sim_opts *o,
                    mbd_error *err);

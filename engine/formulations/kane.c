@@ -5,6 +5,7 @@
  * generalized inertia force F* = BᵀM v̇ (eq 33) and active force F = BᵀQ (eq 40) balance, and
  * together with the acceleration constraints Φq v̇ = γ they give the n×n system of eq 46, smaller
  * than the (n+m)×(n+m) augmented system of GCP. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "formulations.h"
@@ -22,9 +23,21 @@ static int accel(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda, 
   // with every independent one before it), and so is BᵀM: eq 46 would cost O(n³).  Its solution
   // is the augmented system's v̇ (M v̇ + Φqᵀλ = Q gives BᵀM v̇ = BᵀQ, as BᵀΦqᵀ = 0), which the
   // sparse leading matrix gives in O(n), with the multipliers
+  // The leading matrix's LU (KLU) is needed only near a singular configuration or where M's blocks
+  // are not positive definite: elsewhere the Schur complement of M (schur.c) gives the same v̇ and
+  // λ to rounding at a fraction of the cost.  The run's first evaluation takes the KLU path, whose
+  // pivot ratio is the scale of the singular-configuration watch for the rest of the run.
   if (mbd_sparse_on(d)) {
-    if (reuse) {
+    if (reuse && !p->schur_last) {
       return mbd_dynamics_augmented_again(m, d, d->gamma_a, err);
+    }
+    p->schur_last = 0;
+    if (p->schur && d->aug_ratio_start > 0) {
+      int rc = mbd_schur_dynamics(&p->schur, m, d, err);
+      if (rc != 0) {
+        p->schur_last = rc > 0;
+        return rc < 0 ? rc : MBD_OK;
+      }
     }
     return mbd_dynamics_augmented(m, d, d->gamma_a, err);
   }
@@ -132,9 +145,36 @@ static int event(void *self, const mbd_model *m, mbd_data *d, double t, double *
   return mbd_contact_event(&mbd_form_kane, self, solve_fn, rebase, m, d, t, y, found, err);
 }
 
+/* the partition, and in the sparse form the Schur complement's pattern (allocated here, before
+ * the integration: its evaluations allocate nothing) */
+static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_opts *o,
+                  mbd_error *err) {
+  int rc = mbd_partitioned_create(self, m, d, o, err);
+  // (MBD_KANE_SCHUR=0 keeps the KLU path: the tests compare the two)
+  const char *env = getenv("MBD_KANE_SCHUR");
+  if (rc < 0 || !mbd_sparse_on(d) || m->ncontact || m->njfric || (env && strcmp(env, "0") == 0)) {
+    return rc;
+  }
+  mbd_part *p = *self;
+  rc = mbd_schur_prepare(&p->schur, m, d, err);
+  if (rc < 0) {
+    mbd_partitioned_destroy(p);
+    *self = NULL;
+  }
+  return rc;
+}
+
+static void destroy(void *self) {
+  mbd_part *p = self;
+  if (p) {
+    mbd_schur_free(p->schur);
+  }
+  mbd_partitioned_destroy(self);
+}
+
 const mbd_form_ops mbd_form_kane = {.name = "kane",
                                     .check = mbd_partitioned_check,
-                                    .create = mbd_partitioned_create,
+                                    .create = create,
                                     .ny = mbd_partitioned_ny,
                                     .pack = mbd_partitioned_pack,
                                     .eval = eval,
@@ -145,4 +185,4 @@ const mbd_form_ops mbd_form_kane = {.name = "kane",
                                     .roots = mbd_contact_roots,
                                     .event = event,
                                     .stats = mbd_partitioned_stats,
-                                    .destroy = mbd_partitioned_destroy};
+                                    .destroy = destroy};

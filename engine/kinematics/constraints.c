@@ -174,8 +174,26 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
     for (int c = 0; c < MBD_NLOC; c++) {
       rj[c] = o.J[k][c];
     }
-    // (scatter_row: the dense Φq or the sparse form, the same additions in the same order)
-    scatter_row(m, d, r, j->body1, j->body2, o.J[k]);
+    // (scatter_row: the dense Φq or the sparse form, the same additions in the same order; the
+    // sparse form's three columns of a planar rigid body written here, without the dispatch)
+    if (!mbd_sparse_on(d)) {
+      scatter_row(m, d, r, j->body1, j->body2, o.J[k]);
+      continue;
+    }
+    const mbd_sparse *sp = d->sp;
+    int bodies[2] = {j->body1, j->body2};
+    for (int side = 0; side < 2; side++) {
+      const mbd_pose *ps = &d->pose[bodies[side]];
+      if (ps->vadr < 0) {
+        continue;
+      }
+      double *dst =
+          sp->val + sp->rp[r] + sp->soff[2 * r + side] + (ps->vadr - sp->scol[2 * r + side]);
+      const double *Js = o.J[k] + side * MBD_NY_MAX;
+      dst[0] += Js[0];
+      dst[1] += Js[1];
+      dst[2] += Js[2];
+    }
   }
 }
 

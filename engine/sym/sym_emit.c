@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700 /* realpath, S_ISVTX: the cache folder's checks */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
@@ -515,8 +516,55 @@ static void first_line(const char *path, char *buf, size_t cap) {
 }
 
 struct mbd_sym_lib {
-  void *handle; /* dlopen handle */
+  void *handle; /* dlopen handle, NULL for an object of the loaded table (never closed) */
 };
+
+/* the objects this process has checked and loaded, by path and function: a model simulated again
+ * (a sweep, a study, a benchmark's repeats) takes its code from here, without reading the object
+ * and its SHA-256 again (1.3 M instructions for the double pendulum, nearly as many as its whole
+ * integration's 1.56 M) nor mapping it anew — whose first calls inside the next run then found its
+ * code out of every cache and its pages not mapped (minor faults). Loaded objects stay until the
+ * process ends; LOADED_MAX of them, further ones are opened and closed per use as before. */
+#define LOADED_MAX 64
+static struct {
+  char *so, *name;
+  void *sym;
+} loaded[LOADED_MAX];
+static int nloaded;
+static pthread_mutex_t loaded_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *loaded_find(const char *so, const char *name) {
+  void *sym = NULL;
+  pthread_mutex_lock(&loaded_mu);
+  for (int i = 0; i < nloaded && !sym; i++) {
+    if (strcmp(loaded[i].so, so) == 0 && strcmp(loaded[i].name, name) == 0) {
+      sym = loaded[i].sym;
+    }
+  }
+  pthread_mutex_unlock(&loaded_mu);
+  return sym;
+}
+
+/* 1 when the table took the handle (its caller must not close it) */
+static int loaded_add(const char *so, const char *name, void *sym) {
+  int took = 0;
+  pthread_mutex_lock(&loaded_mu);
+  if (nloaded < LOADED_MAX) {
+    char *a = strdup(so), *b = strdup(name);
+    if (a && b) {
+      loaded[nloaded].so = a;
+      loaded[nloaded].name = b;
+      loaded[nloaded].sym = sym;
+      nloaded++;
+      took = 1;
+    } else {
+      free(a);
+      free(b);
+    }
+  }
+  pthread_mutex_unlock(&loaded_mu);
+  return took;
+}
 
 /* split the compiler command (env CC may hold "ccache gcc"); returns argc, -1 when too long */
 static int split_cc(char *cc, char **argv, int max) {
@@ -663,6 +711,18 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
   snprintf(csrc, sizeof csrc, "%s/%s.c", dir, key);
   snprintf(tmp, sizeof tmp, "%s/%s.%ld.tmp.so", dir, key, (long)getpid());
   snprintf(log, sizeof log, "%s/%s.%ld.log", dir, key, (long)getpid());
+  // loaded earlier in this process (checked then): the same function
+  void *known = loaded_find(so, name);
+  if (known) {
+    mbd_sym_lib *l = malloc(sizeof *l);
+    if (!l) {
+      return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.compile");
+    }
+    l->handle = NULL;
+    *lib = l;
+    memcpy(fn, &known, sizeof *fn);
+    return MBD_OK;
+  }
   // a cached object that passes the checks is loaded; anything else is built again
   int fd = -1;
   char why[128];
@@ -732,7 +792,7 @@ int mbd_sym_compile_c(const char *src, const char *name, mbd_sym_cfn *fn, mbd_sy
     dlclose(hd);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym.compile");
   }
-  l->handle = hd;
+  l->handle = loaded_add(so, name, sym) ? NULL : hd;
   *lib = l;
   /* POSIX guarantees a function pointer round-trips through dlsym's void *: copy the bits */
   memcpy(fn, &sym, sizeof *fn);
@@ -756,7 +816,9 @@ int mbd_sym_compile(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym
 
 void mbd_sym_lib_close(mbd_sym_lib *lib) {
   if (lib) {
-    dlclose(lib->handle);
+    if (lib->handle) {
+      dlclose(lib->handle);
+    }
     free(lib);
   }
 }

@@ -239,6 +239,55 @@ static void test_spatial_chain_agrees(void **state) {
   mbd_model_free(m);
 }
 
+/* kane's sparse form solves eq 13 through the Schur complement Φq M⁻¹ Φqᵀ (formulations/schur.c)
+ * where M's blocks are positive definite; MBD_KANE_SCHUR=0 keeps the leading matrix's KLU LU. The
+ * two solve the same linear system, each evaluation's v̇ agreeing to rounding, so the runs take the
+ * same steps and end within the bound of the dense-against-sparse test above (1e-10, relative for
+ * the reaction of 121 N; measured on the same chain in Lua: 9e-15 and, with every block by its
+ * Cholesky factor, 7e-14 at most, the reaction within 1.1e-12 N): a planar chain of 12 links
+ * (diagonal M), and again with every block of M through its Cholesky factor
+ * (MBD_KANE_SCHUR=general: the path of blocks that are not diagonal); and a spatial chain, whose
+ * Euler-parameter blocks are not positive definite, where both runs take the KLU path and agree
+ * exactly */
+static void test_kane_schur_agrees(void **state) {
+  (void)state;
+  mbd_model *m = planar_chain(12);
+  const char *chans[] = {"l12.x", "l12.y", "l12.theta", "l7.theta", "l12.vx", "l1.omega", "j1.fy"};
+  mbd_run *s = run(m, MBD_FORM_KANE, MBD_LINSOLVE_SPARSE, 2);
+  setenv("MBD_KANE_SCHUR", "0", 1);
+  mbd_run *k = run(m, MBD_FORM_KANE, MBD_LINSOLVE_SPARSE, 2);
+  // (and the path of blocks that are not diagonal: every block by its Cholesky factor)
+  setenv("MBD_KANE_SCHUR", "general", 1);
+  mbd_run *g = run(m, MBD_FORM_KANE, MBD_LINSOLVE_SPARSE, 2);
+  unsetenv("MBD_KANE_SCHUR");
+  assert_int_equal(mbd_run_get_stats(s)->nfev, mbd_run_get_stats(k)->nfev);
+  assert_int_equal(mbd_run_get_stats(g)->nfev, mbd_run_get_stats(k)->nfev);
+  int differ = 0;
+  for (size_t c = 0; c < sizeof chans / sizeof chans[0]; c++) {
+    double a = last(s, chans[c]), b = last(k, chans[c]), x = last(g, chans[c]);
+    MBD_ASSERT_NEAR(a, b, 1e-10 * (fabs(b) > 1 ? fabs(b) : 1));
+    MBD_ASSERT_NEAR(x, b, 1e-10 * (fabs(b) > 1 ? fabs(b) : 1));
+    differ |= a != b;
+  }
+  assert_true(differ);  // (the two paths ran: their roundings differ)
+  mbd_run_free(s);
+  mbd_run_free(k);
+  mbd_run_free(g);
+  mbd_model_free(m);
+  m = spatial_chain(4);
+  s = run(m, MBD_FORM_KANE, MBD_LINSOLVE_SPARSE, 0.5);
+  setenv("MBD_KANE_SCHUR", "0", 1);
+  k = run(m, MBD_FORM_KANE, MBD_LINSOLVE_SPARSE, 0.5);
+  unsetenv("MBD_KANE_SCHUR");
+  const char *schans[] = {"l4.x", "l4.y", "l4.z", "l4.e0", "l3.wz"};
+  for (size_t c = 0; c < sizeof schans / sizeof schans[0]; c++) {
+    assert_true(last(s, schans[c]) == last(k, schans[c]));
+  }
+  mbd_run_free(s);
+  mbd_run_free(k);
+  mbd_model_free(m);
+}
+
 /* the choice: auto is dense for a double pendulum (10 unknowns) and sparse for the 12-link chain
  * (60); each is overridden both ways; one symbolic analysis of the leading matrix for a run whose
  * active rows never change, and gcp one more for its partition */
@@ -307,10 +356,13 @@ static void test_refused(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_klu_against_lapack), cmocka_unit_test(test_planar_chain_agrees),
-      cmocka_unit_test(test_spatial_chain_agrees), cmocka_unit_test(test_choice),
-      cmocka_unit_test(test_refused), cmocka_unit_test(test_pivot_rows),
-      cmocka_unit_test(test_large_partition)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_klu_against_lapack),
+                                     cmocka_unit_test(test_planar_chain_agrees),
+                                     cmocka_unit_test(test_spatial_chain_agrees),
+                                     cmocka_unit_test(test_choice),
+                                     cmocka_unit_test(test_refused),
+                                     cmocka_unit_test(test_pivot_rows),
+                                     cmocka_unit_test(test_large_partition),
+                                     cmocka_unit_test(test_kane_schur_agrees)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
