@@ -2,8 +2,8 @@
  *
  *   Φ̈ + 2α Φ̇ + β² Φ = 0   ⇒   Φq v̇ = γ − 2α(Φq v + Φt) − β² Φ
  *
- * solved with the augmented system of augmented.c.  α, β ≥ 0 are the user's choice (the paper:
- * 1..10); α = β = 0 is the plain augmented formulation. */
+ * solved with the augmented system of augmented_solve.c.  α, β ≥ 0 are the user's choice (the
+ * paper: 1..10); α = β = 0 is the plain augmented formulation. */
 #include <stdlib.h>
 
 #include "formulations.h"

@@ -1,5 +1,5 @@
 /* the state of the formulations that integrate every coordinate (augmented, baumgarte,
- * udwadia_kalaba): y = [q; v], y' = [q̇(q, v); v̇], and the lookup of the formulation tables.
+ * udwadia_kalaba): y = [q; v], y' = [q̇(q, v); v̇].
  * q here is the positions of the blocks with velocities (q[0..nqi)): the surface parameters of
  * contacts after them are solved at every evaluation, not integrated. */
 #include <string.h>

@@ -4,9 +4,9 @@
  * first-order ODE y' = f(t, y) for the integrator: it chooses what y holds (all coordinates and
  * velocities, or only the independent ones), how a state is completed from y (position and
  * velocity analyses), and how accelerations and multipliers are solved for.  The driver
- * (engine/sim/simulate.c) knows nothing else about it: it looks the ops table up (table.c, beside
- * the formulation's descriptor, mbd/formulation.h, whose capabilities it reads) and calls
- * through it.
+ * (engine/sim/simulate.c) knows nothing else about it: it looks the ops table up (lookup.c; the
+ * formulation's descriptor, mbd/formulation.h, whose capabilities it reads, is table.c's) and
+ * calls through it.
  *
  *   augmented       y = [q; v]        [M Φqᵀ; Φq 0][v̇; λ] = [Q; γ]            paper 000 eq 13
  *   baumgarte       y = [q; v]        the same with γ − 2αΦ̇ − β²Φ             paper 000 eq 5–9
@@ -82,8 +82,11 @@ typedef struct mbd_form_ops {
   int (*rows_sparse)(const mbd_model *m, const mbd_sim_opts *o);
 } mbd_form_ops;
 
-/* the ops of formulation f (mbd_formulation; table.c, with its descriptor), NULL outside */
+/* the ops of formulation f (mbd_formulation; lookup.c, its descriptor in table.c), NULL outside */
 const mbd_form_ops *mbd_form_lookup(int f);
+/* the same for the Cartesian kernels only (kernels.c: what relative solves with), NULL for
+ * relative and outside */
+const mbd_form_ops *mbd_form_kernel(int f);
 
 extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, mbd_form_kane,
     mbd_form_udwadia_kalaba, mbd_form_relative;
@@ -91,16 +94,17 @@ extern const mbd_form_ops mbd_form_augmented, mbd_form_baumgarte, mbd_form_gcp, 
 /* ------------------------------------------------------------------------------------------ */
 /* shared pieces                                                                               */
 
-/* augmented.c: v̇ and λ from [M Φqᵀ; Φq 0] with the right-hand side γ* (ma) on the active rows;
- * MBD_RESELECTED when the active rows were chosen again and γ* (not gamma_a) must be rebuilt */
+/* augmented_solve.c: v̇ and λ from [M Φqᵀ; Φq 0] with the right-hand side γ* (ma) on the active
+ * rows; MBD_RESELECTED when the active rows were chosen again and γ* (not gamma_a) must be
+ * rebuilt */
 int mbd_dynamics_augmented(const mbd_model *m, mbd_data *d, const double *gamma_star,
                            mbd_error *err);
 
 /* gcp: the same solve (the two differ only in the contacts' reuse of the factorization) */
 int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
                      mbd_error *err);
-/* singular.c: Gauss's principle near a singular configuration (augmented.c calls it where the
- * leading matrix's pivot ratio has fallen by AUG_GAUSS_REL, for every Cartesian formulation):
+/* singular.c: Gauss's principle near a singular configuration (augmented_solve.c calls it where
+ * the leading matrix's pivot ratio has fallen by AUG_GAUSS_REL, for every Cartesian formulation):
  *   v̇ = a + S (Φq S)⁺ (γ − Φq a) + S V filter(σ) Uᵀ (γ* − γ)
  * on the active rows (any rank), and with want_lambda the minimum-norm multipliers of
  * Φqᵀλ = Q − M v̇.  MBD_E_SINGULAR naming the row when the mechanism is locked (the acceleration
@@ -262,14 +266,14 @@ int mbd_aug_eval(void *self, mbd_part_base_fn base, const mbd_model *m, mbd_data
 int mbd_aug_prepare(void *self, const mbd_model *m, mbd_data *d, double t, const double *y,
                     int flags, int *solve, mbd_error *err);
 
-/* augmented.c: the pivot ratio of a leading-matrix factorization (piv 0: regular) into the run's
- * watch — the re-selection baseline d->aug_ratio0, the run's first ratio d->aug_ratio_start, the
- * least ratio relative to it (d->sing_ratio at d->sing_t) — returning the scale of the
- * singular-configuration tests (the first ratio, or this one before any) */
+/* augmented_solve.c: the pivot ratio of a leading-matrix factorization (piv 0: regular) into the
+ * run's watch — the re-selection baseline d->aug_ratio0, the run's first ratio
+ * d->aug_ratio_start, the least ratio relative to it (d->sing_ratio at d->sing_t) — returning the
+ * scale of the singular-configuration tests (the first ratio, or this one before any) */
 double mbd_pivot_watch(mbd_data *d, int piv, double ratio);
 
-/* augmented.c: the solve of mbd_dynamics_augmented again with a new right-hand side (d->Q and
- * γ*), reusing its factorization of the leading matrix (Gauss's principle again when the last
+/* augmented_solve.c: the solve of mbd_dynamics_augmented again with a new right-hand side (d->Q
+ * and γ*), reusing its factorization of the leading matrix (Gauss's principle again when the last
  * solve was one: d->gauss_solved) */
 int mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star,
                                  mbd_error *err);
@@ -324,8 +328,8 @@ void mbd_gauss_filter(int mr, int mn, const double *U, const double *sv, const d
 /* v̇ = a + S x (x, n entries, is overwritten) */
 void mbd_gauss_apply(int n, const mbd_uk_root *S, const double *a, double *x, double *vdot);
 
-/* udwadia_kalaba.c: whether its sparse form applies to m on d — planar rigid bodies (M diagonal),
- * no contacts nor joint friction, every row active (none set aside by the rank test) */
+/* sparse.c: whether udwadia_kalaba's sparse form applies to m on d — planar rigid bodies (M
+ * diagonal), no contacts nor joint friction, every row active (none set aside by the rank test) */
 int mbd_uk_sparse_fits(const mbd_model *m, const mbd_data *d);
 
 /* sparse.c: the linear solver of a run (linear_solver; "auto" by size and structure) for

@@ -66,14 +66,14 @@ static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
   // (its event op serves the inner formulation's passage of singular configurations, not
   // contacts: the driver's own test of contacts does not see that)
   if (m->ncontact > 0 || m->njfric > 0) {
-    const mbd_form_ops *f = mbd_form_lookup(o->formulation);
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CONTACTS, f ? f->name : "?", m->name);
+    const char *f = mbd_formulation_name(o->formulation);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CONTACTS, f ? f : "?", m->name);
   }
   int s = cartesian_mode(o) ? o->formulation : o->solver;
   if (s != MBD_FORM_AUGMENTED && s != MBD_FORM_BAUMGARTE && s != MBD_FORM_GCP &&
       s != MBD_FORM_KANE && !(cartesian_mode(o) && s == MBD_FORM_UK)) {
-    const mbd_form_ops *f = mbd_form_lookup(s);
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_SOLVER, f ? f->name : "?");
+    const char *f = mbd_formulation_name(s);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_SOLVER, f ? f : "?");
   }
   if (o->code < 0 || o->code >= MBD_CODE_N) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_REL_CODE, o->code);
@@ -96,7 +96,7 @@ static int check(const mbd_model *m, const mbd_sim_opts *o, mbd_error *err) {
                       m->name);
     }
   }
-  const mbd_form_ops *in = mbd_form_lookup(s);
+  const mbd_form_ops *in = mbd_form_kernel(s);
   return in->check ? in->check(m, o, err) : MBD_OK;
 }
 
@@ -184,7 +184,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
     if (r->mr->ma0 == 0 && (o->solver == MBD_FORM_GCP || o->solver == MBD_FORM_KANE)) {
       r->io.formulation = MBD_FORM_AUGMENTED;
     }
-    r->inner = mbd_form_lookup(r->io.formulation);
+    r->inner = mbd_form_kernel(r->io.formulation);
     if (r->recursive) {
       // the same solvers on the recursion: augmented and baumgarte integrate [q; v], gcp and
       // kane the partition's independent coordinates

@@ -37,7 +37,7 @@
  *   (G X) λ = G q̈₀ − γ*,   q̈ = q̈₀ − X λ
  *
  * an m×m system (LU), O(n·m + m²·n + m³) in all.  Multipliers, pivot watch and the re-selection
- * of rows set aside at assembly follow the dense augmented solve (augmented.c). */
+ * of rows set aside at assembly follow the dense augmented solve (augmented_solve.c). */
 #include "relative_aba.h"
 
 #include <float.h>
@@ -54,8 +54,8 @@
  * matrix, so the test does not move with the size of the subtree below the joint. */
 #define ABA_PIVOT_REL 1e-13
 /* the pivot ratios of the m×m system at which rows are chosen again and Gauss's principle takes
- * over from the LU, relative to its first (augmented.c: the same tests on the augmented matrix;
- * the m×m matrix carries σ², the leading matrix's LU about σ) */
+ * over from the LU, relative to its first (augmented_solve.c: the same tests on the augmented
+ * matrix; the m×m matrix carries σ², the leading matrix's LU about σ) */
 #define ABA_RESELECT_REL 1e-3
 #define ABA_GAUSS_REL 1e-6
 /* Gauss's principle on it: eigenvalues below ABA_GAUSS_CUT of the largest dropped; the
@@ -774,7 +774,7 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
         hi = fmax(hi, u);
       }
       ratio = hi > 0 ? lo / hi : 0;
-      // rows set aside at assembly may be needed on this part of the motion (augmented.c)
+      // rows set aside at assembly may be needed on this part of the motion (augmented_solve.c)
       if (pass == 0 && d->ma < m->mrow &&
           (piv > 0 || (d->aug_ratio0 > 0 && ratio < ABA_RESELECT_REL * d->aug_ratio0))) {
         int rs = mbd_reselect_rows(m, d, err);

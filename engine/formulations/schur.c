@@ -33,8 +33,8 @@
 /* the envelope's average width per row above which the KLU path is kept */
 #define SCHUR_MAX_ENV 16
 /* the fall of the pivot ratio (relative to the first factorization) from which the KLU path
- * serves: above augmented.c's re-selection (1e-3) and Gauss (1e-4) thresholds, so those act on
- * the KLU path's own pivots */
+ * serves: above augmented_solve.c's re-selection (1e-3) and Gauss (1e-4) thresholds, so those act
+ * on the KLU path's own pivots */
 #define SCHUR_FALL 1e-2
 
 typedef struct {

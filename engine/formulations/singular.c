@@ -10,8 +10,8 @@
  *
  * Near the configuration the LU of the leading matrix squares the conditioning (its smallest
  * pivot is about σ², σ the vanishing singular value of Φq S); the SVD sees σ itself.  augmented,
- * baumgarte and gcp use this in place of the LU there (augmented.c), so that all of them follow
- * the motion through the configuration on its branch, whatever the round-off.
+ * baumgarte and gcp use this in place of the LU there (augmented_solve.c), so that all of them
+ * follow the motion through the configuration on its branch, whatever the round-off.
  *
  * The right-hand side γ* of augmented.c is split into its exact part γ and the stabilization
  * γ* − γ (baumgarte's −2αΦ̇ − β²Φ).  The exact part goes through the pseudo-inverse, dropping

@@ -40,6 +40,19 @@
 
 /* (the solver names: mbd_linear_solver_name in sim/simulate.c) */
 
+/* (udwadia_kalaba's test stands here, below the formulation: the choice reads it) */
+int mbd_uk_sparse_fits(const mbd_model *m, const mbd_data *d) {
+  if (m->ncontact > 0 || m->njfric > 0 || d->ma != m->mrow) {
+    return 0;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body[b].kind != MBD_BODY_RIGID2) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *o, int form,
                            mbd_error *err) {
   int want = o->linear_solver;
@@ -49,8 +62,8 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
   if (want == MBD_LINSOLVE_RECURSIVE && d->sp) {
     // (on joint coordinates, d->sp NULL, relative runs the recursion itself and its kane or gcp
     // partition stays dense)
-    const mbd_form_ops *f = mbd_form_lookup(form);
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_RECURSIVE_CARTESIAN, f ? f->name : "?");
+    const char *name = mbd_formulation_name(form);
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_FORM_RECURSIVE_CARTESIAN, name ? name : "?");
   }
   // where the sparse solve is not written
   char why[320];
@@ -68,7 +81,7 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
     snprintf(why, sizeof why,
              "formulation %s on model '%s' with contacts or joint friction (the partition of "
              "their velocity-level rows is dense)",
-             mbd_form_lookup(form)->name, m->name);
+             mbd_formulation_name(form), m->name);
   }
   if (why[0]) {
     if (want == MBD_LINSOLVE_SPARSE) {

@@ -1,7 +1,9 @@
 /* the formulations' table: each one's descriptor (mbd/formulation.h) — its state layout, solve
- * kernel, capabilities, option defaults, linear solvers, warnings and manifest keys — and its ops
- * (formulations.h).  Everything outside formulations/ that depends on which formulation runs asks
- * this table; a new formulation is its ops file and one entry here. */
+ * kernel, capabilities, option defaults, linear solvers, warnings and manifest keys — with the
+ * names of formulations, codes and linear solvers.  Everything outside formulations/ that depends
+ * on which formulation runs asks this table; a new formulation is its ops file, one entry here and
+ * one in the ops lookup (kernels.c or lookup.c).  Apart from the ops, which point at every
+ * formulation: the formulations read their names here, so the table calls none of them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -93,15 +95,6 @@ static const mbd_formulation_info table[MBD_FORM_N] = {
                            .solver = MBD_FORM_KANE,
                            .without_rows = MBD_FORM_RELATIVE},
 };
-
-static const mbd_form_ops *const ops[MBD_FORM_N] = {[MBD_FORM_AUGMENTED] = &mbd_form_augmented,
-                                                    [MBD_FORM_BAUMGARTE] = &mbd_form_baumgarte,
-                                                    [MBD_FORM_GCP] = &mbd_form_gcp,
-                                                    [MBD_FORM_KANE] = &mbd_form_kane,
-                                                    [MBD_FORM_UK] = &mbd_form_udwadia_kalaba,
-                                                    [MBD_FORM_RELATIVE] = &mbd_form_relative};
-
-const mbd_form_ops *mbd_form_lookup(int f) { return (f >= 0 && f < MBD_FORM_N) ? ops[f] : NULL; }
 
 const mbd_formulation_info *mbd_formulation_info_of(int f) {
   return (f >= 0 && f < MBD_FORM_N) ? &table[f] : NULL;

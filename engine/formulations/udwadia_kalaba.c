@@ -254,18 +254,6 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
 #define UK_KKT_ABS 1e-12
 #define UK_SVD_RATIO 1e-6
 
-int mbd_uk_sparse_fits(const mbd_model *m, const mbd_data *d) {
-  if (m->ncontact > 0 || m->njfric > 0 || d->ma != m->mrow) {
-    return 0;
-  }
-  for (int b = 1; b < m->nbody; b++) {
-    if (m->body[b].kind != MBD_BODY_RIGID2) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* y ← y + α Φq x over all rows, from the sparse form's rows */
 static void sparse_phiq_mv(const mbd_model *m, const mbd_data *d, double alpha, const double *x,
                            double *y) {

@@ -18,10 +18,10 @@
 /* KLU's partial-pivoting threshold: a diagonal entry is kept as pivot when at least this
  * fraction of the largest in its column.  1: the largest, as LAPACK's dgetrf, and no row scaling
  * (below): the pivot ratio is then the quantity the dense watch of singular configurations was
- * calibrated on (augmented.c).  KLU's defaults (0.001, rows scaled by their largest entry) gave a
- * leading matrix of a parallelogram chain a pivot ratio of 4e-3 at the start (LAPACK: 0.14), and
- * its fall at the flat configuration stayed above the stop; with these the two stop within 3e-4 s
- * of each other.  It costs no time on chains (strict pivoting finds the same fill there). */
+ * calibrated on (augmented_solve.c).  KLU's defaults (0.001, rows scaled by their largest entry)
+ * gave a leading matrix of a parallelogram chain a pivot ratio of 4e-3 at the start (LAPACK: 0.14),
+ * and its fall at the flat configuration stayed above the stop; with these the two stop within
+ * 3e-4 s of each other.  It costs no time on chains (strict pivoting finds the same fill there). */
 #define SPLU_TOL 1.0
 
 struct mbd_splu {
