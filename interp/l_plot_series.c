@@ -64,7 +64,7 @@ int l_plot_series(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_plot_lines(&spec, &err) < 0) {
-    return luaL_error(L, "plot: %s", err.msg);
+    return luaL_error(L, "%s", err.msg);  // the engine names "plot" and the file
   }
   lua_pushstring(L, file);
   return 1;

@@ -22,6 +22,8 @@
 #define MSG_OUT_NOMEM_SERIES "plot '%s': out of memory for %d series"  /* file, nseries */
 #define MSG_OUT_READ "%s '%s': cannot read: %s"              /* kind, file, strerror */
 #define MSG_OUT_FORMAT "annotate '%s': not a %s file this writer recognizes" /* file, format */
+#define MSG_OUT_TEXT "plot '%s': the %s is not UTF-8 text (a malformed byte at offset %ld)" \
+  /* file, what, offset */
 #define MSG_OUT_NOMEM_GRID "heatmap '%s': out of memory for a %d x %d grid" /* file, nx, ny */
 
 /* the figure PLplot rendered is not whole (a full temporary folder): file, bytes, folder */
@@ -57,6 +59,11 @@ typedef void (*plot_draw_fn)(void *ctx);
  * pixel size (0 → default).  Returns MBD_OK or MBD_E_INPUT naming the file. */
 int plot_check_target(const char *file, int width, int height, const char **device, int *w, int *h,
                       mbd_error *err);
+
+/* text drawn on a figure (a title, an axis label, a series' label; NULL: none) must be UTF-8:
+ * PLplot's cairo driver renders a malformed sequence as nothing and leaks its text buffers.
+ * MBD_OK, or MBD_E_INPUT naming the file, the text (what) and the offset of the bad byte */
+int plot_check_text(const char *file, const char *what, const char *text, mbd_error *err);
 
 /* run one figure on its own PLplot stream: check the file can be written (mbd/fileout.h), render
  * into a private temporary file (white background and the palette, plinit, draw(ctx), plend1),

@@ -114,6 +114,12 @@ int mbd_plot_heatmap(const mbd_plot_heatmap_spec *spec, mbd_error *err) {
   if (rc != MBD_OK) {
     return rc;
   }
+  if ((rc = plot_check_text(spec->file, "title", spec->title, err)) != MBD_OK ||
+      (rc = plot_check_text(spec->file, "x label", spec->xlabel, err)) != MBD_OK ||
+      (rc = plot_check_text(spec->file, "y label", spec->ylabel, err)) != MBD_OK ||
+      (rc = plot_check_text(spec->file, "z label", spec->zlabel, err)) != MBD_OK) {
+    return rc;
+  }
   if (spec->x == NULL || spec->y == NULL || spec->z == NULL) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_NULL, "heatmap",
                     spec->x == NULL   ? "x"

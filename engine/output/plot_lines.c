@@ -250,6 +250,16 @@ int mbd_plot_lines(const mbd_plot_spec *spec, mbd_error *err) {
     if (s->n < 0 || (s->n > 0 && (s->x == NULL || s->y == NULL))) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_SERIES, spec->file, k + 1);
     }
+    char what[40];
+    snprintf(what, sizeof what, "label of series %d", k + 1);
+    if ((rc = plot_check_text(spec->file, what, s->label, err)) != MBD_OK) {
+      return rc;
+    }
+  }
+  if ((rc = plot_check_text(spec->file, "title", spec->title, err)) != MBD_OK ||
+      (rc = plot_check_text(spec->file, "x label", spec->xlabel, err)) != MBD_OK ||
+      (rc = plot_check_text(spec->file, "y label", spec->ylabel, err)) != MBD_OK) {
+    return rc;
   }
 
   // a logarithmic y axis plots log10(y): the series copied with y ≤ 0 as gaps

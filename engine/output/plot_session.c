@@ -21,6 +21,7 @@
 
 #include "mbd/fileout.h"
 
+#include "mbd/text.h"
 #include "output_impl.h"
 
 /* the figure being drawn, seen by the handlers (PLplot's handlers take no user data) */
@@ -50,6 +51,11 @@ static int on_exit_request(PLCHAR_VECTOR msg) {
     longjmp(g_session->jump, 1);
   }
   return 1;
+}
+
+int plot_check_text(const char *file, const char *what, const char *text, mbd_error *err) {
+  long bad = text ? mbd_text_utf8_error(text) : -1;
+  return bad < 0 ? MBD_OK : MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_TEXT, file, what, bad);
 }
 
 int plot_check_target(const char *file, int width, int height, const char **device, int *w, int *h,

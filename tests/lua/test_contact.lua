@@ -291,6 +291,16 @@ local cases = {
   -- mbd.plot of numbers computed in a script
   {"plot series: bad series", function() mbd.plot { series = {{x = {1, 2}, y = {1}}}, file = "x.png" } end, {},
    false, "plot: series[1] needs lists x and y of the same length"},
+  -- text that is not UTF-8 is refused before drawing (PLplot's cairo driver drew nothing for it
+  -- and leaked its text buffers: found by the fuzzer); the offset is the first malformed byte
+  {"plot: a label that is not UTF-8", function()
+     mbd.plot { series = {{x = {1, 2}, y = {1, 2}, label = "Bau\xff\xfegarte"}}, file = "x.png" }
+   end, {}, false, "plot 'x.png': the label of series 1 is not UTF-8 text (a malformed byte at offset 3)",
+   line = 1},
+  {"heatmap: a title that is not UTF-8", function()
+     mbd.plot { kind = "heatmap", x = {1, 2}, y = {1, 2}, z = {{1, 2}, {3, 4}}, file = "x.png",
+                title = "\xc3" }
+   end, {}, false, "plot 'x.png': the title is not UTF-8 text (a malformed byte at offset 0)", line = 1},
 }
 
 -- relative coordinates and generated code do not take contacts yet: a clear refusal, not a crash
