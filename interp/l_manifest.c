@@ -49,14 +49,14 @@ static void tail(mbd_run *r) {
 }
 
 /* the integrator fields every dynamic run shares */
-static void integration(mbd_run *r, int integrator, double rtol, double atol, double step,
-                        double t_end, double output_every, int steps_too) {
-  mbd_run_set_manifest(r, "integrator", mbd_integrator_name(integrator));
-  if (integrator == MBD_INT_RK4) {
-    set_num(r, "step", step);
+static void integration(mbd_run *r, const mbd_ode_opts *io, double t_end, double output_every,
+                        int steps_too) {
+  mbd_run_set_manifest(r, "integrator", mbd_integrator_name(io->kind));
+  if (io->kind == MBD_INT_RK4) {
+    set_num(r, "step", io->step);
   } else {
-    set_num(r, "rtol", rtol);
-    set_num(r, "atol", atol);
+    set_num(r, "rtol", io->rtol);
+    set_num(r, "atol", io->atol);
   }
   set_num(r, "t_end", t_end);
   if (output_every > 0 || !steps_too) {
@@ -66,6 +66,9 @@ static void integration(mbd_run *r, int integrator, double rtol, double atol, do
     char buf[96];
     snprintf(buf, sizeof buf, "steps (at least every %.6g)", t_end / 500);
     mbd_run_set_manifest(r, "output_every", buf);
+  }
+  if (io->max_order > 0) {
+    set_num(r, "max_order", io->max_order);
   }
 }
 
@@ -77,10 +80,7 @@ void l_manifest_simulate(mbd_run *r, const mbd_model *m, const mbd_sim_opts *o, 
   mbd_model_hash(m, hash);
   head(r, mbd_model_name(m), hash);
   mbd_run_set_manifest(r, "formulation", mbd_formulation_name(o->formulation));
-  integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every, 1);
-  if (o->max_order > 0) {
-    set_num(r, "max_order", o->max_order);
-  }
+  integration(r, &o->ode, o->t_end, o->output_every, 1);
   // the formulation's own keys (the table's manifest)
   const mbd_formulation_info *fi = mbd_formulation_info_of(o->formulation);
   unsigned keys = fi ? fi->manifest : 0;
@@ -124,10 +124,7 @@ void l_manifest_system(mbd_run *r, const mbd_system *s, const mbd_sys_opts *o) {
   mbd_system_hash(s, hash);
   head(r, mbd_system_name(s), hash);
   mbd_run_set_manifest(r, "formulation", "udwadia_kalaba");
-  integration(r, o->integrator, o->rtol, o->atol, o->step, o->t_end, o->output_every, 0);
-  if (o->max_order > 0) {
-    set_num(r, "max_order", o->max_order);
-  }
+  integration(r, &o->ode, o->t_end, o->output_every, 0);
   tail(r);
 }
 

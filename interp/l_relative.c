@@ -110,8 +110,8 @@ int l_model_export_c(lua_State *L) {
   const mbd_formulation_info *rel =
       mbd_formulation_info_of(mbd_formulation_with(MBD_FCAP_JOINT_COORDS));
   mbd_export_opts o = {.t_end = so.t_end,
-                       .rtol = so.rtol,
-                       .atol = so.atol,
+                       .rtol = so.ode.rtol,
+                       .atol = so.ode.atol,
                        .solver = mbd_formulation_from_name("baumgarte"),
                        .alpha = rel->alpha,
                        .beta = rel->beta};

@@ -32,47 +32,48 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
     }
   }
   // the integrator: a name, tolerances, steps, the output interval
-  if (f->integrator) {
+  if (f->ode) {
+    mbd_ode_opts *io = f->ode;
     const char *ig = lx_opt_string(L, idx, fn, "integrator");
     if (ig) {
-      *f->integrator = mbd_integrator_from_name(ig);
-      if (*f->integrator < 0) {
+      io->kind = mbd_integrator_from_name(ig);
+      if (io->kind < 0) {
         luaL_error(L, "%s: unknown integrator '%s' (adams, rk45, bdf, rk4, rkf45)", fn, ig);
       }
     }
-    lx_opt_number(L, idx, fn, "rtol", f->rtol);
-    lx_opt_number(L, idx, fn, "atol", f->atol);
-    int has_step = lx_opt_number(L, idx, fn, "step", f->step);
-    if (*f->integrator == MBD_INT_RK4 && !has_step) {
+    lx_opt_number(L, idx, fn, "rtol", &io->rtol);
+    lx_opt_number(L, idx, fn, "atol", &io->atol);
+    int has_step = lx_opt_number(L, idx, fn, "step", &io->step);
+    if (io->kind == MBD_INT_RK4 && !has_step) {
       luaL_error(L, "%s: integrator 'rk4' needs field 'step' (the fixed step h)", fn);
     }
-    int has_max_step = lx_opt_number(L, idx, fn, "max_step", f->max_step);
-    if (f->max_order && lx_opt_int(L, idx, fn, "max_order", f->max_order)) {
-      int top = *f->integrator == MBD_INT_ADAMS ? 12 : *f->integrator == MBD_INT_BDF ? 5 : 0;
+    int has_max_step = lx_opt_number(L, idx, fn, "max_step", &io->max_step);
+    if (lx_opt_int(L, idx, fn, "max_order", &io->max_order)) {
+      int top = io->kind == MBD_INT_ADAMS ? 12 : io->kind == MBD_INT_BDF ? 5 : 0;
       if (top == 0) {
         luaL_error(L, "%s: field 'max_order' is for integrators adams and bdf (got '%s')", fn,
-                   mbd_integrator_name(*f->integrator));
+                   mbd_integrator_name(io->kind));
       }
-      if (*f->max_order < 1 || *f->max_order > top) {
+      if (io->max_order < 1 || io->max_order > top) {
         luaL_error(L, "%s: field 'max_order' must be 1 to %d for integrator '%s', got %d", fn,
-                   top, mbd_integrator_name(*f->integrator), *f->max_order);
+                   top, mbd_integrator_name(io->kind), io->max_order);
       }
     }
     int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
     mbd_error terr;
-    if (mbd_ode_check_tolerances(fn, *f->rtol, *f->atol, &terr) != MBD_OK) {
+    if (mbd_ode_check_tolerances(fn, io->rtol, io->atol, &terr) != MBD_OK) {
       luaL_error(L, "%s", terr.msg);
     }
-    if (has_step && (!(*f->step > 0) || !isfinite(*f->step) || *f->step > *f->t_end)) {
+    if (has_step && (!(io->step > 0) || !isfinite(io->step) || io->step > *f->t_end)) {
       luaL_error(L, "%s: field 'step' must be positive, finite and at most t_end, got %s", fn,
-                 lx_num(nb0, sizeof nb0, *f->step));
+                 lx_num(nb0, sizeof nb0, io->step));
     }
     // below 1e-9·t_end the integrator could not take such a step at all (its smallest step is
     // 64 rounding units of the time)
-    if (has_max_step && (!(*f->max_step >= 1e-9 * *f->t_end) || !isfinite(*f->max_step))) {
+    if (has_max_step && (!(io->max_step >= 1e-9 * *f->t_end) || !isfinite(io->max_step))) {
       luaL_error(L, "%s: field 'max_step' must be finite and at least 1e-9·t_end = %s, got %s",
                  fn, lx_num(nb1, sizeof nb1, 1e-9 * *f->t_end),
-                 lx_num(nb0, sizeof nb0, *f->max_step));
+                 lx_num(nb0, sizeof nb0, io->max_step));
     }
     if (has_every && (!(*f->output_every > 0) || !isfinite(*f->output_every))) {
       luaL_error(L, "%s: field 'output_every' must be positive and finite, got %s", fn,
@@ -219,12 +220,7 @@ int l_model_simulate(lua_State *L) {
                           .t_end = &o.t_end,
                           .formulation = &o.formulation,
                           .check = model_formulation,
-                          .integrator = &o.integrator,
-                          .rtol = &o.rtol,
-                          .atol = &o.atol,
-                          .step = &o.step,
-                          .max_step = &o.max_step,
-                          .max_order = &o.max_order,
+                          .ode = &o.ode,
                           .output_every = &o.output_every,
                           .position_tol = &o.position_tol,
                           .max_newton = &o.max_newton};

@@ -6,6 +6,7 @@
 
 #include <lua.h>
 
+#include "mbd/integrators.h"
 #include "mbd/model.h"
 
 /* the fields of a run table every caller shares, as places in the caller's engine options
@@ -21,11 +22,10 @@ typedef struct l_sim_fields {
   int *formulation; /* with check: the formulation named, when the field is given */
   /* the caller's formulation called name, or raises naming the ones the caller runs */
   int (*check)(lua_State *L, const char *name);
-  int *integrator;      /* with the five below: the integrator fields (simulate) */
-  double *rtol, *atol;  /* integrator tolerances, > 0 */
-  double *step;         /* rk4: the fixed step (then required); others: the initial step */
-  double *max_step;     /* s */
-  int *max_order;       /* adams 1–12, bdf 1–5 (0: the method's own) */
+  /* the integrator fields (simulate): integrator (kind), rtol, atol (> 0), step (rk4: the fixed
+   * step, then required; others: the initial step), max_step (s), max_order (adams 1–12, bdf 1–5;
+   * 0: the method's own) */
+  mbd_ode_opts *ode;
   double *output_every; /* s */
   int *steps;           /* kinematics: number of output intervals */
   double *position_tol; /* models: Newton tolerance of position analyses */

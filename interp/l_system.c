@@ -324,9 +324,7 @@ static int l_system_simulate(lua_State *L) {
   mbd_sys_opts_default(&o);
   int formulation = mbd_formulation_with(MBD_FCAP_SYSTEM);
   const l_sim_fields f = {.fn = "simulate", .t_end = &o.t_end, .formulation = &formulation,
-                          .check = system_formulation, .integrator = &o.integrator,
-                          .rtol = &o.rtol, .atol = &o.atol, .step = &o.step,
-                          .max_step = &o.max_step, .max_order = &o.max_order,
+                          .check = system_formulation, .ode = &o.ode,
                           .output_every = &o.output_every};
   l_sim_read(L, 2, &f);
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {

@@ -28,11 +28,9 @@ void mbd_sim_opts_default(mbd_sim_opts *o) {
   memset(o, 0, sizeof *o);
   o->t_end = 1;
   o->formulation = MBD_FORM_DEFAULT;
-  o->integrator = MBD_INT_ADAMS;
-  mbd_ode_opts io;
-  mbd_ode_opts_default(&io, MBD_INT_ADAMS);
-  o->rtol = io.rtol;  // the integrators' (atol looser than theirs: coordinates of order one)
-  o->atol = 1e-6;
+  // the integrators' defaults (atol looser than theirs: coordinates of order one)
+  mbd_ode_opts_default(&o->ode, MBD_INT_ADAMS);
+  o->ode.atol = 1e-6;
   o->position_tol = 1e-8;
   o->max_newton = 25;
   o->alpha = 5;
@@ -144,7 +142,7 @@ static int step(double t, double *y, void *ud) {
   if (++s->stall_n >= SIM_STALL_STEPS) {
     if (t - s->stall_t < SIM_STALL_SPAN * s->o->t_end) {
       return MBD_FAIL(s->err, MBD_E_INTEGRATOR, MSG_SIM_STALLED, t, (long)SIM_STALL_STEPS,
-                      t - s->stall_t, s->o->rtol, s->o->atol);
+                      t - s->stall_t, s->o->ode.rtol, s->o->ode.atol);
     }
     s->stall_t = t;
     s->stall_n = 0;
@@ -220,8 +218,8 @@ static int check_opts(const mbd_model *m, const mbd_sim_opts *o, const mbd_form_
     const char *nm = mbd_formulation_name(o->formulation);
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_FORMULATION, nm ? nm : "?", m->name);
   }
-  if (mbd_integrator_name(o->integrator) == NULL) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_INTEGRATOR, o->integrator);
+  if (mbd_integrator_name(o->ode.kind) == NULL) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_INTEGRATOR, o->ode.kind);
   }
   if (o->output_every < 0 || !isfinite(o->output_every)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_OUTPUT_EVERY, o->output_every);
@@ -380,7 +378,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
     snprintf(run->note, sizeof run->note, MSG_SIM_DEFAULT_NOTE,
              mbd_formulation_name(o->formulation), why);
   }
-  snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->integrator));
+  snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->ode.kind));
   run->t_end = o->t_end;
   // the assembled state, its rows evaluated, the formulation's own state (a first partition)
   mbd_data_reset(m, s.d);
@@ -441,14 +439,8 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   if (rc == MBD_OK) {
     ops->pack(s.self, m, s.d, y);
-    mbd_ode_opts io = {.kind = o->integrator,
-                       .rtol = o->rtol,
-                       .atol = o->atol,
-                       .step = o->step,
-                       .max_step = o->max_step,
-                       .max_order = o->max_order};
     int nroot = s.nroot_form + (o->stop_fn ? 1 : 0);
-    rc = mbd_ode_new(&ode, s.ny, 0.0, y, &io, rhs, &s, err);
+    rc = mbd_ode_new(&ode, s.ny, 0.0, y, &o->ode, rhs, &s, err);
     if (rc == MBD_OK) {
       rc = mbd_ode_set_output(ode, grid, nout, output, err);
     }
@@ -493,8 +485,8 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   }
   // what the run did not say otherwise: the poses assembly moved, a tolerance too loose
   mbd_sim_warn_start(m, run);
-  if (o->rtol > SIM_LOOSE_RTOL) {
-    mbd_run_warn(run, MSG_SIM_LOOSE_RTOL, o->rtol, SIM_LOOSE_RTOL);
+  if (o->ode.rtol > SIM_LOOSE_RTOL) {
+    mbd_run_warn(run, MSG_SIM_LOOSE_RTOL, o->ode.rtol, SIM_LOOSE_RTOL);
   }
   // silent inaccuracy of a run that succeeded: constraints left behind by a formulation that does
   // not project the state, and default samples far coarser than the motion the integrator saw

@@ -455,9 +455,9 @@ int mbd_system_set_initial(mbd_system *s, const double *q, const double *qd, mbd
 void mbd_sys_opts_default(mbd_sys_opts *o) {
   memset(o, 0, sizeof *o);
   o->t_end = 1;
-  o->integrator = MBD_INT_RK45;
-  o->rtol = 1e-10;
-  o->atol = 1e-10;
+  mbd_ode_opts_default(&o->ode, MBD_INT_RK45);
+  o->ode.rtol = 1e-10;
+  o->ode.atol = 1e-10;
 }
 
 /* an expression into the hash by its printed text (a heap buffer for a long one) */

@@ -410,8 +410,8 @@ static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_err
   if (!(o->t_end > 0) || !isfinite(o->t_end)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_T_END, o->t_end);
   }
-  if (mbd_integrator_name(o->integrator) == NULL) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_INTEGRATOR, o->integrator);
+  if (mbd_integrator_name(o->ode.kind) == NULL) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_INTEGRATOR, o->ode.kind);
   }
   if (o->output_every < 0 || !isfinite(o->output_every)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_OUTPUT_EVERY, o->output_every);
@@ -473,20 +473,15 @@ static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_err
   }
   mbd_run *run = r.run;
   snprintf(run->formulation, sizeof run->formulation, "udwadia_kalaba");
-  snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->integrator));
+  snprintf(run->integrator, sizeof run->integrator, "%s", mbd_integrator_name(o->ode.kind));
   run->t_end = o->t_end;
   memcpy(y, s->q0, (size_t)n * sizeof(double));
   memcpy(y + n, s->qd0, (size_t)n * sizeof(double));
-  mbd_ode_opts io = {.kind = o->integrator,
-                     .rtol = o->rtol,
-                     .atol = o->atol,
-                     .step = o->step,
-                     .max_step = o->max_step,
-                     .max_order = o->max_order};
   mbd_ode_stats st;
   memset(&st, 0, sizeof st);
   double w0 = mbd_clock_wall(), c0 = mbd_clock_cpu();
-  rc = mbd_ode_solve(2 * n, 0.0, y, grid, nout, &io, sys_rhs, sys_output, sys_step, &r, &st, err);
+  rc = mbd_ode_solve(2 * n, 0.0, y, grid, nout, &o->ode, sys_rhs, sys_output, sys_step, &r, &st,
+                     err);
   run->stats.wall_time = mbd_clock_wall() - w0;
   run->stats.cpu_time = mbd_clock_cpu() - c0;
   run->stats.nfev = st.nfev;
@@ -505,8 +500,8 @@ static int simulate(mbd_system *s, const mbd_sys_opts *o, mbd_run **out, mbd_err
     mbd_run_set_errors(run, m, E, E + m);
     free(E);
   }
-  if (o->rtol > SIM_LOOSE_RTOL) {
-    mbd_run_warn(run, MSG_SIM_LOOSE_RTOL, o->rtol, SIM_LOOSE_RTOL);
+  if (o->ode.rtol > SIM_LOOSE_RTOL) {
+    mbd_run_warn(run, MSG_SIM_LOOSE_RTOL, o->ode.rtol, SIM_LOOSE_RTOL);
   }
   mbd_run_finish(run, rc, err);
   free(grid);

@@ -409,7 +409,7 @@ static mbd_run *run_code(mbd_model *m, int code, int solver) {
   o.formulation = MBD_FORM_RELATIVE;
   o.solver = solver;
   o.code = code;
-  o.rtol = o.atol = 1e-10;
+  o.ode.rtol = o.ode.atol = 1e-10;
   o.position_tol = 1e-12;
   o.alpha = MBD_RELATIVE_ALPHA;
   o.beta = MBD_RELATIVE_BETA;
@@ -475,7 +475,7 @@ static void test_cartesian_code(void **state) {
       o.t_end = 1;
       o.formulation = forms[k];
       o.code = c ? MBD_CODE_COMPILED : MBD_CODE_NUMERIC;
-      o.rtol = o.atol = 1e-10;
+      o.ode.rtol = o.ode.atol = 1e-10;
       o.output_every = 0.05;
       mbd_error err;
       mbd_error_clear(&err);

@@ -99,7 +99,7 @@ static mbd_run *run_model(mbd_model *m, int form, double t_end, double tol) {
   mbd_sim_opts_default(&o);
   o.t_end = t_end;
   o.formulation = form;
-  o.rtol = o.atol = tol;
+  o.ode.rtol = o.ode.atol = tol;
   o.position_tol = 1e-12;
   o.output_every = t_end / 100;
   mbd_run *r = NULL;

@@ -249,9 +249,9 @@ static mbd_run *run(mbd_model *m, int form, int integ, double t_end, double rtol
   mbd_sim_opts_default(&o);
   o.t_end = t_end;
   o.formulation = form;
-  o.integrator = integ;
-  o.rtol = rtol;
-  o.atol = rtol * 1e-2;
+  o.ode.kind = integ;
+  o.ode.rtol = rtol;
+  o.ode.atol = rtol * 1e-2;
   o.position_tol = 1e-12;
   o.output_every = t_end / 100;
   mbd_run *r = NULL;
@@ -595,8 +595,8 @@ static double spin_frequency(int kind, double w, int geometric, double *predicte
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   o.t_end = t_end;
-  o.rtol = 1e-10;
-  o.atol = 1e-12;
+  o.ode.rtol = 1e-10;
+  o.ode.atol = 1e-12;
   o.output_every = t_end / 2000;
   mbd_run *r = NULL;
   int rc = mbd_simulate(m, &o, &r, &err);

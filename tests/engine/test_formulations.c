@@ -66,7 +66,7 @@ static mbd_run *run_with(mbd_model *m, int form, double t_end, double tol, doubl
   mbd_sim_opts_default(&o);
   o.t_end = t_end;
   o.formulation = form;
-  o.rtol = o.atol = tol;
+  o.ode.rtol = o.ode.atol = tol;
   o.position_tol = pos_tol;
   o.output_every = 0.05;
   return test_simulate(m, &o);

@@ -375,7 +375,7 @@ static void test_compound_pendulum_period(void **state) {
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   o.t_end = 10.5 * T0;
-  o.rtol = o.atol = 1e-11;
+  o.ode.rtol = o.ode.atol = 1e-11;
   o.output_every = 1e-3;
   mbd_run *r = simulate_ok(m, &o);
   assert_no_warning(m);
@@ -427,14 +427,14 @@ static void test_free_body_parabola(void **state) {
     mbd_sim_opts_default(&o);
     o.t_end = 2;
     o.output_every = 0.05;
-    o.rtol = o.atol = 1e-10;
+    o.ode.rtol = o.ode.atol = 1e-10;
     /* Adams: the local error of a quadratic solution is within the tolerance test, so the error
      * is bounded by rtol·|y| accumulated over the steps: observed 4e-10; tolerance 1e-8.
      * RK4 integrates y'' = g exactly (polynomial of degree 2 ≤ 4): round-off only, 1e-12 */
     double tol = 1e-8;
     if (kind == 1) {
-      o.integrator = MBD_INT_RK4;
-      o.step = 0.01;
+      o.ode.kind = MBD_INT_RK4;
+      o.ode.step = 0.01;
       tol = 1e-12;
     }
     mbd_run *r = simulate_ok(m, &o);
@@ -487,7 +487,7 @@ static void spring_mass(double c, double *max_err, double *decay) {
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   o.t_end = 5;
-  o.rtol = o.atol = 1e-11;
+  o.ode.rtol = o.ode.atol = 1e-11;
   o.output_every = 1e-3;
   mbd_run *r = simulate_ok(m, &o);
   assert_no_warning(m);
@@ -561,7 +561,7 @@ static double double_pendulum_drift(double tol, double *e0) {
   mbd_sim_opts_default(&o);
   o.formulation = MBD_FORM_AUGMENTED;  // the unstabilized system this test measures
   o.t_end = 10;
-  o.rtol = o.atol = tol;
+  o.ode.rtol = o.ode.atol = tol;
   o.output_every = 0.01;
   mbd_run *r = simulate_ok(m, &o);
   assert_no_warning(m);
@@ -625,7 +625,7 @@ static void test_energy_four_bar(void **state) {
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   o.t_end = 10;
-  o.rtol = o.atol = 1e-10;
+  o.ode.rtol = o.ode.atol = 1e-10;
   o.output_every = 0.01;
   mbd_run *r = simulate_ok(m, &o);
   assert_no_warning(m);
@@ -700,7 +700,7 @@ static void test_augmented_baumgarte_paper000(void **state) {
     mbd_sim_opts o;
     mbd_sim_opts_default(&o);
     o.t_end = 10;
-    o.rtol = o.atol = 1e-9;
+    o.ode.rtol = o.ode.atol = 1e-9;
     o.output_every = 0.01;
     o.formulation = k == 0 ? MBD_FORM_AUGMENTED : MBD_FORM_BAUMGARTE;
     runs[k] = simulate_ok(m, &o);
@@ -830,7 +830,7 @@ static void test_rank_parallelogram(void **state) {
   mbd_sim_opts_default(&o);
   o.formulation = MBD_FORM_AUGMENTED;  // its re-choice of the active rows is what is tested
   o.t_end = 0.9;
-  o.rtol = o.atol = 1e-10;
+  o.ode.rtol = o.ode.atol = 1e-10;
   mbd_run *r = simulate_ok(m, &o);
   long reselected = mbd_run_get_stats(r)->repartitions;
   /* the three cranks stay parallel (θ3 = θ1) through the whole motion.  The removed row (a3's
@@ -1279,8 +1279,8 @@ static void run_faulty(int nan) {
     mbd_sim_opts_default(&o);
     o.t_end = 1;
     o.output_every = 0.01;
-    o.integrator = kind;
-    o.step = kind == MBD_INT_RK4 ? 0.01 : 0;
+    o.ode.kind = kind;
+    o.ode.step = kind == MBD_INT_RK4 ? 0.01 : 0;
     mbd_run *r = NULL;
     mbd_error_clear(&err);
     int rc = mbd_simulate(m, &o, &r, &err);

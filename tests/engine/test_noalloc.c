@@ -224,8 +224,8 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
       mbd_sim_opts_default(&o);
       o.t_end = t_end;
       o.formulation = forms[fi];
-      o.integrator = ints[ii];
-      o.step = 0.01;
+      o.ode.kind = ints[ii];
+      o.ode.step = 0.01;
       o.output_every = 0.01;
       o.linear_solver = solver;
       mbd_run *r = NULL;
@@ -309,8 +309,8 @@ static void test_no_allocation_relative(void **state) {
         o.solver = solvers[si];
         o.code = ci == 1 ? MBD_CODE_TAPE : MBD_CODE_NUMERIC;
         o.linear_solver = ci == 2 ? MBD_LINSOLVE_RECURSIVE : MBD_LINSOLVE_DENSE;
-        o.integrator = ints[ii];
-        o.step = 0.01;
+        o.ode.kind = ints[ii];
+        o.ode.step = 0.01;
         o.output_every = 0.01;
         mbd_run *r = NULL;
         mbd_error err;
@@ -364,9 +364,9 @@ static void test_no_allocation_system(void **state) {
     mbd_sys_opts o;
     mbd_sys_opts_default(&o);
     o.t_end = 5;
-    o.integrator = ints[ii];
-    o.rtol = o.atol = 1e-8;
-    o.step = 0.01;
+    o.ode.kind = ints[ii];
+    o.ode.rtol = o.ode.atol = 1e-8;
+    o.ode.step = 0.01;
     o.output_every = 0.01;
     o.S = &S;
     o.T = &T;

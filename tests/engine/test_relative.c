@@ -38,7 +38,7 @@ static mbd_run *simulate(mbd_model *m, int form, int solver, double t_end, doubl
   o.t_end = t_end;
   o.formulation = form;
   o.solver = solver;
-  o.rtol = o.atol = tol;
+  o.ode.rtol = o.ode.atol = tol;
   o.position_tol = 1e-12;
   o.output_every = t_end / 20;
   o.alpha = MBD_RELATIVE_ALPHA;

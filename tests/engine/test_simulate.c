@@ -147,11 +147,11 @@ static void test_stop_when_quarter_period(void **state) {
       mbd_sim_opts_default(&o);
       o.t_end = T;  // the run would end a quarter period later without the stop
       o.formulation = forms[fi];
-      o.integrator = ints[ii];
-      o.rtol = o.atol = 1e-12;
+      o.ode.kind = ints[ii];
+      o.ode.rtol = o.ode.atol = 1e-12;
       o.position_tol = 1e-12;
       o.alpha = o.beta = 0;
-      o.step = 1e-3;
+      o.ode.step = 1e-3;
       o.output_every = 0.01;
       int calls = 0;
       o.stop_fn = vertical;

@@ -81,7 +81,7 @@ static mbd_run *run_with(mbd_model *m, int form, int solver, double t_end, mbd_e
   mbd_sim_opts_default(&o);
   o.t_end = t_end;
   o.formulation = form;
-  o.rtol = o.atol = 1e-8;
+  o.ode.rtol = o.ode.atol = 1e-8;
   o.position_tol = 1e-10;
   o.output_every = t_end;
   o.linear_solver = solver;

@@ -292,7 +292,7 @@ static void test_torque_free(void **state) {
     mbd_sim_opts o;
     mbd_sim_opts_default(&o);
     o.t_end = 10;
-    o.rtol = o.atol = 1e-10;
+    o.ode.rtol = o.ode.atol = 1e-10;
     o.formulation = form;
     o.output_every = 0.05;
     mbd_run *r = NULL;
@@ -385,7 +385,7 @@ static mbd_run *simulate_top(const top_case *c, double omega, double t_end, int 
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   o.t_end = t_end;
-  o.rtol = o.atol = 1e-10;
+  o.ode.rtol = o.ode.atol = 1e-10;
   o.formulation = form;
   o.output_every = t_end / 400;
   mbd_run *r = NULL;
@@ -511,7 +511,7 @@ static void test_planar_as_spatial(void **state) {
     mbd_sim_opts o;
     mbd_sim_opts_default(&o);
     o.t_end = 5;
-    o.rtol = o.atol = 1e-10;
+    o.ode.rtol = o.ode.atol = 1e-10;
     o.output_every = 0.05;
     mbd_error err;
     mbd_error_clear(&err);

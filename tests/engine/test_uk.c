@@ -32,8 +32,8 @@ static mbd_run *run_with(mbd_model *m, int form, double alpha, double beta) {
   mbd_sim_opts_default(&o);
   o.t_end = 10;
   o.formulation = form;
-  o.integrator = MBD_INT_RK45;
-  o.rtol = o.atol = 1e-10;
+  o.ode.kind = MBD_INT_RK45;
+  o.ode.rtol = o.ode.atol = 1e-10;
   o.alpha = alpha;
   o.beta = beta;
   o.output_every = 0.05;
@@ -99,8 +99,8 @@ static void test_uk_matrices(void **state) {
   mbd_sim_opts_default(&o);
   o.t_end = 10;
   o.formulation = MBD_FORM_UK;
-  o.integrator = MBD_INT_RK45;
-  o.rtol = o.atol = 1e-10;
+  o.ode.kind = MBD_INT_RK45;
+  o.ode.rtol = o.ode.atol = 1e-10;
   o.output_every = 0.05;
   o.stab_S = S;
   o.stab_T = T;
@@ -143,7 +143,7 @@ static void test_uk_spatial(void **state) {
     mbd_sim_opts_default(&o);
     o.t_end = 3;
     o.formulation = forms[k];
-    o.rtol = o.atol = 1e-10;
+    o.ode.rtol = o.ode.atol = 1e-10;
     o.alpha = o.beta = 0;
     o.output_every = 0.05;
     r[k] = NULL;

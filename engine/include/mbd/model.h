@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "mbd/integrators.h"
 #include "mbd/status.h"
 
 typedef struct mbd_model mbd_model;
@@ -296,11 +297,8 @@ typedef int (*mbd_state_fn)(void *ud, double t, const mbd_model *m, const mbd_da
 typedef struct mbd_sim_opts {
   double t_end;         /* s, > 0 */
   int formulation;      /* mbd_formulation */
-  int integrator;       /* mbd_integrator_kind */
-  double rtol, atol;    /* integrator tolerances */
-  double step;          /* rk4 step; initial step otherwise (0 = auto) */
-  double max_step;      /* 0 = unlimited */
-  int max_order;        /* adams 1–12, bdf 1–5: CVODE's highest order; 0 = the method's own */
+  mbd_ode_opts ode;     /* the integrator: kind, rtol, atol, step, max_step, max_order as the
+                           integrators take them (max_steps 0: the default) */
   double position_tol;  /* Newton tolerance of position analyses */
   int max_newton;       /* Newton iterations per analysis */
   double alpha, beta;   /* Baumgarte: γ − 2αΦ̇ − β²Φ; udwadia_kalaba: S = αI, T = βI (paper 004) */

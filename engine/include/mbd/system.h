@@ -73,11 +73,7 @@ int mbd_system_set_initial(mbd_system *s, const double *q, const double *qd, mbd
 
 typedef struct mbd_sys_opts {
   double t_end;         /* s, > 0 */
-  int integrator;       /* mbd_integrator_kind */
-  double rtol, atol;
-  double step;          /* rk4 step; initial step otherwise (0 = auto) */
-  double max_step;      /* 0 = unlimited */
-  int max_order;        /* adams 1–12, bdf 1–5: CVODE's highest order; 0 = the method's own */
+  mbd_ode_opts ode;     /* the integrator, as in mbd_sim_opts */
   double output_every;  /* sampling interval, 0 = t_end/500 */
   double pinv_rcond;    /* singular values below rcond·s_max are dropped, 0 = 1e-12 */
   /* stabilization (paper 004 eq 9–11, 30–31): h×h matrices S, T over the holonomic constraints
