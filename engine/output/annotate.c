@@ -1,15 +1,12 @@
-/* metadata in figure files (mbd/output.h: mbd_file_annotate): PNG iTXt chunks after the header
- * chunk, or an SVG <metadata> element after the <svg> start tag.  The file is read whole and
- * written again through mbd/fileout.h, so a failure leaves it as it was.  The plots use the same
- * check and writer on the figure PLplot rendered, before it reaches its name. */
+/* metadata in figure files (mbd/output.h: mbd_plot_meta): PNG iTXt chunks after the header
+ * chunk, or an SVG <metadata> element after the <svg> start tag.  The plots check the figure
+ * PLplot rendered and write it with its metadata here, before it reaches its name. */
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "mbd/fileout.h"
 
 #include "output_impl.h"
 
@@ -173,42 +170,4 @@ int out_figure_write(FILE *f, const unsigned char *buf, size_t len, int png, siz
   }
   bad = bad || fwrite(buf + at, 1, len - at, f) != len - at;
   return bad ? -1 : 0;
-}
-
-int mbd_file_annotate(const char *file, const char *const *keys, const char *const *values, int n,
-                      mbd_error *err) {
-  if (!file) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_NULL, "annotate", "file name");
-  }
-  if (n < 0 || (n > 0 && (!keys || !values))) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_COUNT, "annotate", "number of entries",
-                    "0 or more with keys and values", n);
-  }
-  size_t fl = strlen(file);
-  int png = fl > 4 && strcmp(file + fl - 4, ".png") == 0;
-  int svg = fl > 4 && strcmp(file + fl - 4, ".svg") == 0;
-  if (!png && !svg) {
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_EXT, file);
-  }
-  size_t len = 0;
-  unsigned char *buf = out_slurp(file, &len);
-  if (!buf) {
-    int e = errno;
-    return MBD_FAIL(err, MBD_E_IO, MSG_OUT_READ, "annotate", file, strerror(e));
-  }
-  // where the metadata goes: after IHDR (PNG), after the <svg ...> start tag (SVG)
-  size_t at = 0;
-  if (out_figure_check(buf, len, png, &at) != 0) {
-    free(buf);
-    return MBD_FAIL(err, MBD_E_INPUT, MSG_OUT_FORMAT, file, png ? "PNG" : "SVG");
-  }
-  // the whole new file through the safe door (mbd/fileout.h): the old one stays until it is whole
-  mbd_out o;
-  int rc = mbd_out_open(&o, "annotate", file, 0, err);
-  if (rc == MBD_OK) {
-    out_figure_write(o.f, buf, len, png, at, keys, values, n);
-    rc = mbd_out_commit(&o, err);
-  }
-  free(buf);
-  return rc;
 }

@@ -20,8 +20,6 @@
 #define MSG_OUT_PLPLOT "plot '%s': PLplot: %s"                         /* file, PLplot message */
 #define MSG_OUT_EMPTY "plot '%s': no output was written"               /* file */
 #define MSG_OUT_NOMEM_SERIES "plot '%s': out of memory for %d series"  /* file, nseries */
-#define MSG_OUT_READ "%s '%s': cannot read: %s"              /* kind, file, strerror */
-#define MSG_OUT_FORMAT "annotate '%s': not a %s file this writer recognizes" /* file, format */
 #define MSG_OUT_TEXT "plot '%s': the %s is not UTF-8 text (a malformed byte at offset %ld)" \
   /* file, what, offset */
 #define MSG_OUT_NOMEM_GRID "heatmap '%s': out of memory for a %d x %d grid" /* file, nx, ny */
@@ -39,7 +37,7 @@ unsigned char *out_slurp(const char *file, size_t *len);
  * 0, or -1 when it is not */
 int out_figure_check(const unsigned char *buf, size_t len, int png, size_t *at);
 
-/* the figure with n metadata entries inserted at at (mbd_file_annotate's format) to f; 0 or -1 */
+/* the figure with n metadata entries inserted at at (mbd_plot_meta's format) to f; 0 or -1 */
 int out_figure_write(FILE *f, const unsigned char *buf, size_t len, int png, size_t at,
                      const char *const *keys, const char *const *values, int n);
 

@@ -57,14 +57,6 @@ void mbd_sym_ep_A(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *A) {
   A[7] = sum_products(ctx, 2, sp, x, y);
 }
 
-void mbd_sym_ep_E(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *E) {
-  mbd_sym_id n1 = mbd_sym_neg(ctx, p[1]), n2 = mbd_sym_neg(ctx, p[2]), n3 = mbd_sym_neg(ctx, p[3]);
-  const mbd_sym_id v[12] = {n1, p[0], n3, p[2], n2, p[3], p[0], n1, n3, n2, p[1], p[0]};
-  for (int k = 0; k < 12; k++) {
-    E[k] = v[k];
-  }
-}
-
 void mbd_sym_ep_G(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *G) {
   mbd_sym_id n1 = mbd_sym_neg(ctx, p[1]), n2 = mbd_sym_neg(ctx, p[2]), n3 = mbd_sym_neg(ctx, p[3]);
   const mbd_sym_id v[12] = {n1, p[0], p[3], n2, n2, n3, p[0], p[1], n3, p[2], n1, p[0]};

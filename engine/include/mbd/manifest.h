@@ -1,7 +1,7 @@
 /* mbd — the manifest of a run: how it was made, as ordered key/value text pairs (mbd version,
  * model name and hash, formulation, integrator, tolerances, date …).  The interpreter fills it
  * when a run ends; mbd_run_write_csv writes it as comment lines ("# key: value") above the
- * header, and plots carry it in their metadata (mbd/output.h: mbd_file_annotate). */
+ * header, and plots carry it in their metadata (mbd/output.h: mbd_plot_meta). */
 #ifndef MBD_MANIFEST_H
 #define MBD_MANIFEST_H
 

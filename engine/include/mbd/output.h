@@ -22,16 +22,10 @@ int mbd_csv_write_commented(const char *file, const char *comment, int ncols,
  * (printf would write "-nan" for one with its sign bit set) */
 void mbd_csv_number(char *buf, size_t cap, double v);
 
-/* add text metadata to a figure file written by the plots: PNG files get one iTXt chunk per
- * entry (keyword "mbd.<key>", UTF-8 text) after the header chunk; SVG files a <metadata
- * id="mbd-manifest"> element, one "key: value" line per entry, right after the <svg> start tag.
- * n entries keys[i], values[i].  Returns MBD_OK, MBD_E_INPUT (not a .png or .svg file, or a PNG/
- * SVG this function does not recognize) or MBD_E_IO, with the message naming the file. */
-int mbd_file_annotate(const char *file, const char *const *keys, const char *const *values, int n,
-                      mbd_error *err);
-
-/* text metadata written into a figure before it reaches its name (mbd_file_annotate's format):
- * n entries keys[i], values[i] */
+/* text metadata written into a figure before it reaches its name: n entries keys[i], values[i].
+ * PNG files get one iTXt chunk per entry (keyword "mbd.<key>", UTF-8 text) after the header
+ * chunk; SVG files a <metadata id="mbd-manifest"> element, one "key: value" line per entry,
+ * right after the <svg> start tag. */
 typedef struct mbd_plot_meta {
   const char *const *keys;
   const char *const *values;

@@ -15,9 +15,8 @@
 void mbd_sym_qmul(mbd_sym_ctx *ctx, const mbd_sym_id *a, const mbd_sym_id *b, mbd_sym_id *c);
 /* c = a* = (a0, −a1, −a2, −a3) */
 void mbd_sym_qconj(mbd_sym_ctx *ctx, const mbd_sym_id *a, mbd_sym_id *c);
-/* A(p) (3×3), E(p), G(p) (3×4), B(p, a) (3×4) */
+/* A(p) (3×3), G(p) (3×4), B(p, a) (3×4) */
 void mbd_sym_ep_A(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *A);
-void mbd_sym_ep_E(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *E);
 void mbd_sym_ep_G(mbd_sym_ctx *ctx, const mbd_sym_id *p, mbd_sym_id *G);
 void mbd_sym_ep_B(mbd_sym_ctx *ctx, const mbd_sym_id *p, const mbd_sym_id *a, mbd_sym_id *B);
 
