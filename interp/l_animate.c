@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_run.h"
 #include "l_util.h"
 #include "mbd/contact.h"
@@ -703,12 +704,11 @@ static int body_of(lua_State *L, int idx, const mbd_model *m, const char *what) 
     lua_pop(L, 1);  // the body keeps its name alive
   }
   if (!name) {
-    return luaL_error(L, "animate: %s expects a body or a body's name, got %s", what,
-                      lx_typename(L, idx));
+    return luaL_error(L, LMSG_ANIMATE_BODY_BODY_S_NAME, what, lx_typename(L, idx));
   }
   int b = mbd_model_find_body(m, name);
   if (b < 1) {
-    return luaL_error(L, "animate: %s: no body '%s' in model '%s'", what, name, mbd_model_name(m));
+    return luaL_error(L, LMSG_ANIMATE_BODY_MODEL, what, name, mbd_model_name(m));
   }
   return b;
 }
@@ -720,8 +720,7 @@ static void read_shapes(lua_State *L, int tidx, anim *a) {
     return;
   }
   if (!lua_istable(L, -1)) {
-    luaL_error(L, "animate: field 'shapes' expects a table {body = {box = {..}} ...}, got %s",
-               lx_typename(L, -1));
+    luaL_error(L, LMSG_ANIMATE_FIELD_SHAPES_TABLE_BODY, lx_typename(L, -1));
   }
   int sidx = lua_gettop(L);
   lua_pushnil(L);
@@ -742,11 +741,11 @@ static void read_shapes(lua_State *L, int tidx, anim *a) {
       s->axis[2] = 1;
       lx_opt_vec(L, vidx, what, "axis", 3, s->axis);
     } else {
-      luaL_error(L, "%s: give box = {lx, ly, lz}, sphere = r or cylinder = {r, h}", what);
+      luaL_error(L, LMSG_ANIMATE_BOX_LX_LY_LZ, what);
     }
     for (int k = 0; k < (s->kind == 1 ? 3 : s->kind == 2 ? 1 : 2); k++) {
       if (!(s->v[k] > 0)) {
-        luaL_error(L, "%s: sizes must be positive", what);
+        luaL_error(L, LMSG_ANIMATE_SIZES_POSITIVE, what);
       }
     }
     lua_pop(L, 1);
@@ -776,7 +775,7 @@ static void read_traces(lua_State *L, int tidx, anim *a) {
   int lidx = lua_gettop(L);
   int n = (int)luaL_len(L, lidx);
   if (n > MAX_TRACES) {
-    luaL_error(L, "animate: at most %d traces", MAX_TRACES);
+    luaL_error(L, LMSG_ANIMATE_MOST_TRACES, MAX_TRACES);
   }
   for (int i = 1; i <= n; i++) {
     lua_geti(L, lidx, i);
@@ -827,22 +826,20 @@ int l_run_animate(lua_State *L) {
   a.r = r;
   a.file = lx_opt_string(L, 2, "animate", "file");
   if (!a.file) {
-    return luaL_error(L, "animate: missing field 'file' (the .html page to write)");
+    return luaL_error(L, LMSG_ANIMATE_MISSING_FIELD_FILE_HTML);
   }
   a.title = lx_opt_string(L, 2, "animate", "title");
   a.every = 1;
   lx_opt_int(L, 2, "animate", "every", &a.every);
   if (a.every < 1) {
-    return luaL_error(L, "animate: field 'every' must be at least 1, got %d", a.every);
+    return luaL_error(L, LMSG_ANIMATE_FIELD_EVERY_LEAST, a.every);
   }
   if (mbd_run_nsample(r) < 1) {
-    return luaL_error(L, "animate: the run has no samples");
+    return luaL_error(L, LMSG_ANIMATE_RUN_SAMPLES);
   }
   // the model that made the run
   if (l_run_push_owner(L, 1) == LUA_TNIL || !luaL_testudata(L, -1, "mbd.Model")) {
-    return luaL_error(L,
-                      "animate: only runs of an mbd.model can be animated (this run has no "
-                      "bodies to draw)");
+    return luaL_error(L, LMSG_ANIMATE_RUNS_MBD_MODEL_ANIMATED);
   }
   a.m = l_model_get(L, -1);
   int nb = mbd_model_nbody(a.m);
@@ -860,7 +857,7 @@ int l_run_animate(lua_State *L) {
   const char *page = (const char *)mbd_viewer_page;
   const char *mark = strstr(page, MARKER);
   if (!mark) {
-    return luaL_error(L, "animate: the embedded page has no data marker (a build error)");
+    return luaL_error(L, LMSG_ANIMATE_EMBEDDED_PAGE_DATA_MARKER);
   }
   // the page through the safe door (mbd/fileout.h): whole or not at all, links followed, a FIFO
   // or a device written directly and never replaced
@@ -877,7 +874,7 @@ int l_run_animate(lua_State *L) {
   }
   if (putdata(&o, &a, &err) != MBD_OK) {
     mbd_out_discard(&fo);
-    return luaL_error(L, "animate: %s", err.msg);
+    return luaL_error(L, LMSG_ANIMATE_ENGINE, err.msg);
   }
   put(&o, mark + strlen(MARKER));
   if (mbd_out_commit(&fo, &err) != MBD_OK) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "l_msg.h"
 #include "l_sym.h"
 #include "l_util.h"
 
@@ -43,14 +44,14 @@ l_cb *l_cb_new(lua_State *L, l_cbset *s, int kind, const char *what) {
     int nc = s->ccb ? 2 * s->ccb : 8;
     l_cb **p = realloc(s->cb, (size_t)nc * sizeof *p);
     if (!p) {
-      luaL_error(L, "out of memory");
+      luaL_error(L, LMSG_CALLBACK_OUT_MEMORY);
     }
     s->cb = p;
     s->ccb = nc;
   }
   l_cb *cb = calloc(1, sizeof *cb);
   if (!cb) {
-    luaL_error(L, "out of memory");
+    luaL_error(L, LMSG_CALLBACK_OUT_MEMORY);
   }
   cb->owner = s;
   cb->kind = kind;
@@ -75,9 +76,7 @@ void l_cb_read_drive(lua_State *L, int tidx, l_cb *cb) {
   } else if (t == LUA_TUSERDATA && l_sym_is(L, -1)) {
     // a symbolic expression of mbd.sym.t: compile f, f', f'' once (exact derivatives)
     if (lx_has(L, tidx, "velocity") || lx_has(L, tidx, "acceleration")) {
-      luaL_error(L,
-                 "drive: a symbolic position gives its own velocity and acceleration; "
-                 "remove fields 'velocity' and 'acceleration'");
+      luaL_error(L, LMSG_CALLBACK_DRIVE_SYMBOLIC_POSITION_GIVES);
     }
     mbd_sym_ctx *ctx = l_sym_ctx(L);
     mbd_sym_id f[3], tv = mbd_sym_var(ctx, "t", -1);
@@ -88,21 +87,18 @@ void l_cb_read_drive(lua_State *L, int tidx, l_cb *cb) {
     mbd_error err;
     mbd_error_clear(&err);
     if (f[1] < 0 || f[2] < 0 || mbd_sym_tape_new(ctx, 3, f, 1, &tv, &cb->tape, &err) < 0) {
-      luaL_error(L, "drive: field 'position': %s (a drive's expression may use only mbd.sym.t)",
-                 err.code ? err.msg : "cannot differentiate it");
+      luaL_error(L, LMSG_CALLBACK_DRIVE_FIELD_POSITION_DRIVE,
+                 err.code ? err.msg : LMSG_CALLBACK_NOT_DIFFERENTIABLE);
     }
   } else if (t == LUA_TNIL) {
-    luaL_error(L, "drive: missing field 'position'");
+    luaL_error(L, LMSG_CALLBACK_DRIVE_MISSING_FIELD_POSITION);
   } else {
-    luaL_error(L,
-               "drive: field 'position' expects a function of t, a symbolic expression of "
-               "mbd.sym.t or a number, got %s",
-               lx_typename(L, -1));
+    luaL_error(L, LMSG_CALLBACK_DRIVE_FIELD_POSITION_FUNCTION, lx_typename(L, -1));
   }
   cb->vref = lx_opt_function(L, tidx, "drive", "velocity");
   cb->aref = lx_opt_function(L, tidx, "drive", "acceleration");
   if (cb->aref != LUA_NOREF && cb->vref == LUA_NOREF) {
-    luaL_error(L, "drive: field 'acceleration' needs field 'velocity' too");
+    luaL_error(L, LMSG_CALLBACK_DRIVE_FIELD_ACCELERATION_NEEDS);
   }
 }
 
@@ -117,7 +113,7 @@ int l_cb_pcall(lua_State *L, const char *what, int nargs, int nres, mbd_error *e
     if (!msg && luaL_callmeta(L, -1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
       msg = lua_tostring(L, -1);
     }
-    MBD_FAIL(err, MBD_E_CALLBACK, "%s: %s", what, msg ? msg : "error object is not a string");
+    MBD_FAIL(err, MBD_E_CALLBACK, LMSG_CALLBACK_FAILED, what, msg ? msg : LMSG_ERROR_NOT_STRING);
     lua_settop(L, base);
     return MBD_E_CALLBACK;
   }
@@ -177,8 +173,8 @@ int l_cb_force(void *ud, double t, const mbd_model *m, const mbd_data *d, double
   }
   if (got != want) {
     const char *shape = want == 1 ? "a number" : (want == 2 ? "{x, y}" : "{x, y, z}");
-    MBD_FAIL(err, MBD_E_CALLBACK, "%s: the function must return %s, got %s at t = %g", cb->what,
-             shape, got > 0 ? "a table of the wrong size" : luaL_typename(L, -1), t);
+    MBD_FAIL(err, MBD_E_CALLBACK, LMSG_CALLBACK_RESULT, cb->what, shape,
+             got > 0 ? LMSG_CALLBACK_WRONG_SIZE : luaL_typename(L, -1), t);
     lua_settop(L, top);
     return MBD_E_CALLBACK;
   }
@@ -197,8 +193,7 @@ int l_cb_state(void *ud, double t, const mbd_model *m, const mbd_data *d, double
   int isnum = 0;
   *g = lua_tonumberx(L, -1, &isnum);
   if (!isnum) {
-    MBD_FAIL(err, MBD_E_CALLBACK, "%s: the function must return a number, got %s at t = %g",
-             cb->what, luaL_typename(L, -1), t);
+    MBD_FAIL(err, MBD_E_CALLBACK, LMSG_CALLBACK_NUMBER, cb->what, luaL_typename(L, -1), t);
     lua_settop(L, top);
     return MBD_E_CALLBACK;
   }
@@ -217,8 +212,7 @@ static int time_value(lua_State *L, l_cb *cb, int ref, double t, double *out, mb
   int isnum = 0;
   *out = lua_tonumberx(L, -1, &isnum);
   if (!isnum) {
-    MBD_FAIL(err, MBD_E_CALLBACK, "%s: the function must return a number, got %s at t = %g",
-             cb->what, luaL_typename(L, -1), t);
+    MBD_FAIL(err, MBD_E_CALLBACK, LMSG_CALLBACK_NUMBER, cb->what, luaL_typename(L, -1), t);
     lua_pop(L, 1);
     return MBD_E_CALLBACK;
   }
@@ -286,7 +280,7 @@ int l_poll_interrupt(void *ud, double t, mbd_error *err) {
   (void)ud;
   if (mbd_lua_interrupted) {
     mbd_lua_interrupted = 0;
-    return MBD_FAIL(err, MBD_E_CALLBACK, "interrupted at t = %g", t);
+    return MBD_FAIL(err, MBD_E_CALLBACK, LMSG_CALLBACK_INTERRUPTED, t);
   }
   return 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_objects.h"
 #include "l_sym.h"
 #include "l_util.h"
@@ -65,8 +66,7 @@ static mbd_sym_id sym_field(lua_State *L, int tidx, const char *what, const char
     return MBD_SYM_NONE;
   }
   if (!l_sym_is(L, -1) && lua_type(L, -1) != LUA_TNUMBER) {
-    luaL_error(L, "%s: field '%s' expects a symbolic expression (mbd.sym), got %s", what, key,
-               lx_typename(L, -1));
+    luaL_error(L, LMSG_CONTACT_FIELD_SYMBOLIC_EXPRESSION_MBD, what, key, lx_typename(L, -1));
   }
   mbd_sym_id id = l_sym_check(L, lua_gettop(L));
   lua_pop(L, 1);
@@ -77,8 +77,7 @@ static mbd_sym_id sym_field(lua_State *L, int tidx, const char *what, const char
 static mbd_sym_id var_value(lua_State *L, int idx, const char *what, const char *key) {
   mbd_sym_ctx *ctx = l_sym_ctx(L);
   if (!l_sym_is(L, idx) || mbd_sym_op_of(ctx, l_sym_check(L, idx)) != MBD_SYM_VAR) {
-    luaL_error(L, "%s: field '%s' expects a symbolic variable (mbd.sym.var), got %s", what, key,
-               lx_typename(L, idx));
+    luaL_error(L, LMSG_CONTACT_FIELD_SYMBOLIC_VARIABLE_MBD, what, key, lx_typename(L, idx));
   }
   return l_sym_check(L, idx);
 }
@@ -104,8 +103,7 @@ static mbd_sym_id default_param(lua_State *L, const mbd_sym_id *e, int n, const 
     }
   }
   if (count > 1) {
-    luaL_error(L, "%s: the expressions use several variables: name the parameter with 'param'",
-               what);
+    luaL_error(L, LMSG_CONTACT_EXPRESSIONS_SEVERAL_VARIABLES_NAME, what);
   }
   return found != MBD_SYM_NONE ? found : mbd_sym_var(ctx, name, -1);
 }
@@ -119,14 +117,14 @@ static void read_range(lua_State *L, int tidx, const char *what, int np, mbd_sur
   int r = lua_gettop(L);
   if (np == 1) {
     if (lx_read_numbers(L, r, s->range[0], 2) != 2) {
-      luaL_error(L, "%s: field 'range' expects 2 numbers {lo, hi}", what);
+      luaL_error(L, LMSG_CONTACT_FIELD_RANGE_NUMBERS_LO, what);
     }
     s->nrange = 1;
   } else {
     for (int k = 0; k < 2; k++) {
       lua_rawgeti(L, r, k + 1);
       if (lx_read_numbers(L, lua_gettop(L), s->range[k], 2) != 2) {
-        luaL_error(L, "%s: field 'range' expects {{u_lo, u_hi}, {v_lo, v_hi}}", what);
+        luaL_error(L, LMSG_CONTACT_FIELD_RANGE_U_LO_U_HI, what);
       }
       lua_pop(L, 1);
     }
@@ -152,14 +150,11 @@ int l_model_surface(lua_State *L) {
   s.body = l_obj_body(L, 2, 1, "surface", "body", 1);
   const char *shape = lx_opt_string(L, 2, "surface", "shape");
   if (!shape) {
-    return luaL_error(L, "surface: missing field 'shape'");
+    return luaL_error(L, LMSG_CONTACT_SURFACE_MISSING_FIELD_SHAPE);
   }
   s.shape = mbd_shape_from_name(shape);
   if (s.shape < 0) {
-    return luaL_error(L,
-                      "surface: unknown shape '%s' (planar: line, circle, sine, curve; spatial: "
-                      "plane, sphere, revolution, implicit, parametric)",
-                      shape);
+    return luaL_error(L, LMSG_CONTACT_SURFACE_UNKNOWN_SHAPE_PLANAR, shape);
   }
   char what[96];
   snprintf(what, sizeof what, "surface '%s'", s.name ? s.name : "");
@@ -167,20 +162,19 @@ int l_model_surface(lua_State *L) {
     snprintf(what, sizeof what, "surface '%s%d'", "surface", mbd_model_nsurface(m) + 1);
   }
   if (mbd_shape_dim(s.shape) != dim) {
-    return luaL_error(L, "%s: shape '%s' is %s, the model is %s (dim = %d)", what, shape,
-                      dim == 2 ? "spatial" : "planar", dim == 2 ? "planar" : "spatial", dim);
+    return luaL_error(L, LMSG_CONTACT_SHAPE_MODEL_DIM, what, shape, dim == 2 ? "spatial" : "planar",
+                      dim == 2 ? "planar" : "spatial", dim);
   }
   // every key given must be one the shape takes
   for (int k = 4; fields[k]; k++) {
     if (lx_has(L, 2, fields[k]) && !takes(s.shape, fields[k])) {
-      return luaL_error(L, "surface: field '%s' is not used by shape '%s' (%s)", fields[k], shape,
-                        what);
+      return luaL_error(L, LMSG_CONTACT_SURFACE_FIELD_USED_SHAPE, fields[k], shape, what);
     }
   }
   if (lx_has(L, 2, "inner")) {
     lua_getfield(L, 2, "inner");
     if (!lua_isboolean(L, -1)) {
-      return luaL_error(L, "surface: field 'inner' expects a boolean, got %s", lx_typename(L, -1));
+      return luaL_error(L, LMSG_CONTACT_SURFACE_FIELD_INNER_BOOLEAN, lx_typename(L, -1));
     }
     s.inner = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -190,7 +184,7 @@ int l_model_surface(lua_State *L) {
   switch (s.shape) {
     case MBD_SHAPE_LINE:
       if (!lx_opt_vec_dim(L, 2, what, "direction", 2, 2, s.direction)) {
-        return luaL_error(L, "surface: missing field 'direction' (%s)", what);
+        return luaL_error(L, LMSG_CONTACT_SURFACE_MISSING_FIELD_DIRECTION, what);
       }
       read_range(L, 2, what, 1, &s);
       break;
@@ -205,7 +199,7 @@ int l_model_surface(lua_State *L) {
       break;
     case MBD_SHAPE_PLANE:
       if (!lx_opt_vec_dim(L, 2, what, "normal", 3, 3, s.normal)) {
-        return luaL_error(L, "surface: missing field 'normal' (%s)", what);
+        return luaL_error(L, LMSG_CONTACT_SURFACE_MISSING_FIELD_NORMAL, what);
       }
       break;
     default:
@@ -219,7 +213,7 @@ int l_model_surface(lua_State *L) {
     for (int k = 0; k < ne; k++) {
       s.expr[k] = sym_field(L, 2, what, xyz[k]);
       if (s.expr[k] == MBD_SYM_NONE) {
-        return luaL_error(L, "surface: missing field '%s' (%s)", xyz[k], what);
+        return luaL_error(L, LMSG_CONTACT_SURFACE_MISSING_FIELD, xyz[k], what);
       }
     }
     if (s.shape == MBD_SHAPE_CURVE) {
@@ -238,7 +232,7 @@ int l_model_surface(lua_State *L) {
         }
         lua_pop(L, 2);
         if (s.var[0] == s.var[1]) {
-          return luaL_error(L, "surface: field 'params' must name two different variables");
+          return luaL_error(L, LMSG_CONTACT_SURFACE_FIELD_PARAMS_NAME);
         }
       } else {
         s.var[0] = mbd_sym_var(ctx, "u", -1);
@@ -252,7 +246,7 @@ int l_model_surface(lua_State *L) {
   } else if (s.shape == MBD_SHAPE_IMPLICIT) {
     s.expr[0] = sym_field(L, 2, what, "f");
     if (s.expr[0] == MBD_SYM_NONE) {
-      return luaL_error(L, "surface: missing field 'f' (%s)", what);
+      return luaL_error(L, LMSG_CONTACT_SURFACE_MISSING_FIELD_F, what);
     }
     s.var[0] = mbd_sym_var(ctx, "x", -1);
     s.var[1] = mbd_sym_var(ctx, "y", -1);
@@ -261,7 +255,7 @@ int l_model_surface(lua_State *L) {
   } else if (s.shape == MBD_SHAPE_REVOLUTION) {
     s.expr[0] = sym_field(L, 2, what, "profile");
     if (s.expr[0] == MBD_SYM_NONE) {
-      return luaL_error(L, "surface: missing field 'profile' (%s)", what);
+      return luaL_error(L, LMSG_CONTACT_SURFACE_MISSING_FIELD_PROFILE, what);
     }
     s.var[0] = default_param(L, s.expr, 1, "z", what);
     s.ctx = ctx;
@@ -282,15 +276,15 @@ int l_model_surface(lua_State *L) {
 /* a surface field of the constructor table: an mbd.Surface of the model at 1 */
 static int surface_field(lua_State *L, int tidx, const char *key) {
   if (lua_getfield(L, tidx, key) == LUA_TNIL) {
-    luaL_error(L, "contact: missing field '%s'", key);
+    luaL_error(L, LMSG_CONTACT_MISSING_FIELD, key);
   }
   l_obj *o = luaL_testudata(L, -1, SURFACE_MT);
   if (!o) {
-    luaL_error(L, "contact: field '%s' expects an %s, got %s", key, SURFACE_MT, lx_typename(L, -1));
+    luaL_error(L, LMSG_CONTACT_FIELD, key, SURFACE_MT, lx_typename(L, -1));
   }
   lua_getiuservalue(L, -1, 1);
   if (!lua_rawequal(L, -1, 1)) {
-    luaL_error(L, "contact: field '%s' is a surface of another model", key);
+    luaL_error(L, LMSG_CONTACT_FIELD_SURFACE_ANOTHER_MODEL, key);
   }
   lua_pop(L, 2);
   return o->index;
@@ -317,22 +311,22 @@ int l_model_contact(lua_State *L) {
   } else if (strcmp(fr, "none") == 0) {
     c.friction = MBD_FRICTION_NONE;
   } else {
-    return luaL_error(L, "contact: unknown friction '%s' (coulomb, regularized, none)", fr);
+    return luaL_error(L, LMSG_CONTACT_UNKNOWN_FRICTION_COULOMB_REGULARIZED, fr);
   }
   if (c.friction != MBD_FRICTION_NONE && !has_mu) {
-    return luaL_error(L, "contact: friction '%s' needs field 'mu'", fr ? fr : "coulomb");
+    return luaL_error(L, LMSG_CONTACT_FRICTION_NEEDS_FIELD_MU, fr ? fr : "coulomb");
   }
   c.mu_static = c.mu;
   int has_ms = lx_opt_number(L, 2, "contact", "mu_static", &c.mu_static);
   if (has_ms && c.friction != MBD_FRICTION_COULOMB) {
-    return luaL_error(L, "contact: field 'mu_static' is for friction 'coulomb'");
+    return luaL_error(L, LMSG_CONTACT_FIELD_MU_STATIC_FRICTION_COULOMB);
   }
   int has_slope = lx_opt_number(L, 2, "contact", "slope", &c.slope);
   if (c.friction == MBD_FRICTION_REGULARIZED && !has_slope) {
-    return luaL_error(L, "contact: friction 'regularized' needs field 'slope' (N·s/m)");
+    return luaL_error(L, LMSG_CONTACT_FRICTION_REGULARIZED_NEEDS_FIELD);
   }
   if (has_slope && c.friction != MBD_FRICTION_REGULARIZED) {
-    return luaL_error(L, "contact: field 'slope' is for friction 'regularized'");
+    return luaL_error(L, LMSG_CONTACT_FIELD_SLOPE_FRICTION_REGULARIZED);
   }
   c.has_restitution = lx_opt_number(L, 2, "contact", "restitution", &c.restitution);
   mbd_error err;
@@ -355,8 +349,7 @@ void l_joint_friction(lua_State *L, int tidx, mbd_model *m, int joint, const cha
     return;
   }
   if (!lua_istable(L, -1)) {
-    luaL_error(L, "%s: field 'friction' expects a table {mu = ..., radius = ...}, got %s", what,
-               lx_typename(L, -1));
+    luaL_error(L, LMSG_CONTACT_FIELD_FRICTION_TABLE_MU, what, lx_typename(L, -1));
   }
   int f = lua_gettop(L);
   static const char *const fields[] = {"mu", "radius", NULL};
@@ -366,7 +359,7 @@ void l_joint_friction(lua_State *L, int tidx, mbd_model *m, int joint, const cha
   if (type == MBD_JOINT_REVOLUTE) {
     radius = lx_req_number(L, f, "friction", "radius");
   } else if (lx_has(L, f, "radius")) {
-    luaL_error(L, "%s: friction field 'radius' is for revolute joints", what);
+    luaL_error(L, LMSG_CONTACT_FRICTION_FIELD_RADIUS_REVOLUTE, what);
   }
   lua_pop(L, 1);
   mbd_error err;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_run.h"
 #include "l_util.h"
 #include "mbd/explain.h"
@@ -145,7 +146,7 @@ mbd_run *l_explain_args(lua_State *L, const char *owner, double *t) {
   lx_check_fields(L, 2, "explain", fields);
   lua_settop(L, 2);
   if (strcmp(owner, "model") != 0 && lx_has(L, 2, "linearize")) {
-    luaL_error(L, "explain: field 'linearize' is for models (m:explain)");
+    luaL_error(L, LMSG_EXPLAIN_FIELD_LINEARIZE_MODELS_M);
   }
   *t = 0;
   int has_t = lx_opt_number(L, 2, "explain", "t", t);
@@ -154,18 +155,18 @@ mbd_run *l_explain_args(lua_State *L, const char *owner, double *t) {
     run = l_run_check(L, -1);
     // the run must be this model's (this system's)
     if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
-      luaL_error(L, "explain: field 'run' is a run of another %s", owner);
+      luaL_error(L, LMSG_EXPLAIN_FIELD_RUN_RUN_ANOTHER, owner);
     }
     lua_pop(L, 1);
     // a run of one sample (an equilibrium) is explained at its time
     if (!has_t && mbd_run_nsample(run) == 1) {
       *t = mbd_run_times(run)[0];
     } else if (!has_t) {
-      luaL_error(L, "explain: missing field 't' (the time of the run to explain)");
+      luaL_error(L, LMSG_EXPLAIN_MISSING_FIELD_T_TIME);
     }
   } else if (has_t && *t != 0) {
-    luaL_error(L, "explain: field 't' needs field 'run' (without a run: the %s initial state, "
-                  "t = 0)", strcmp(owner, "model") == 0 ? "assembled" : "given");
+    luaL_error(L, LMSG_EXPLAIN_FIELD_T_NEEDS_FIELD,
+               strcmp(owner, "model") == 0 ? "assembled" : "given");
   }
   lua_pop(L, 1);
   return run;
@@ -205,8 +206,7 @@ int l_model_explain(lua_State *L) {
   // linearize = true: the linearization at that state, its equations written term by term
   if (lua_getfield(L, 2, "linearize") != LUA_TNIL) {
     if (!lua_isboolean(L, -1)) {
-      return luaL_error(L, "explain: field 'linearize' expects true or false, got %s",
-                        lx_typename(L, -1));
+      return luaL_error(L, LMSG_EXPLAIN_FIELD_LINEARIZE_TRUE_FALSE, lx_typename(L, -1));
     }
     if (lua_toboolean(L, -1)) {
       lua_getfield(L, 1, "linearize");

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_objects.h"
 #include "l_util.h"
 #include "mbd/fem.h"
@@ -60,7 +61,7 @@ static int l_fem_beam(lua_State *L) {
   memset(&s, 0, sizeof s);
   s.length = lx_req_number(L, 1, ctor, "length");
   if (!lx_opt_int(L, 1, ctor, "elements", &s.elements)) {
-    return luaL_error(L, "%s: missing field 'elements'", ctor);
+    return luaL_error(L, LMSG_FEM_MISSING_FIELD_ELEMENTS, ctor);
   }
   s.E = lx_req_number(L, 1, ctor, "E");
   s.G = lx_req_number(L, 1, ctor, "G");
@@ -72,8 +73,7 @@ static int l_fem_beam(lua_State *L) {
   lx_opt_number(L, 1, ctor, "x0", &s.x0);
   if (lua_getfield(L, 1, "rotary") != LUA_TNIL) {
     if (!lua_isboolean(L, -1)) {
-      return luaL_error(L, "%s: field 'rotary' expects a boolean, got %s", ctor,
-                        lx_typename(L, -1));
+      return luaL_error(L, LMSG_FEM_FIELD_ROTARY_BOOLEAN, ctor, lx_typename(L, -1));
     }
     s.section_rotary = lua_toboolean(L, -1);
   }
@@ -92,7 +92,7 @@ static int l_fem_beam(lua_State *L) {
 static const char *req_string(lua_State *L, int idx, const char *ctor, const char *key) {
   const char *s = lx_opt_string(L, idx, ctor, key);
   if (!s) {
-    luaL_error(L, "%s: missing field '%s'", ctor, key);
+    luaL_error(L, LMSG_FEM_MISSING_FIELD, ctor, key);
   }
   return s;
 }
@@ -121,7 +121,7 @@ static int l_fe_add_mass(lua_State *L) {
   lx_check_fields(L, 2, "add_mass", fields);
   int node = 0;
   if (!lx_opt_int(L, 2, "add_mass", "node", &node)) {
-    return luaL_error(L, "add_mass: missing field 'node'");
+    return luaL_error(L, LMSG_FEM_ADD_MASS_MISSING_FIELD_NODE);
   }
   double mass = lx_req_number(L, 2, "add_mass", "mass"), J[3] = {0, 0, 0};
   lx_opt_vec(L, 2, "add_mass", "inertia", 3, J);
@@ -148,8 +148,7 @@ static int l_fe_modes(lua_State *L) {
   int *fixed = NULL;
   if (lua_getfield(L, 2, "fixed") != LUA_TNIL) {
     if (!lua_istable(L, -1)) {
-      return luaL_error(L, "modes: field 'fixed' expects a list of node numbers, got %s",
-                        lx_typename(L, -1));
+      return luaL_error(L, LMSG_FEM_MODES_FIELD_FIXED_LIST, lx_typename(L, -1));
     }
     nfixed = (int)luaL_len(L, -1);
     fixed = lua_newuserdatauv(L, sizeof(int) * (size_t)(nfixed ? nfixed : 1), 0);
@@ -158,8 +157,7 @@ static int l_fe_modes(lua_State *L) {
       int isint = 0;
       lua_Integer v = lua_tointegerx(L, -1, &isint);
       if (!isint) {
-        return luaL_error(L, "modes: field 'fixed' expects node numbers, entry %d is %s", k + 1,
-                          lx_typename(L, -1));
+        return luaL_error(L, LMSG_FEM_MODES_FIELD_FIXED_NODE, k + 1, lx_typename(L, -1));
       }
       fixed[k] = (int)v;
       lua_pop(L, 1);
@@ -265,8 +263,7 @@ static int l_modes_shape(lua_State *L) {
   lmodes *lm = check_modes(L, 1);
   lua_Integer i = luaL_checkinteger(L, 2);
   if (i < 1 || i > lm->mo->nmode) {
-    return luaL_error(L, "modes:shape: mode %d is not one of the modes (1 .. %d)", (int)i,
-                      lm->mo->nmode);
+    return luaL_error(L, LMSG_FEM_MODES_SHAPE_MODE_ONE, (int)i, lm->mo->nmode);
   }
   int N = lm->mo->nnode;
   const double *phi = lm->mo->shape + (size_t)(i - 1) * 6 * N;
@@ -288,8 +285,7 @@ static int l_modes_node(lua_State *L) {
   lua_Integer k = luaL_checkinteger(L, 2);
   const mbd_modes *mo = lm->mo;
   if (k < 1 || k > mo->nnode) {
-    return luaL_error(L, "modes:node: node %d is not one of the nodes (1 .. %d)", (int)k,
-                      mo->nnode);
+    return luaL_error(L, LMSG_FEM_MODES_NODE_NODE_ONE, (int)k, mo->nnode);
   }
   lua_createtable(L, 0, 3);
   const double *v[2] = {mo->xyz + 3 * (k - 1), mo->rot + 3 * (k - 1)};
@@ -383,8 +379,8 @@ static int opt_list(lua_State *L, int idx, const char *what, const char *key, in
   }
   int got = lx_read_numbers(L, lua_gettop(L), out, n);
   if (got != n) {
-    luaL_error(L, "%s: field '%s' expects %s%d numbers (one per selected mode)%s", what, key,
-               scalar_ok ? "a number or " : "", n, got < 0 ? "" : ", got another count");
+    luaL_error(L, LMSG_FEM_FIELD_NUMBERS_ONE_PER, what, key, scalar_ok ? LMSG_FEM_NUMBER_OR : "", n,
+               got < 0 ? "" : LMSG_FEM_OTHER_COUNT);
   }
   lua_pop(L, 1);
   return 1;
@@ -408,24 +404,20 @@ int l_fem_flexible_body(lua_State *L) {
   snprintf(what, sizeof what, "flexible body '%s'", s.frame.name ? s.frame.name : "(unnamed)");
   // the modes, and the FE model they came from
   if (lua_getfield(L, 2, "modes") == LUA_TNIL) {
-    return luaL_error(L, "%s: missing field 'modes' (fe:modes{...} or mbd.fem.load(file))", ctor);
+    return luaL_error(L, LMSG_FEM_MISSING_FIELD_MODES_FE, ctor);
   }
   lmodes *lm = luaL_testudata(L, -1, MODES_MT);
   if (!lm) {
-    return luaL_error(L, "%s: field 'modes' expects an %s, got %s", ctor, MODES_MT,
-                      lx_typename(L, -1));
+    return luaL_error(L, LMSG_FEM_FIELD_MODES, ctor, MODES_MT, lx_typename(L, -1));
   }
   int midx = lua_gettop(L);
   if (lua_getfield(L, 2, "fe") != LUA_TNIL) {
     if (!luaL_testudata(L, -1, FE_MT)) {
-      return luaL_error(L, "%s: field 'fe' expects an %s, got %s", ctor, FE_MT, lx_typename(L, -1));
+      return luaL_error(L, LMSG_FEM_FIELD_FE, ctor, FE_MT, lx_typename(L, -1));
     }
     lua_getiuservalue(L, midx, 1);
     if (!lua_rawequal(L, -1, -2)) {
-      return luaL_error(L,
-                        "%s: field 'modes' holds the modes of another FE model than 'fe' (or "
-                        "modes read from a file, which carry their own nodes: leave 'fe' out)",
-                        ctor);
+      return luaL_error(L, LMSG_FEM_FIELD_MODES_HOLDS_MODES, ctor);
     }
     lua_pop(L, 1);
   }
@@ -436,29 +428,23 @@ int l_fem_flexible_body(lua_State *L) {
   int *sel = lua_newuserdatauv(L, sizeof(int) * (size_t)(mo->nmode + 1), 0);
   if (lua_getfield(L, 2, "select") != LUA_TNIL) {
     if (!lua_istable(L, -1)) {
-      return luaL_error(L, "%s: field 'select' expects a list of mode numbers, got %s", ctor,
-                        lx_typename(L, -1));
+      return luaL_error(L, LMSG_FEM_FIELD_SELECT_LIST_MODE, ctor, lx_typename(L, -1));
     }
     int n = (int)luaL_len(L, -1);
     if (n > mo->nmode) {
-      return luaL_error(L, "%s: field 'select' lists %d modes, there are %d", ctor, n, mo->nmode);
+      return luaL_error(L, LMSG_FEM_FIELD_SELECT_LISTS_MODES, ctor, n, mo->nmode);
     }
     if (n == 0) {
       // an empty selection leaves a rigid body, whose model may then have nothing left to move:
       // say so here rather than at the run
-      return luaL_error(L,
-                        "%s: field 'select' is empty: list the modes the body may deform in "
-                        "(such as {1, 2}), or leave select out for every elastic mode (a body "
-                        "that does not deform is m:body)",
-                        ctor);
+      return luaL_error(L, LMSG_FEM_FIELD_SELECT_EMPTY_LIST, ctor);
     }
     for (int k = 0; k < n; k++) {
       lua_geti(L, -1, k + 1);
       int isint = 0;
       lua_Integer v = lua_tointegerx(L, -1, &isint);
       if (!isint) {
-        return luaL_error(L, "%s: field 'select' expects mode numbers, entry %d is %s", ctor, k + 1,
-                          lx_typename(L, -1));
+        return luaL_error(L, LMSG_FEM_FIELD_SELECT_MODE_NUMBERS, ctor, k + 1, lx_typename(L, -1));
       }
       sel[nsel++] = (int)v;
       lua_pop(L, 1);
@@ -474,16 +460,14 @@ int l_fem_flexible_body(lua_State *L) {
   int rotary = 1, geometric = 0;
   if (lua_getfield(L, 2, "rotary_inertia") != LUA_TNIL) {
     if (!lua_isboolean(L, -1)) {
-      return luaL_error(L, "%s: field 'rotary_inertia' expects a boolean, got %s", ctor,
-                        lx_typename(L, -1));
+      return luaL_error(L, LMSG_FEM_FIELD_ROTARY_INERTIA_BOOLEAN, ctor, lx_typename(L, -1));
     }
     rotary = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
   if (lua_getfield(L, 2, "geometric_stiffening") != LUA_TNIL) {
     if (!lua_isboolean(L, -1)) {
-      return luaL_error(L, "%s: field 'geometric_stiffening' expects a boolean, got %s", ctor,
-                        lx_typename(L, -1));
+      return luaL_error(L, LMSG_FEM_FIELD_GEOMETRIC_STIFFENING_BOOLEAN, ctor, lx_typename(L, -1));
     }
     geometric = lua_toboolean(L, -1);
   }
@@ -548,13 +532,12 @@ static int l_body_node(lua_State *L) {
   const mbd_model *m = l_model_get(L, -1);
   int n = mbd_model_flex_nnode(m, o->index);
   if (n == 0) {
-    return luaL_error(L, "node: body '%s' is not a flexible body",
-                      mbd_model_body_name(m, o->index));
+    return luaL_error(L, LMSG_FEM_NODE_BODY_FLEXIBLE_BODY, mbd_model_body_name(m, o->index));
   }
   int b = mbd_model_flex_node(m, o->index, (int)k);
   if (b < 0) {
-    return luaL_error(L, "node: flexible body '%s' has nodes 1 .. %d, not %d",
-                      mbd_model_body_name(m, o->index), n, (int)k);
+    return luaL_error(L, LMSG_FEM_NODE_FLEXIBLE_BODY_NODES, mbd_model_body_name(m, o->index), n,
+                      (int)k);
   }
   l_obj_push(L, -1, BODY_MT, b);
   return 1;

@@ -15,6 +15,7 @@
 #include "l_animate.h"
 #include "l_callback.h"
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_objects.h"
 #include "l_run.h"
 #include "l_simulate.h"
@@ -38,18 +39,17 @@ static int joint_at(lua_State *L, int idx, int midx, const mbd_model *m, const c
   if (lua_type(L, idx) == LUA_TSTRING) {
     int j = mbd_model_find_joint(m, lua_tostring(L, idx));
     if (j < 0) {
-      luaL_error(L, "%s: no joint '%s' in model '%s'", what, lua_tostring(L, idx),
-                 mbd_model_name(m));
+      luaL_error(L, LMSG_LINEAR_JOINT_MODEL, what, lua_tostring(L, idx), mbd_model_name(m));
     }
     return j;
   }
   l_obj *o = luaL_testudata(L, idx, JOINT_MT);
   if (!o) {
-    luaL_error(L, "%s: expects an mbd.Joint or a joint's name, got %s", what, lx_typename(L, idx));
+    luaL_error(L, LMSG_LINEAR_MBD_JOINT_JOINT_S, what, lx_typename(L, idx));
   }
   lua_getiuservalue(L, idx, 1);
   if (!lua_rawequal(L, -1, midx)) {
-    luaL_error(L, "%s: the joint is a joint of another model", what);
+    luaL_error(L, LMSG_LINEAR_JOINT_JOINT_ANOTHER_MODEL, what);
   }
   lua_pop(L, 1);
   return o->index;
@@ -62,23 +62,22 @@ static int body_at(lua_State *L, int idx, int midx, const mbd_model *m, const ch
   if (lua_type(L, idx) == LUA_TSTRING) {
     b = mbd_model_find_body(m, lua_tostring(L, idx));
     if (b < 0) {
-      luaL_error(L, "%s: no body '%s' in model '%s'", what, lua_tostring(L, idx),
-                 mbd_model_name(m));
+      luaL_error(L, LMSG_LINEAR_BODY_MODEL, what, lua_tostring(L, idx), mbd_model_name(m));
     }
   } else {
     l_obj *o = luaL_testudata(L, idx, BODY_MT);
     if (!o) {
-      luaL_error(L, "%s: expects an mbd.Body or a body's name, got %s", what, lx_typename(L, idx));
+      luaL_error(L, LMSG_LINEAR_MBD_BODY_BODY_S, what, lx_typename(L, idx));
     }
     lua_getiuservalue(L, idx, 1);
     if (!lua_rawequal(L, -1, midx)) {
-      luaL_error(L, "%s: the body is a body of another model", what);
+      luaL_error(L, LMSG_LINEAR_BODY_BODY_ANOTHER_MODEL, what);
     }
     lua_pop(L, 1);
     b = o->index;
   }
   if (b == 0) {
-    luaL_error(L, "%s: the ground does not move", what);
+    luaL_error(L, LMSG_LINEAR_GROUND_DOES_MOVE, what);
   }
   return b;
 }
@@ -91,13 +90,13 @@ static const char **name_list(lua_State *L, int idx, const char *fn, const char 
     return NULL;
   }
   if (!lua_istable(L, -1)) {
-    luaL_error(L, "%s: field '%s' expects a list of names, got %s", fn, key, lx_typename(L, -1));
+    luaL_error(L, LMSG_LINEAR_FIELD_LIST_NAMES, fn, key, lx_typename(L, -1));
   }
   int len = (int)luaL_len(L, -1);
   const char **names = lua_newuserdatauv(L, sizeof(char *) * (size_t)(len ? len : 1), 0);
   for (int i = 1; i <= len; i++) {
     if (lua_geti(L, -2, i) != LUA_TSTRING) {
-      luaL_error(L, "%s: field '%s': entry %d is %s, not a name", fn, key, i, lx_typename(L, -1));
+      luaL_error(L, LMSG_LINEAR_FIELD_ENTRY_NAME, fn, key, i, lx_typename(L, -1));
     }
     names[i - 1] = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -116,7 +115,7 @@ static int read_formulation(lua_State *L, int idx, const char *fn) {
   int f = mbd_formulation_from_name(name);
   if (f < 0) {
     char all[160];
-    luaL_error(L, "%s: unknown formulation '%s' (%s)", fn, name,
+    luaL_error(L, LMSG_LINEAR_UNKNOWN_FORMULATION, fn, name,
                mbd_formulation_names(all, sizeof all, 0));
   }
   return f;
@@ -144,18 +143,16 @@ int l_model_equilibrium(lua_State *L) {
   o.formulation = read_formulation(L, 2, "equilibrium");
   char nb[32];
   if (lx_opt_number(L, 2, "equilibrium", "tol", &o.tol) && (!(o.tol > 0) || !isfinite(o.tol))) {
-    luaL_error(L, "equilibrium: field 'tol' must be positive and finite, got %s",
-               lx_num(nb, sizeof nb, o.tol));
+    luaL_error(L, LMSG_LINEAR_EQUILIBRIUM_FIELD_TOL_POSITIVE, lx_num(nb, sizeof nb, o.tol));
   }
   if (lx_opt_int(L, 2, "equilibrium", "max_iterations", &o.max_iter) && o.max_iter < 1) {
-    luaL_error(L, "equilibrium: field 'max_iterations' must be at least 1, got %d", o.max_iter);
+    luaL_error(L, LMSG_LINEAR_EQUILIBRIUM_FIELD_MAX_ITERATIONS_LEAST, o.max_iter);
   }
   // fixed = {joints}: their relative coordinates held during the search
   int *fixed = NULL, nfixed = 0;
   if (lua_getfield(L, 2, "fixed") != LUA_TNIL) {
     if (!lua_istable(L, -1)) {
-      luaL_error(L, "equilibrium: field 'fixed' expects a list of joints, got %s",
-                 lx_typename(L, -1));
+      luaL_error(L, LMSG_LINEAR_EQUILIBRIUM_FIELD_FIXED_LIST, lx_typename(L, -1));
     }
     nfixed = (int)luaL_len(L, -1);
     fixed = lua_newuserdatauv(L, sizeof(int) * (size_t)(nfixed ? nfixed : 1), 0);
@@ -173,7 +170,7 @@ int l_model_equilibrium(lua_State *L) {
   o.cut = name_list(L, 2, "equilibrium", "cut", &ncut);
   o.ncut = ncut;
   if (o.cut && !mbd_formulation_has(o.formulation, MBD_FCAP_JOINT_COORDS)) {
-    luaL_error(L, "equilibrium: field 'cut' is for formulation 'relative'");
+    luaL_error(L, LMSG_LINEAR_EQUILIBRIUM_FIELD_CUT_FORMULATION);
   }
   o.poll = l_poll_interrupt;
   mbd_error err;
@@ -188,7 +185,7 @@ int l_model_equilibrium(lua_State *L) {
     char pos[96];
     lx_where(L, pos, sizeof pos);
     for (int i = 0; mbd_run_warning(run, i); i++) {
-      fprintf(stderr, "mbd: warning: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
+      fprintf(stderr, LMSG_WARNING_AT, pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
     }
   }
   if (run) {
@@ -202,7 +199,7 @@ int l_model_equilibrium(lua_State *L) {
   }
   if (rc < 0) {
     if (run && mbd_run_nsample(run) > 0) {
-      return luaL_error(L, "%s (the last iterate is kept in model.last_run)", err.msg);
+      return luaL_error(L, LMSG_LINEAR_LAST_ITERATE_KEPT_MODEL, err.msg);
     }
     return raise_err(L, &err);
   }
@@ -220,7 +217,7 @@ static int list_entry(lua_State *L, int tidx, int i, const char *kind, const cha
   lua_geti(L, tidx, i);
   int e = lua_gettop(L);
   if (!lua_istable(L, e)) {
-    luaL_error(L, "%s: expects a table (%s), got %s", what, expects, lx_typename(L, e));
+    luaL_error(L, LMSG_LINEAR_TABLE, what, expects, lx_typename(L, e));
   }
   lx_check_fields(L, e, what, fields);
   return e;
@@ -242,7 +239,7 @@ static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mb
     memset(in, 0, sizeof *in);
     int kinds = lx_has(L, e, "torque") + lx_has(L, e, "force") + lx_has(L, e, "joint");
     if (kinds != 1) {
-      luaL_error(L, "%s: give one of torque = body, force = body or joint = J", what);
+      luaL_error(L, LMSG_LINEAR_ONE_TORQUE_BODY_FORCE, what);
     }
     char name[160];
     if (lx_has(L, e, "joint")) {
@@ -255,8 +252,7 @@ static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mb
       in->coord = type == MBD_JOINT_TRANSLATIONAL ? 1 : 0;
       if (c) {
         if (strcmp(c, "angle") != 0 && strcmp(c, "displacement") != 0) {
-          luaL_error(L, "%s: field 'coordinate' is \"angle\" or \"displacement\", got '%s'", what,
-                     c);
+          luaL_error(L, LMSG_LINEAR_FIELD_COORDINATE_ANGLE_DISPLACEMENT, what, c);
         }
         in->coord = strcmp(c, "displacement") == 0;
       }
@@ -271,15 +267,15 @@ static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mb
       if (force) {
         lx_opt_vec_dim(L, e, what, "at", dim, dim, in->at);
         if (!lx_opt_vec_dim(L, e, what, "direction", dim, dim, in->dir)) {
-          luaL_error(L, "%s: a force needs field 'direction' (global)", what);
+          luaL_error(L, LMSG_LINEAR_FORCE_NEEDS_FIELD_DIRECTION, what);
         }
       } else if (dim == 3 && !lx_opt_vec_dim(L, e, what, "direction", 3, 3, in->dir)) {
-        luaL_error(L, "%s: a spatial torque needs field 'direction' (its axis, global)", what);
+        luaL_error(L, LMSG_LINEAR_SPATIAL_TORQUE_NEEDS_FIELD, what);
       } else if (dim == 2 && lx_has(L, e, "direction")) {
-        luaL_error(L, "%s: a planar torque acts about z (no field 'direction')", what);
+        luaL_error(L, LMSG_LINEAR_PLANAR_TORQUE_ACTS_ABOUT, what);
       }
       if (!force && lx_has(L, e, "at")) {
-        luaL_error(L, "%s: a torque has no point (no field 'at')", what);
+        luaL_error(L, LMSG_LINEAR_TORQUE_POINT_FIELD, what);
       }
       snprintf(name, sizeof name, "%s(%s)", force ? "force" : "torque",
                mbd_model_body_name(m, in->body));
@@ -308,16 +304,16 @@ static void read_steady(lua_State *L, int tidx, int midx, const mbd_model *m, mb
     if (lua_getfield(L, e, "body") != LUA_TNIL) {
       s->body = body_at(L, -1, midx, m, what);
       if (lx_has(L, e, "at")) {
-        luaL_error(L, "%s: a body spins about its own centre of mass (no field 'at')", what);
+        luaL_error(L, LMSG_LINEAR_BODY_SPINS_ABOUT_OWN, what);
       }
     }
     lua_pop(L, 1);
     if (dim == 3 && !lx_opt_vec_dim(L, e, what, "axis", 3, 3, s->axis)) {
-      luaL_error(L, "%s: missing field 'axis' (%s)", what,
-                 s->body > 0 ? "the body's symmetry axis, in its frame" : "global");
+      luaL_error(L, LMSG_LINEAR_MISSING_FIELD_AXIS, what,
+                 s->body > 0 ? LMSG_LINEAR_AXIS_BODY : LMSG_LINEAR_AXIS_GLOBAL);
     }
     if (dim == 2 && lx_has(L, e, "axis")) {
-      luaL_error(L, "%s: a planar rotation is about z (no field 'axis')", what);
+      luaL_error(L, LMSG_LINEAR_PLANAR_ROTATION_ABOUT_Z, what);
     }
     lx_opt_vec_dim(L, e, what, "at", dim, dim, s->at);
     lua_settop(L, e - 1);
@@ -501,7 +497,7 @@ int l_model_linearize(lua_State *L) {
   if (method) {
     o.method = mbd_lin_method_from_name(method);
     if (o.method < 0) {
-      luaL_error(L, "linearize: unknown method '%s' (differences, analytic)", method);
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_UNKNOWN_METHOD_DIFFERENCES, method);
     }
   }
   // the model assembled (its initial state, or the coordinates a run's state is read into)
@@ -511,7 +507,7 @@ int l_model_linearize(lua_State *L) {
   l_model_enter(L, 1);
   if (!mbd_model_is_assembled(m)) {
     if (mbd_model_running(m)) {
-      luaL_error(L, "linearize: model '%s' is running and not assembled", mbd_model_name(m));
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_MODEL_RUNNING_ASSEMBLED, mbd_model_name(m));
     }
     int rc = mbd_model_assemble(m, NULL, &err);
     l_model_show_warnings(L, 1);
@@ -526,27 +522,22 @@ int l_model_linearize(lua_State *L) {
   if (lua_getfield(L, 2, "at") != LUA_TNIL) {
     mbd_run *run = luaL_testudata(L, -1, "mbd.Run") ? l_run_check(L, -1) : NULL;
     if (!run) {
-      luaL_error(L,
-                 "linearize: field 'at' expects an mbd.Run (a run or an equilibrium of this "
-                 "model), got %s",
-                 lx_typename(L, -1));
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_FIELD_MBD_RUN, lx_typename(L, -1));
     }
     if (l_run_push_owner(L, -1) != LUA_TNIL && !lua_rawequal(L, -1, 1)) {
-      luaL_error(L, "linearize: field 'at' is a run of another model");
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_FIELD_RUN_ANOTHER);
     }
     lua_pop(L, 1);
     int ns = mbd_run_nsample(run);
     if (!has_t && ns != 1) {
-      luaL_error(L,
-                 "linearize: missing field 't' (the time of the run to linearize about; a run "
-                 "of one sample, an equilibrium, needs none)");
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_MISSING_FIELD_T);
     }
     if (!has_t) {
       t = mbd_run_times(run)[0];
     }
     const double *ts = mbd_run_times(run);
     if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
-      luaL_error(L, "linearize: t = %f is outside the run (%f .. %f s)", t, ns ? ts[0] : 0.0,
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_T_OUTSIDE_RUN, t, ns ? ts[0] : 0.0,
                  ns ? ts[ns - 1] : 0.0);
     }
     mbd_linear_state_size(m, &nq, &nv);
@@ -561,9 +552,7 @@ int l_model_linearize(lua_State *L) {
     o.memo = memo;
     o.t = t;
   } else if (has_t && t != 0) {
-    luaL_error(L,
-               "linearize: field 't' needs field 'at' (without a run: the assembled initial "
-               "state, t = 0)");
+    luaL_error(L, LMSG_LINEAR_LINEARIZE_FIELD_T_NEEDS);
   } else {
     lua_pushnil(L);
   }
@@ -572,8 +561,7 @@ int l_model_linearize(lua_State *L) {
   int nidx = lua_gettop(L);
   if (lua_getfield(L, 2, "inputs") != LUA_TNIL) {
     if (!lua_istable(L, -1)) {
-      luaL_error(L, "linearize: field 'inputs' expects a list of inputs, got %s",
-                 lx_typename(L, -1));
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_FIELD_INPUTS_LIST, lx_typename(L, -1));
     }
     o.ninput = (int)luaL_len(L, -1);
     mbd_lin_input *u = lua_newuserdatauv(L, sizeof *u * (size_t)(o.ninput + 1), 0);
@@ -594,8 +582,7 @@ int l_model_linearize(lua_State *L) {
   }
   if (lua_getfield(L, 2, "steady") != LUA_TNIL) {
     if (!lua_istable(L, -1)) {
-      luaL_error(L, "linearize: field 'steady' expects a list of symmetries, got %s",
-                 lx_typename(L, -1));
+      luaL_error(L, LMSG_LINEAR_LINEARIZE_FIELD_STEADY_LIST, lx_typename(L, -1));
     }
     o.nsteady = (int)luaL_len(L, -1);
     mbd_lin_steady *g = lua_newuserdatauv(L, sizeof *g * (size_t)(o.nsteady + 1), 0);
@@ -608,7 +595,7 @@ int l_model_linearize(lua_State *L) {
   o.cut = name_list(L, 2, "linearize", "cut", &ncut);
   o.ncut = ncut;
   if (o.cut && !mbd_formulation_has(o.formulation, MBD_FCAP_JOINT_COORDS)) {
-    luaL_error(L, "linearize: field 'cut' is for formulation 'relative'");
+    luaL_error(L, LMSG_LINEAR_LINEARIZE_FIELD_CUT_FORMULATION);
   }
   o.poll = l_poll_interrupt;
   // the engine; the result's userdata made first so that nothing leaks on an error
@@ -625,8 +612,7 @@ int l_model_linearize(lua_State *L) {
     char pos[96];
     lx_where(L, pos, sizeof pos);
     for (int i = 0; i < ll->l->nwarning; i++) {
-      fprintf(stderr, "mbd: warning: %s%slinearize: %s\n", pos, pos[0] ? ": " : "",
-              ll->l->warning[i]);
+      fprintf(stderr, LMSG_LINEAR_WARNING_AT, pos, pos[0] ? ": " : "", ll->l->warning[i]);
     }
   }
   push_fields(L, ll->l, mbd_model_dim(m), nidx, oidx);
@@ -649,7 +635,7 @@ int l_model_linearize(lua_State *L) {
 static llinear *check_linear(lua_State *L, int idx) {
   llinear *ll = luaL_checkudata(L, idx, LINEAR_MT);
   if (!ll->l) {
-    luaL_error(L, "mbd.Linear: the linearization failed (no result)");
+    luaL_error(L, LMSG_LINEAR_MBD_LINEAR_LINEARIZATION_FAILED);
   }
   return ll;
 }
@@ -684,8 +670,7 @@ static int l_linear_write(lua_State *L) {
   int csv = len >= 4 && strcmp(file + len - 4, ".csv") == 0;
   if (fmt) {
     if (strcmp(fmt, "csv") != 0 && strcmp(fmt, "mtx") != 0) {
-      return luaL_error(L, "lin:write: format is \"mtx\" (Matrix Market) or \"csv\", got '%s'",
-                        fmt);
+      return luaL_error(L, LMSG_LINEAR_LIN_WRITE_FORMAT_MTX, fmt);
     }
     csv = strcmp(fmt, "csv") == 0;
   }
@@ -715,13 +700,13 @@ static int l_linear_animate(lua_State *L) {
   lx_opt_number(L, 2, "lin:animate", "cycles", &cycles);
   lx_opt_int(L, 2, "lin:animate", "steps", &steps);
   if (k < 1 || k > ll->l->nmode) {
-    return luaL_error(L, "lin:animate: mode %d does not exist (%d modes)", k, ll->l->nmode);
+    return luaL_error(L, LMSG_LINEAR_LIN_ANIMATE_MODE_DOES, k, ll->l->nmode);
   }
   if (!(cycles > 0) || cycles > 1000 || steps < 2 || steps > 10000) {
-    return luaL_error(L, "lin:animate: cycles must be in (0, 1000] and steps in [2, 10000]");
+    return luaL_error(L, LMSG_LINEAR_LIN_ANIMATE_CYCLES_STEPS);
   }
   if (!(amp >= 0) || !isfinite(amp)) {
-    return luaL_error(L, "lin:animate: field 'amplitude' must be positive and finite");
+    return luaL_error(L, LMSG_LINEAR_LIN_ANIMATE_FIELD_AMPLITUDE);
   }
   lua_getiuservalue(L, 1, 2);
   int midx = lua_gettop(L);

@@ -23,15 +23,15 @@
 #include <string.h>
 
 #include "l_callback.h"
-#include "l_explain.h"
 #include "l_contact.h"
+#include "l_explain.h"
 #include "l_fem.h"
 #include "l_linear.h"
+#include "l_msg.h"
 #include "l_objects.h"
 #include "l_relative.h"
 #include "l_simulate.h"
 #include "l_util.h"
-
 
 /* ------------------------------------------------------------------------------------------ */
 /* model userdata (the type and its readers: l_model_core.c)                                  */
@@ -56,7 +56,7 @@ static void show_new_warnings(lua_State *L, lmodel *lm, int from) {
   char pos[96];
   lx_where(L, pos, sizeof pos);
   for (int i = from; mbd_model_warning(lm->m, i); i++) {
-    fprintf(stderr, "mbd: warning: %s: %s\n", pos, mbd_model_warning(lm->m, i));
+    fprintf(stderr, LMSG_WARNING_POS, pos, mbd_model_warning(lm->m, i));
   }
 }
 
@@ -66,8 +66,8 @@ static void show_new_warnings(lua_State *L, lmodel *lm, int from) {
 static void req_point(lua_State *L, const mbd_model *m, int body, int tidx, const char *what,
                       const char *key, int dim, double *out) {
   if (!lx_opt_vec_dim(L, tidx, what, key, dim, dim, out) && mbd_model_body_owner(m, body) < 0) {
-    luaL_error(L, "%s: missing field '%s' (a point in the body's frame; %s for its centre of mass)",
-               what, key, dim == 3 ? "{0, 0, 0}" : "{0, 0}");
+    luaL_error(L, LMSG_MODEL_MISSING_FIELD_POINT_BODY, what, key,
+               dim == 3 ? "{0, 0, 0}" : "{0, 0}");
   }
 }
 
@@ -81,7 +81,7 @@ static int l_model_new(lua_State *L) {
   int dim = 2;
   lx_opt_int(L, 1, "model", "dim", &dim);
   if (dim != 2 && dim != 3) {
-    return luaL_error(L, "model: field 'dim' must be 2 or 3, got %d", dim);
+    return luaL_error(L, LMSG_MODEL_FIELD_DIM, dim);
   }
   double g[3] = {0, 0, 0};
   lx_opt_vec(L, 1, "model", "gravity", dim, g);
@@ -144,12 +144,10 @@ static int l_model_body(lua_State *L) {
     double in[6] = {0, 0, 0, 0, 0, 0};
     int got = lx_read_numbers(L, lua_gettop(L), in, 6);
     if (lua_isnil(L, -1)) {
-      return luaL_error(L, "body: missing field 'inertia'");
+      return luaL_error(L, LMSG_MODEL_BODY_MISSING_FIELD_INERTIA);
     }
     if (got != 3 && got != 6) {
-      return luaL_error(L, "%s: field 'inertia' expects 3 numbers {Ixx, Iyy, Izz} or 6 "
-                           "{Ixx, Iyy, Izz, Ixy, Iyz, Izx} in a spatial model",
-                        what);
+      return luaL_error(L, LMSG_MODEL_FIELD_INERTIA_NUMBERS_IXX, what);
     }
     lua_pop(L, 1);
     memcpy(s.inertia, in, sizeof in);
@@ -200,7 +198,7 @@ static int add_joint(lua_State *L, int type) {
   s.has_axis1 = lx_opt_vec_dim(L, 2, what, "axis1", dim, dim, s.axis1);
   s.has_axis2 = lx_opt_vec_dim(L, 2, what, "axis2", dim, dim, s.axis2);
   if (dim == 2 && s.has_axis2) {
-    return luaL_error(L, "%s: field 'axis2' is not used in planar models", ctor);
+    return luaL_error(L, LMSG_MODEL_FIELD_AXIS2_USED_PLANAR, ctor);
   }
   mbd_error err;
   mbd_error_clear(&err);
@@ -257,7 +255,7 @@ static int add_force(lua_State *L, int torque) {
   memset(&s, 0, sizeof s);
   s.body = l_obj_body(L, 2, 1, ctor, "body", 1);
   if (s.body == 0) {
-    return luaL_error(L, "%s: field 'body' is the ground, which takes no force", ctor);
+    return luaL_error(L, LMSG_MODEL_FIELD_BODY_GROUND_WHICH, ctor);
   }
   char obj[96];
   snprintf(obj, sizeof obj, "%s on body '%s'", ctor, mbd_model_body_name(lm->m, s.body));
@@ -270,9 +268,7 @@ static int add_force(lua_State *L, int torque) {
     int isnum = lua_type(L, -1) == LUA_TNUMBER;
     lua_pop(L, 1);
     if (isnum) {
-      return luaL_error(L, "%s: field 'value' expects 3 numbers {tx, ty, tz} (global) in a "
-                           "spatial model, got a number",
-                        obj);
+      return luaL_error(L, LMSG_MODEL_FIELD_VALUE_NUMBERS_TX, obj);
     }
   }
   int t = lua_getfield(L, 2, "value");
@@ -286,7 +282,7 @@ static int add_force(lua_State *L, int torque) {
     s.fn = l_cb_force;
     s.ud = cb;
   } else if (t == LUA_TNIL) {
-    return luaL_error(L, "%s: missing field 'value'", ctor);
+    return luaL_error(L, LMSG_MODEL_MISSING_FIELD_VALUE, ctor);
   } else {
     lua_pop(L, 1);
     if (want == 1) {

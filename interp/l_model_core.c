@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_objects.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -42,7 +43,7 @@ void l_model_show_warnings(lua_State *L, int idx) {
       }
     }
     if (!seen) {
-      fprintf(stderr, "mbd: warning: %s\n", w);
+      fprintf(stderr, LMSG_WARNING, w);
       if (lm->nprinted < 16) {
         snprintf(lm->printed[lm->nprinted++], sizeof lm->printed[0], "%s", w);
       }

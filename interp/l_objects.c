@@ -15,6 +15,7 @@
 #include "l_callback.h"
 #include "l_fem.h"
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_util.h"
 
 /* the engine model of the object at idx (pushes its model userdata, which keeps it alive) */
@@ -32,18 +33,18 @@ static int obj_field(lua_State *L, int tidx, int midx, const char *ctor, const c
   if (lua_getfield(L, tidx, key) == LUA_TNIL) {
     lua_pop(L, 1);
     if (required) {
-      luaL_error(L, "%s: missing field '%s'", ctor, key);
+      luaL_error(L, LMSG_FEM_MISSING_FIELD, ctor, key);
     }
     return -1;
   }
   l_obj *o = luaL_testudata(L, -1, mt);
   if (!o) {
-    luaL_error(L, "%s: field '%s' expects an %s, got %s", ctor, key, mt, lx_typename(L, -1));
+    luaL_error(L, LMSG_OBJECTS_FIELD, ctor, key, mt, lx_typename(L, -1));
   }
   // the same model: its user value is the model userdata itself
   lua_getiuservalue(L, -1, 1);
   if (!lua_rawequal(L, -1, midx)) {
-    luaL_error(L, "%s: field '%s' is a %s of another model", ctor, key, noun);
+    luaL_error(L, LMSG_OBJECTS_FIELD_ANOTHER_MODEL, ctor, key, noun);
   }
   lua_pop(L, 2);
   return o->index;
@@ -134,19 +135,16 @@ static int l_state_get(lua_State *L) {
   l_state *st = luaL_checkudata(L, 1, STATE_MT);
   const char *name = luaL_checkstring(L, 2);
   if (!st->d) {
-    return luaL_error(L, "state:get: the state is only valid inside a force function");
+    return luaL_error(L, LMSG_OBJECTS_STATE_GET_STATE_VALID);
   }
   int ch = mbd_channel_find(st->m, name);
   if (ch < 0) {
-    return luaL_error(L, "state:get: no channel '%s'", name);
+    return luaL_error(L, LMSG_OBJECTS_STATE_GET_CHANNEL, name);
   }
   int ok = 0;
   double v = mbd_channel_value(st->m, st->d, ch, &ok);
   if (!ok) {
-    return luaL_error(L,
-                      "state:get: channel '%s' needs accelerations or reactions, which are "
-                      "not known while forces are computed",
-                      name);
+    return luaL_error(L, LMSG_OBJECTS_STATE_GET_CHANNEL_NEEDS, name);
   }
   lua_pushnumber(L, v);
   return 1;

@@ -15,6 +15,8 @@
  * script and reaches the same map: the ranks share the points the same strided way (rank r
  * computes r+1, r+1+size, … in its own process; `workers` is not used), the records are
  * gathered to every rank, and each returns the same results as a local run. */
+#include "l_parallel.h"
+
 #include <errno.h>
 #include <lauxlib.h>
 #include <poll.h>
@@ -29,7 +31,7 @@
 #include <unistd.h>
 
 #include "l_callback.h"
-#include "l_parallel.h"
+#include "l_msg.h"
 #include "mbd/status.h"
 
 /* the memory a point's result takes in the parent at least (its slot in the results table and a
@@ -84,8 +86,7 @@ static void encode(lua_State *L, wbuf *b) {
   }
   if (t != LUA_TTABLE) {
     char msg[128];
-    snprintf(msg, sizeof msg, "parallel_map: fn must return a number or a table of numbers, got %s",
-             luaL_typename(L, -1));
+    snprintf(msg, sizeof msg, LMSG_PARALLEL_RESULT_TYPE, luaL_typename(L, -1));
     put_error(b, msg);
     return;
   }
@@ -169,7 +170,7 @@ static void notify(lua_State *L, onres *o, int residx, lua_Integer i) {
   if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
     if (!lua_isstring(L, -1)) {
       lua_pop(L, 1);
-      lua_pushliteral(L, "error object is not a string");
+      lua_pushliteral(L, LMSG_ERROR_NOT_STRING);
     }
     o->err = luaL_ref(L, LUA_REGISTRYINDEX);
   }
@@ -316,7 +317,7 @@ static int dist_map(lua_State *L, const l_dist *dist, int n, int residx, int pro
   free(mine.p);
   if (rc != 0) {
     free(all);
-    return luaL_error(L, "parallel_map: the exchange of results among the MPI ranks failed");
+    return luaL_error(L, LMSG_PARALLEL_PARALLEL_MAP_EXCHANGE_RESULTS_AMONG);
   }
   size_t off = 0;
   while (total - off >= 4) {
@@ -331,12 +332,12 @@ static int dist_map(lua_State *L, const l_dist *dist, int n, int residx, int pro
   free(all);
   if (stopped) {
     mbd_lua_interrupted = 0;
-    return luaL_error(L, "parallel_map: interrupted (MPI rank %d of %d)", dist->rank, dist->size);
+    return luaL_error(L, LMSG_PARALLEL_PARALLEL_MAP_INTERRUPTED_MPI_RANK, dist->rank, dist->size);
   }
   // a rank that stopped early leaves its points missing: say so per point
   for (lua_Integer i = 1; i <= n; i++) {
     if (lua_rawgeti(L, residx, i) == LUA_TNIL) {
-      lua_pushfstring(L, "parallel_map: point %d got no result (its MPI rank stopped)", (int)i);
+      lua_pushfstring(L, LMSG_PARALLEL_RANK_STOPPED, (int)i);
       lua_rawseti(L, residx, i);
     }
     lua_pop(L, 1);
@@ -361,10 +362,8 @@ static int l_parallel_map(lua_State *L) {
   double limit = mbd_memory_limit();
   if (limit > 0 && (double)n * RESULT_BYTES > limit) {
     char msg[256];
-    snprintf(msg, sizeof msg,
-             "parallel_map: %d points need at least %.3g GB for their results, more than the "
-             "%.3g GB allowed (a quarter of the memory, or MBD_MAX_WORKSPACE_GB): split the work",
-             (int)n, (double)n * RESULT_BYTES / 1e9, limit / 1e9);
+    snprintf(msg, sizeof msg, LMSG_PARALLEL_TOO_LARGE, (int)n, (double)n * RESULT_BYTES / 1e9,
+             limit / 1e9);
     return luaL_error(L, "%s", msg);
   }
   progress = progress && isatty(2);
@@ -392,7 +391,7 @@ static int l_parallel_map(lua_State *L) {
       }
       if (mbd_lua_interrupted) {
         free(b.p);
-        return luaL_error(L, "parallel_map: interrupted after %d of %d points", i, (int)n);
+        return luaL_error(L, LMSG_PARALLEL_PARALLEL_MAP_INTERRUPTED_AFTER_POINTS, i, (int)n);
       }
     }
     free(b.p);
@@ -443,7 +442,7 @@ static int l_parallel_map(lua_State *L) {
     started++;
   }
   if (started == 0) {
-    return luaL_error(L, "parallel_map: cannot start worker processes (%s)", strerror(errno));
+    return luaL_error(L, LMSG_PARALLEL_PARALLEL_MAP_START_WORKER_PROCESSES, strerror(errno));
   }
   if (started < workers) {
     // fewer processes than asked: the missing shares would be lost, so stop them all
@@ -452,7 +451,7 @@ static int l_parallel_map(lua_State *L) {
       waitpid(pid[k], NULL, 0);
       close(pfd[k].fd);
     }
-    return luaL_error(L, "parallel_map: could start only %d of %d workers", started, workers);
+    return luaL_error(L, LMSG_PARALLEL_PARALLEL_MAP_COULD_START_WORKERS, started, workers);
   }
   int open = workers;
   char chunk[65536];
@@ -512,12 +511,12 @@ static int l_parallel_map(lua_State *L) {
   }
   if (interrupted) {
     mbd_lua_interrupted = 0;
-    return luaL_error(L, "parallel_map: interrupted after %d of %d points", done, (int)n);
+    return luaL_error(L, LMSG_PARALLEL_PARALLEL_MAP_INTERRUPTED_AFTER_POINTS, done, (int)n);
   }
   // a worker that died (crash, out of memory) leaves its points missing: say so per point
   for (lua_Integer i = 1; i <= n; i++) {
     if (lua_rawgeti(L, residx, i) == LUA_TNIL) {
-      lua_pushfstring(L, "parallel_map: point %d got no result (its worker process died)", (int)i);
+      lua_pushfstring(L, LMSG_PARALLEL_WORKER_DIED, (int)i);
       lua_rawseti(L, residx, i);
     }
     lua_pop(L, 1);

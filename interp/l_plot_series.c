@@ -6,6 +6,7 @@
 #include <lauxlib.h>
 #include <string.h>
 
+#include "l_msg.h"
 #include "l_util.h"
 #include "mbd/output.h"
 
@@ -16,13 +17,13 @@ int l_plot_series(lua_State *L) {
   lx_check_fields(L, 1, "plot", fields);
   const char *file = lx_opt_string(L, 1, "plot", "file");
   if (!file) {
-    return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
+    return luaL_error(L, LMSG_PLOT_MISSING_FIELD_FILE_PNG);
   }
   lua_getfield(L, 1, "series");
   luaL_argexpected(L, lua_istable(L, 2), 1, "series = { {x = {..}, y = {..}}, ... }");
   int ns = (int)luaL_len(L, 2);
   if (ns < 1) {
-    return luaL_error(L, "plot: field 'series' is empty");
+    return luaL_error(L, LMSG_PLOT_FIELD_SERIES_EMPTY);
   }
   // every curve's numbers in GC-owned blocks (an error below leaks nothing), kept alive by the
   // anchor table at 4 with the labels
@@ -30,8 +31,7 @@ int l_plot_series(lua_State *L) {
   lua_newtable(L);
   for (int k = 0; k < ns; k++) {
     if (lua_geti(L, 2, k + 1) != LUA_TTABLE) {
-      return luaL_error(L, "plot: series[%d] expects a table {x = {..}, y = {..}, label = ..}",
-                        k + 1);
+      return luaL_error(L, LMSG_PLOT_SERIES_TABLE_X_Y, k + 1);
     }
     int s = lua_gettop(L);
     static const char *const sf[] = {"x", "y", "label", NULL};
@@ -39,12 +39,12 @@ int l_plot_series(lua_State *L) {
     lua_getfield(L, s, "x");
     lua_getfield(L, s, "y");
     if (!lua_istable(L, -2) || !lua_istable(L, -1) || luaL_len(L, -2) != luaL_len(L, -1)) {
-      return luaL_error(L, "plot: series[%d] needs lists x and y of the same length", k + 1);
+      return luaL_error(L, LMSG_PLOT_SERIES_NEEDS_LISTS_X, k + 1);
     }
     int n = (int)luaL_len(L, -1);
     double *xy = lua_newuserdatauv(L, sizeof(double) * 2 * (size_t)(n ? n : 1), 0);
     if (lx_read_numbers(L, s + 1, xy, n) != n || lx_read_numbers(L, s + 2, xy + n, n) != n) {
-      return luaL_error(L, "plot: series[%d]: x and y must hold numbers only", k + 1);
+      return luaL_error(L, LMSG_PLOT_SERIES_X_Y_HOLD, k + 1);
     }
     series[k].x = xy;
     series[k].y = xy + n;

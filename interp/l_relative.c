@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_util.h"
 #include "mbd/formulation.h"
 
@@ -20,15 +21,13 @@ static const char **read_names(lua_State *L, int idx, const char *key, int *n) {
     return NULL;
   }
   if (!lua_istable(L, -1)) {
-    luaL_error(L, "simulate: field '%s' expects a list of joint names, got %s", key,
-               lx_typename(L, -1));
+    luaL_error(L, LMSG_RELATIVE_SIMULATE_FIELD_LIST_JOINT, key, lx_typename(L, -1));
   }
   int len = (int)luaL_len(L, -1);
   const char **names = lua_newuserdatauv(L, sizeof(char *) * (size_t)(len ? len : 1), 0);
   for (int i = 1; i <= len; i++) {
     if (lua_geti(L, -2, i) != LUA_TSTRING) {
-      luaL_error(L, "simulate: field '%s' expects a list of joint names, entry %d is %s", key, i,
-                 lx_typename(L, -1));
+      luaL_error(L, LMSG_RELATIVE_SIMULATE_FIELD_JOINT_ENTRY, key, i, lx_typename(L, -1));
     }
     names[i - 1] = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -44,7 +43,7 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
   const char **cut = read_names(L, idx, "cut", &ncut);
   const char *solver = lx_opt_string(L, idx, "simulate", "solver");
   if (!mbd_formulation_has(o->formulation, MBD_FCAP_JOINT_COORDS) && (cut || solver)) {
-    luaL_error(L, "simulate: fields cut and solver are for formulation '%s'",
+    luaL_error(L, LMSG_RELATIVE_SIMULATE_FIELDS_CUT_SOLVER,
                mbd_formulation_name(mbd_formulation_with(MBD_FCAP_JOINT_COORDS)));
   }
   o->cut = cut;
@@ -54,7 +53,7 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
     o->solver = mbd_formulation_from_name(solver);
     if (!mbd_formulation_has(o->solver, MBD_FCAP_WRAPPED)) {
       char all[160];
-      luaL_error(L, "simulate: unknown solver '%s' (%s)", solver,
+      luaL_error(L, LMSG_RELATIVE_SIMULATE_UNKNOWN_SOLVER, solver,
                  mbd_formulation_names(all, sizeof all, MBD_FCAP_WRAPPED));
     }
   }
@@ -62,7 +61,7 @@ int l_relative_read(lua_State *L, int idx, mbd_sim_opts *o) {
   if (code) {
     o->code = mbd_code_from_name(code);
     if (o->code < 0) {
-      luaL_error(L, "simulate: unknown code '%s' (numeric, tape, compiled)", code);
+      luaL_error(L, LMSG_RELATIVE_SIMULATE_UNKNOWN_CODE_NUMERIC, code);
     }
   }
   return 1;
@@ -74,7 +73,7 @@ int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
   // joint coordinates, or Cartesian coordinates (the caller's zeroed options)
   int joint = mbd_formulation_with(MBD_FCAP_JOINT_COORDS);
   if (f && mbd_formulation_from_name(f) != joint) {
-    luaL_error(L, "kinematics: formulation is '%s' or absent (Cartesian), got '%s'",
+    luaL_error(L, LMSG_RELATIVE_KINEMATICS_FORMULATION_ABSENT_CARTESIAN,
                mbd_formulation_name(joint), f);
   }
   if (f) {
@@ -83,7 +82,7 @@ int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
   int ncut = 0;
   const char **cut = read_names(L, idx, "cut", &ncut);
   if (cut && !f) {
-    luaL_error(L, "kinematics: field cut is for formulation '%s'", mbd_formulation_name(joint));
+    luaL_error(L, LMSG_RELATIVE_KINEMATICS_FIELD_CUT_FORMULATION, mbd_formulation_name(joint));
   }
   o->cut = cut;
   o->ncut = ncut;
@@ -91,7 +90,7 @@ int l_relative_read_kin(lua_State *L, int idx, mbd_kin_opts *o) {
   if (code) {
     o->code = mbd_code_from_name(code);
     if (o->code < 0) {
-      luaL_error(L, "kinematics: unknown code '%s' (numeric, tape, compiled)", code);
+      luaL_error(L, LMSG_RELATIVE_KINEMATICS_UNKNOWN_CODE_NUMERIC, code);
     }
   }
   return 1;
@@ -117,7 +116,7 @@ int l_model_export_c(lua_State *L) {
                        .beta = rel->beta};
   o.dir = lx_opt_string(L, 2, "export_c", "dir");
   if (!o.dir) {
-    return luaL_error(L, "export_c: missing field 'dir'");
+    return luaL_error(L, LMSG_RELATIVE_EXPORT_C_MISSING_FIELD_DIR);
   }
   lx_opt_number(L, 2, "export_c", "t_end", &o.t_end);
   lx_opt_number(L, 2, "export_c", "rtol", &o.rtol);
@@ -128,7 +127,7 @@ int l_model_export_c(lua_State *L) {
     // the formulations whose solve it writes
     o.solver = mbd_formulation_from_name(solver);
     if (!mbd_formulation_has(o.solver, MBD_FCAP_EXPORTED)) {
-      return luaL_error(L, "export_c: unknown solver '%s' (baumgarte, augmented)", solver);
+      return luaL_error(L, LMSG_RELATIVE_EXPORT_C_UNKNOWN_SOLVER_BAUMGARTE, solver);
     }
   }
   if (lua_getfield(L, 2, "stabilization") != LUA_TNIL) {
@@ -189,12 +188,12 @@ static int l_copy_open(lua_State *L) {
   int dim = mbd_model_dim(m);
   double origin[3] = {0, 0, 0}, rot[4] = {1, 0, 0, 0};
   if (lx_read_numbers(L, 4, origin, dim) != dim) {
-    return luaL_error(L, "macro copy '%s': origin expects %d numbers", name, dim);
+    return luaL_error(L, LMSG_RELATIVE_MACRO_COPY_ORIGIN_NUMBERS, name, dim);
   }
   if (dim == 2) {
     rot[0] = luaL_checknumber(L, 5);
   } else if (lx_read_numbers(L, 5, rot, 4) != 4) {
-    return luaL_error(L, "macro copy '%s': rot expects 4 numbers (Euler parameters)", name);
+    return luaL_error(L, LMSG_RELATIVE_MACRO_COPY_ROT_NUMBERS, name);
   }
   mbd_error err;
   mbd_error_clear(&err);

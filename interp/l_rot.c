@@ -14,6 +14,8 @@
 #include <lauxlib.h>
 #include <math.h>
 
+#include "l_msg.h"
+
 /* argument i as n numbers, or an error naming the function and the argument */
 static void check_vec(lua_State *L, int i, const char *fn, const char *what, int n, double *out) {
   int ok = lua_type(L, i) == LUA_TTABLE && luaL_len(L, i) == n;
@@ -24,11 +26,11 @@ static void check_vec(lua_State *L, int i, const char *fn, const char *what, int
     lua_pop(L, 1);
   }
   if (!ok) {
-    luaL_error(L, "mbd.rot.%s: argument %d (%s) expects %d numbers", fn, i, what, n);
+    luaL_error(L, LMSG_ROT_MBD_ROT_ARGUMENT_NUMBERS, fn, i, what, n);
   }
   for (int k = 0; k < n; k++) {
     if (!isfinite(out[k])) {
-      luaL_error(L, "mbd.rot.%s: argument %d (%s) is not finite", fn, i, what);
+      luaL_error(L, LMSG_ROT_MBD_ROT_ARGUMENT_FINITE, fn, i, what);
     }
   }
 }
@@ -64,7 +66,7 @@ static int l_rot_axis_angle(lua_State *L) {
   double angle = luaL_checknumber(L, 2);
   double n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
   if (!(n > 1e-12)) {
-    return luaL_error(L, "mbd.rot.axis_angle: the axis is zero");
+    return luaL_error(L, LMSG_ROT_MBD_ROT_AXIS_ANGLE_AXIS);
   }
   for (int k = 0; k < 3; k++) {
     a[k] /= n;
@@ -102,7 +104,7 @@ static int l_rot_rotate(lua_State *L) {
   // A v = (e0² − eᵀe) v + 2 e (eᵀv) + 2 e0 e × v, for the normalized parameters
   double n2 = e0 * e0 + ee;
   if (!(n2 > 0)) {
-    return luaL_error(L, "mbd.rot.rotate: the Euler parameters are all zero");
+    return luaL_error(L, LMSG_ROT_MBD_ROT_ROTATE_EULER);
   }
   for (int k = 0; k < 3; k++) {
     o[k] = ((e0 * e0 - ee) * v[k] + 2 * e[k] * ev + 2 * e0 * exv[k]) / n2;
@@ -118,7 +120,7 @@ static int l_rot_from_axes(lua_State *L) {
   check_vec(L, 2, "from_axes", "y", 3, y);
   double nx = norm3(x);
   if (!(nx > 1e-12)) {
-    return luaL_error(L, "mbd.rot.from_axes: the x axis is zero");
+    return luaL_error(L, LMSG_ROT_MBD_ROT_FROM_AXES_X);
   }
   for (int k = 0; k < 3; k++) {
     x[k] /= nx;
@@ -130,7 +132,7 @@ static int l_rot_from_axes(lua_State *L) {
   }
   double ny = norm3(y);
   if (!(ny > 1e-9 * (1 + fabs(d)))) {
-    return luaL_error(L, "mbd.rot.from_axes: the y axis is parallel to the x axis");
+    return luaL_error(L, LMSG_ROT_MBD_ROT_FROM_AXES_Y);
   }
   for (int k = 0; k < 3; k++) {
     y[k] /= ny;

@@ -11,6 +11,7 @@
 
 #include "l_animate.h"
 #include "l_manifest.h"
+#include "l_msg.h"
 #include "l_plot_series.h"
 #include "l_util.h"
 #include "mbd/manifest.h"
@@ -28,7 +29,7 @@ static int check_channel(lua_State *L, mbd_run *r, int idx, const char *fn) {
   const char *name = luaL_checkstring(L, idx);
   int c = mbd_run_find(r, name);
   if (c < 0) {
-    luaL_error(L, "run:%s: no channel '%s' (run.channels lists them)", fn, name);
+    luaL_error(L, LMSG_RUN_CHANNEL_RUN_CHANNELS_LISTS, fn, name);
   }
   return c;
 }
@@ -42,8 +43,7 @@ static int l_run_value(lua_State *L) {
   double v = mbd_run_value(r, c, t, &ok);
   if (!ok) {
     int n = mbd_run_nsample(r);
-    return luaL_error(L, "run:value: t = %f is outside the recorded span [0, %f]", t,
-                      n ? mbd_run_times(r)[n - 1] : 0.0);
+    return luaL_error(L, LMSG_RUN_VALUE_T_OUTSIDE_RECORDED, t, n ? mbd_run_times(r)[n - 1] : 0.0);
   }
   lua_pushnumber(L, v);
   return 1;
@@ -80,10 +80,10 @@ static int l_run_write_csv(lua_State *L) {
       lua_geti(L, 3, i + 1);
       names[i] = lua_tostring(L, -1);
       if (!names[i]) {
-        return luaL_error(L, "run:write_csv: channel names must be strings");
+        return luaL_error(L, LMSG_RUN_WRITE_CSV_CHANNEL_NAMES_STRINGS);
       }
       if (mbd_run_find(r, names[i]) < 0) {
-        return luaL_error(L, "run:write_csv: no channel '%s'", names[i]);
+        return luaL_error(L, LMSG_RUN_WRITE_CSV_CHANNEL, names[i]);
       }
       lua_pop(L, 1);  // the table keeps the string alive
     }
@@ -91,7 +91,7 @@ static int l_run_write_csv(lua_State *L) {
   mbd_error err;
   mbd_error_clear(&err);
   if (mbd_run_write_csv(r, file, names, nn, &err) < 0) {
-    return luaL_error(L, "run:write_csv: %s", err.msg);
+    return luaL_error(L, LMSG_RUN_WRITE_CSV, err.msg);
   }
   lua_pushvalue(L, 1);
   return 1;
@@ -298,12 +298,12 @@ typedef struct plot_buf {
 /* a list of n numbers at field key of table 1, as a GC-owned buffer on the stack */
 static double *num_list(lua_State *L, const char *key, int *n) {
   if (lua_getfield(L, 1, key) != LUA_TTABLE) {
-    luaL_error(L, "plot: field '%s' expects a list of numbers, got %s", key, lx_typename(L, -1));
+    luaL_error(L, LMSG_RUN_PLOT_FIELD_LIST_NUMBERS, key, lx_typename(L, -1));
   }
   int len = (int)luaL_len(L, -1);
   double *v = lua_newuserdatauv(L, sizeof(double) * (size_t)(len ? len : 1), 0);
   if (lx_read_numbers(L, lua_gettop(L) - 1, v, len) != len) {
-    luaL_error(L, "plot: field '%s' has an entry that is not a number", key);
+    luaL_error(L, LMSG_RUN_PLOT_FIELD_ENTRY_NUMBER, key);
   }
   lua_remove(L, -2);
   *n = len;
@@ -322,17 +322,16 @@ static int l_plot_heatmap(lua_State *L) {
   memset(&spec, 0, sizeof spec);
   spec.file = lx_opt_string(L, 1, "plot", "file");
   if (!spec.file) {
-    return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
+    return luaL_error(L, LMSG_PLOT_MISSING_FIELD_FILE_PNG);
   }
   double *x = num_list(L, "x", &spec.nx), *y = num_list(L, "y", &spec.ny);
   int nx = spec.nx, ny = spec.ny;
   if (nx < 1 || ny < 1) {
-    return luaL_error(L, "plot: heatmap needs non-empty x and y");
+    return luaL_error(L, LMSG_RUN_PLOT_HEATMAP_NEEDS_NON);
   }
   double *z = lua_newuserdatauv(L, sizeof(double) * (size_t)nx * (size_t)ny, 0);
   if (lua_getfield(L, 1, "z") != LUA_TTABLE) {
-    return luaL_error(L, "plot: field 'z' expects a matrix z[j][i] or a flat list, got %s",
-                      lx_typename(L, -1));
+    return luaL_error(L, LMSG_RUN_PLOT_FIELD_Z_MATRIX, lx_typename(L, -1));
   }
   int zi = lua_gettop(L);
   lua_geti(L, zi, 1);
@@ -340,18 +339,17 @@ static int l_plot_heatmap(lua_State *L) {
   lua_pop(L, 1);
   if (nested) {
     if ((int)luaL_len(L, zi) != ny) {
-      return luaL_error(L, "plot: field 'z' expects %d rows (one per y), got %d", ny,
-                        (int)luaL_len(L, zi));
+      return luaL_error(L, LMSG_RUN_PLOT_FIELD_Z_ROWS, ny, (int)luaL_len(L, zi));
     }
     for (int j = 0; j < ny; j++) {
       lua_geti(L, zi, j + 1);
       if (lx_read_numbers(L, lua_gettop(L), z + (size_t)j * nx, nx) != nx) {
-        return luaL_error(L, "plot: field 'z': row %d expects %d numbers (one per x)", j + 1, nx);
+        return luaL_error(L, LMSG_RUN_PLOT_FIELD_Z_ROW, j + 1, nx);
       }
       lua_pop(L, 1);
     }
   } else if (lx_read_numbers(L, zi, z, nx * ny) != nx * ny) {
-    return luaL_error(L, "plot: field 'z' expects %d numbers (x fastest)", nx * ny);
+    return luaL_error(L, LMSG_RUN_PLOT_FIELD_Z_NUMBERS, nx * ny);
   }
   spec.x = x;
   spec.y = y;
@@ -467,11 +465,11 @@ static int l_plot(lua_State *L) {
   const char *kind = lx_opt_string(L, 1, "plot", "kind");
   if (kind && strcmp(kind, "lines") != 0) {
     // other kinds (heatmap) are provided by the stdlib wrapper when available
-    return luaL_error(L, "plot: unknown kind '%s' (lines, heatmap)", kind);
+    return luaL_error(L, LMSG_RUN_PLOT_UNKNOWN_KIND_LINES, kind);
   }
   const char *file = lx_opt_string(L, 1, "plot", "file");
   if (!file) {
-    return luaL_error(L, "plot: missing field 'file' (a .png or .svg path)");
+    return luaL_error(L, LMSG_PLOT_MISSING_FIELD_FILE_PNG);
   }
   // the runs: run = r or runs = {r1, r2, ...}
   int nruns = 0;
@@ -479,7 +477,7 @@ static int l_plot(lua_State *L) {
   int runs_idx = lua_gettop(L);
   if (lua_getfield(L, 1, "run") != LUA_TNIL) {
     if (!luaL_testudata(L, -1, RUN_MT)) {
-      return luaL_error(L, "plot: field 'run' expects an mbd.Run, got %s", lx_typename(L, -1));
+      return luaL_error(L, LMSG_RUN_PLOT_FIELD_RUN_MBD, lx_typename(L, -1));
     }
     lua_rawseti(L, runs_idx, ++nruns);
   } else {
@@ -491,14 +489,14 @@ static int l_plot(lua_State *L) {
     for (int i = 1; i <= n; i++) {
       lua_geti(L, -1, i);
       if (!luaL_testudata(L, -1, RUN_MT)) {
-        return luaL_error(L, "plot: runs[%d] is not an mbd.Run", i);
+        return luaL_error(L, LMSG_RUN_PLOT_RUNS_MBD_RUN, i);
       }
       lua_rawseti(L, runs_idx, ++nruns);
     }
   }
   lua_pop(L, 1);
   if (nruns == 0) {
-    return luaL_error(L, "plot: missing field 'run' (or 'runs')");
+    return luaL_error(L, LMSG_RUN_PLOT_MISSING_FIELD_RUN);
   }
   // y channels: a string or a list
   lua_newtable(L);
@@ -511,16 +509,16 @@ static int l_plot(lua_State *L) {
     int n = (int)luaL_len(L, -1);
     for (int i = 1; i <= n; i++) {
       if (lua_geti(L, -1, i) != LUA_TSTRING) {
-        return luaL_error(L, "plot: y[%d] must be a channel name", i);
+        return luaL_error(L, LMSG_RUN_PLOT_Y_CHANNEL_NAME, i);
       }
       lua_rawseti(L, y_idx, ++ny);
     }
     lua_pop(L, 1);
   } else {
-    return luaL_error(L, "plot: field 'y' expects a channel name or a list of them");
+    return luaL_error(L, LMSG_RUN_PLOT_FIELD_Y_CHANNEL);
   }
   if (ny == 0) {
-    return luaL_error(L, "plot: field 'y' is empty");
+    return luaL_error(L, LMSG_RUN_PLOT_FIELD_Y_EMPTY);
   }
   const char *xname = lx_opt_string(L, 1, "plot", "x");
   int use_t = !xname || strcmp(xname, "t") == 0;
@@ -548,7 +546,7 @@ static int l_plot(lua_State *L) {
     if (!use_t) {
       xc = mbd_run_find(r, xname);
       if (xc < 0) {
-        return luaL_error(L, "plot: no channel '%s' in run %d", xname, i);
+        return luaL_error(L, LMSG_RUN_PLOT_CHANNEL_RUN, xname, i);
       }
     }
     for (int j = 1; j <= ny; j++, k++) {
@@ -556,8 +554,7 @@ static int l_plot(lua_State *L) {
       const char *yname = lua_tostring(L, -1);
       int yc = mbd_run_find(r, yname);
       if (yc < 0) {
-        return luaL_error(L, "plot: no channel '%s' in run %d (run.channels lists them)", yname,
-                          i);
+        return luaL_error(L, LMSG_RUN_PLOT_CHANNEL_RUN_RUN, yname, i);
       }
       double *xs = data + off, *ys = data + off + n;
       off += 2 * (size_t)n;

@@ -12,6 +12,7 @@
 #include "l_callback.h"
 #include "l_manifest.h"
 #include "l_model.h"
+#include "l_msg.h"
 #include "l_relative.h"
 #include "l_run.h"
 #include "l_util.h"
@@ -38,25 +39,25 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
     if (ig) {
       io->kind = mbd_integrator_from_name(ig);
       if (io->kind < 0) {
-        luaL_error(L, "%s: unknown integrator '%s' (adams, rk45, bdf, rk4, rkf45)", fn, ig);
+        luaL_error(L, LMSG_SIMULATE_UNKNOWN_INTEGRATOR_ADAMS_RK45, fn, ig);
       }
     }
     lx_opt_number(L, idx, fn, "rtol", &io->rtol);
     lx_opt_number(L, idx, fn, "atol", &io->atol);
     int has_step = lx_opt_number(L, idx, fn, "step", &io->step);
     if (io->kind == MBD_INT_RK4 && !has_step) {
-      luaL_error(L, "%s: integrator 'rk4' needs field 'step' (the fixed step h)", fn);
+      luaL_error(L, LMSG_SIMULATE_INTEGRATOR_RK4_NEEDS_FIELD, fn);
     }
     int has_max_step = lx_opt_number(L, idx, fn, "max_step", &io->max_step);
     if (lx_opt_int(L, idx, fn, "max_order", &io->max_order)) {
       int top = io->kind == MBD_INT_ADAMS ? 12 : io->kind == MBD_INT_BDF ? 5 : 0;
       if (top == 0) {
-        luaL_error(L, "%s: field 'max_order' is for integrators adams and bdf (got '%s')", fn,
+        luaL_error(L, LMSG_SIMULATE_FIELD_MAX_ORDER_INTEGRATORS_ADAMS, fn,
                    mbd_integrator_name(io->kind));
       }
       if (io->max_order < 1 || io->max_order > top) {
-        luaL_error(L, "%s: field 'max_order' must be 1 to %d for integrator '%s', got %d", fn,
-                   top, mbd_integrator_name(io->kind), io->max_order);
+        luaL_error(L, LMSG_SIMULATE_FIELD_MAX_ORDER_INTEGRATOR, fn, top,
+                   mbd_integrator_name(io->kind), io->max_order);
       }
     }
     int has_every = lx_opt_number(L, idx, fn, "output_every", f->output_every);
@@ -65,18 +66,17 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
       luaL_error(L, "%s", terr.msg);
     }
     if (has_step && (!(io->step > 0) || !isfinite(io->step) || io->step > *f->t_end)) {
-      luaL_error(L, "%s: field 'step' must be positive, finite and at most t_end, got %s", fn,
+      luaL_error(L, LMSG_SIMULATE_FIELD_STEP_POSITIVE_FINITE, fn,
                  lx_num(nb0, sizeof nb0, io->step));
     }
     // below 1e-9·t_end the integrator could not take such a step at all (its smallest step is
     // 64 rounding units of the time)
     if (has_max_step && (!(io->max_step >= 1e-9 * *f->t_end) || !isfinite(io->max_step))) {
-      luaL_error(L, "%s: field 'max_step' must be finite and at least 1e-9·t_end = %s, got %s",
-                 fn, lx_num(nb1, sizeof nb1, 1e-9 * *f->t_end),
-                 lx_num(nb0, sizeof nb0, io->max_step));
+      luaL_error(L, LMSG_SIMULATE_FIELD_MAX_STEP_FINITE_LEAST, fn,
+                 lx_num(nb1, sizeof nb1, 1e-9 * *f->t_end), lx_num(nb0, sizeof nb0, io->max_step));
     }
     if (has_every && (!(*f->output_every > 0) || !isfinite(*f->output_every))) {
-      luaL_error(L, "%s: field 'output_every' must be positive and finite, got %s", fn,
+      luaL_error(L, LMSG_SIMULATE_FIELD_OUTPUT_EVERY_POSITIVE_FINITE, fn,
                  lx_num(nb0, sizeof nb0, *f->output_every));
     }
   }
@@ -86,15 +86,15 @@ void l_sim_read(lua_State *L, int idx, const l_sim_fields *f) {
   }
   if (f->position_tol && lx_opt_number(L, idx, fn, "position_tol", f->position_tol) &&
       (!(*f->position_tol > 0) || !isfinite(*f->position_tol))) {
-    luaL_error(L, "%s: field 'position_tol' must be positive and finite, got %s", fn,
+    luaL_error(L, LMSG_SIMULATE_FIELD_POSITION_TOL_POSITIVE_FINITE, fn,
                lx_num(nb0, sizeof nb0, *f->position_tol));
   }
   if (f->max_newton && lx_opt_int(L, idx, fn, "max_newton", f->max_newton) &&
       *f->max_newton < 1) {
-    luaL_error(L, "%s: field 'max_newton' must be at least 1, got %d", fn, *f->max_newton);
+    luaL_error(L, LMSG_SIMULATE_FIELD_MAX_NEWTON_LEAST, fn, *f->max_newton);
   }
   if (f->steps && *f->steps < 1) {
-    luaL_error(L, "%s: field 'steps' must be at least 1, got %d", fn, *f->steps);
+    luaL_error(L, LMSG_SIMULATE_FIELD_STEPS_LEAST, fn, *f->steps);
   }
 }
 
@@ -103,7 +103,7 @@ int l_sim_quiet(lua_State *L, int idx, const char *fn) {
   int quiet = lua_toboolean(L, -1);
   lua_pop(L, 1);
   if (t != LUA_TNIL && t != LUA_TBOOLEAN) {
-    luaL_error(L, "%s: field 'quiet' expects true or false, got %s", fn, lua_typename(L, t));
+    luaL_error(L, LMSG_SIMULATE_FIELD_QUIET_TRUE_FALSE, fn, lua_typename(L, t));
   }
   return quiet;
 }
@@ -118,10 +118,10 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
     char pos[96];
     lx_where(L, pos, sizeof pos);
     if (mbd_run_note(run)) {
-      fprintf(stderr, "mbd: note: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_note(run));
+      fprintf(stderr, LMSG_NOTE_AT, pos, pos[0] ? ": " : "", mbd_run_note(run));
     }
     for (int i = 0; mbd_run_warning(run, i); i++) {
-      fprintf(stderr, "mbd: warning: %s%s%s\n", pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
+      fprintf(stderr, LMSG_WARNING_AT, pos, pos[0] ? ": " : "", mbd_run_warning(run, i));
     }
   }
   if (run) {
@@ -136,7 +136,7 @@ int l_sim_finish(lua_State *L, int owner, int rc, mbd_run *run, const mbd_error 
   if (rc < 0) {
     // raised here, in the method the script called: luaL_error names the script's line
     if (run && (n > 0 || name_empty)) {
-      return luaL_error(L, "%s (the run up to t = %f is kept in %s)", err->msg,
+      return luaL_error(L, LMSG_SIMULATE_RUN_UP_T_KEPT, err->msg,
                         n > 0 ? mbd_run_times(run)[n - 1] : 0.0, kept);
     }
     return luaL_error(L, "%s", err->msg);
@@ -152,7 +152,7 @@ static int model_formulation(lua_State *L, const char *name) {
   int k = mbd_formulation_from_name(name);
   if (k < 0) {
     char all[160];
-    luaL_error(L, "simulate: unknown formulation '%s' (%s)", name,
+    luaL_error(L, LMSG_SIMULATE_UNKNOWN_FORMULATION, name,
                mbd_formulation_names(all, sizeof all, 0));
   }
   return k;
@@ -181,18 +181,18 @@ static void read_stabilization(lua_State *L, mbd_sim_opts *o) {
       continue;
     }
     if (!mbd_formulation_has(o->formulation, MBD_FCAP_STAB_MATRICES)) {
-      luaL_error(L, "simulate: stabilization %s is for formulation '%s'", key,
+      luaL_error(L, LMSG_SIMULATE_STABILIZATION_FORMULATION, key,
                  mbd_formulation_name(mbd_formulation_with(MBD_FCAP_STAB_MATRICES)));
     }
     int h = 0;
     if (lua_type(L, -1) == LUA_TNUMBER) {
-      luaL_error(L, "simulate: stabilization %s: give a matrix (or %s for %s I)", key,
-                 k ? "beta" : "alpha", k ? "beta" : "alpha");
+      luaL_error(L, LMSG_SIMULATE_STABILIZATION_MATRIX_I, key, k ? "beta" : "alpha",
+                 k ? "beta" : "alpha");
     }
     double *mat = lx_read_square(L, lua_gettop(L), "simulate: stabilization", key, 0, &h);
     lua_remove(L, -2);
     if (o->stab_n && h != o->stab_n) {
-      luaL_error(L, "simulate: stabilization S and T must have the same size");
+      luaL_error(L, LMSG_SIMULATE_STABILIZATION_S_T_SAME);
     }
     o->stab_n = h;
     if (k) {
@@ -240,7 +240,7 @@ int l_model_simulate(lua_State *L) {
   if (ls) {
     o.linear_solver = mbd_linear_solver_from_name(ls);
     if (o.linear_solver < 0) {
-      luaL_error(L, "simulate: unknown linear_solver '%s' (auto, dense, sparse, recursive)", ls);
+      luaL_error(L, LMSG_SIMULATE_UNKNOWN_LINEAR_SOLVER_AUTO_DENSE, ls);
     }
     char why[256];
     if (!mbd_formulation_takes(o.formulation, o.linear_solver, why, sizeof why)) {

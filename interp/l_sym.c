@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l_msg.h"
+
 #define SYM_MT "mbd.Sym"          /* metatable of expressions */
 #define CTX_MT "mbd.SymCtx"       /* metatable of the context sentinel (its __gc frees it) */
 #define CTX_KEY "mbd.sym.ctx"     /* registry: the context sentinel */
@@ -44,7 +46,7 @@ mbd_sym_ctx *l_sym_ctx(lua_State *L) {
   lua_setmetatable(L, -2);
   b->ctx = mbd_sym_ctx_new();
   if (!b->ctx) {
-    luaL_error(L, "sym: out of memory");
+    luaL_error(L, LMSG_SYM_OUT_MEMORY);
   }
   lua_setfield(L, LUA_REGISTRYINDEX, CTX_KEY);
   /* the cache of expression userdata, weak in its values */
@@ -61,7 +63,7 @@ mbd_sym_ctx *l_sym_ctx(lua_State *L) {
 static int raise_ctx(lua_State *L, mbd_sym_ctx *ctx) {
   const mbd_error *e = mbd_sym_ctx_error(ctx);
   char msg[sizeof e->msg];
-  snprintf(msg, sizeof msg, "%s", e->code ? e->msg : "sym: invalid expression");
+  snprintf(msg, sizeof msg, "%s", e->code ? e->msg : LMSG_SYM_INVALID);
   mbd_sym_ctx_clear_error(ctx);
   return luaL_error(L, "%s", msg);
 }
@@ -104,7 +106,7 @@ int l_sym_check(lua_State *L, int idx) {
 static int check_var(lua_State *L, int idx) {
   int id = l_sym_check(L, idx);
   if (mbd_sym_op_of(l_sym_ctx(L), id) != MBD_SYM_VAR) {
-    luaL_argerror(L, idx, "variable expected");
+    luaL_argerror(L, idx, LMSG_SYM_VARIABLE_EXPECTED);
   }
   return id;
 }
@@ -155,7 +157,7 @@ static int l_sym_ifelse(lua_State *L) {
 static int l_sym_tostring(lua_State *L) {
   char *s = mbd_sym_to_string(l_sym_ctx(L), l_sym_check(L, 1));
   if (!s) {
-    return luaL_error(L, "sym: out of memory");
+    return luaL_error(L, LMSG_SYM_OUT_MEMORY);
   }
   lua_pushstring(L, s);
   free(s);
@@ -207,12 +209,12 @@ static int subs_key(lua_State *L, mbd_sym_ctx *ctx, int idx) {
   if (lua_type(L, idx) == LUA_TSTRING) {
     int v = mbd_sym_find_var(ctx, lua_tostring(L, idx));
     if (v < 0) {
-      luaL_error(L, "subs: unknown variable '%s'", lua_tostring(L, idx));
+      luaL_error(L, LMSG_SYM_SUBS_UNKNOWN_VARIABLE, lua_tostring(L, idx));
     }
     return v;
   }
   if (!l_sym_is(L, idx) || mbd_sym_op_of(ctx, l_sym_check(L, idx)) != MBD_SYM_VAR) {
-    luaL_error(L, "subs: keys must be variables or variable names, got %s", luaL_typename(L, idx));
+    luaL_error(L, LMSG_SYM_SUBS_KEYS_VARIABLES_VARIABLE, luaL_typename(L, idx));
   }
   return l_sym_check(L, idx);
 }
@@ -236,8 +238,8 @@ static int l_sym_subs(lua_State *L) {
   while (lua_next(L, 2)) {
     vars[k] = subs_key(L, ctx, -2);
     if (lua_type(L, -1) != LUA_TNUMBER && !l_sym_is(L, -1)) {
-      return luaL_error(L, "subs: value for '%s' must be a number or an mbd.Sym, got %s",
-                        mbd_sym_var_name(ctx, vars[k]), luaL_typename(L, -1));
+      return luaL_error(L, LMSG_SYM_SUBS_VALUE_NUMBER_MBD, mbd_sym_var_name(ctx, vars[k]),
+                        luaL_typename(L, -1));
     }
     repl[k] = l_sym_check(L, lua_gettop(L));
     k++;
@@ -266,11 +268,10 @@ static int l_sym_eval(lua_State *L) {
   for (int i = 0; i < nv; i++) {
     const char *name = mbd_sym_var_name(ctx, vars[i]);
     if (!have || lua_getfield(L, 2, name) == LUA_TNIL) {
-      return luaL_error(L, "eval: no value for variable '%s'", name);
+      return luaL_error(L, LMSG_SYM_EVAL_VALUE_VARIABLE, name);
     }
     if (lua_type(L, -1) != LUA_TNUMBER) {
-      return luaL_error(L, "eval: value of '%s' must be a number, got %s", name,
-                        luaL_typename(L, -1));
+      return luaL_error(L, LMSG_SYM_EVAL_VALUE_NUMBER, name, luaL_typename(L, -1));
     }
     vals[mbd_sym_var_index(ctx, vars[i])] = lua_tonumber(L, -1);
     lua_pop(L, 1);

@@ -7,6 +7,8 @@
  * models (l_simulate.h) and calls the force function through the callback bridge (l_callback.h).
  * s.<key> is a method (holonomic, initial, nonholonomic, simulate), else a field (name,
  * nconstraint, q, qd, names, last_run). */
+#include "l_system.h"
+
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +18,10 @@
 #include "l_callback.h"
 #include "l_explain.h"
 #include "l_manifest.h"
+#include "l_msg.h"
 #include "l_run.h"
 #include "l_simulate.h"
 #include "l_sym.h"
-#include "l_system.h"
 #include "l_util.h"
 #include "mbd/formulation.h"
 #include "mbd/system.h"
@@ -68,8 +70,8 @@ static int force_cb(void *ud, double t, const double *q, const double *qd, doubl
   }
   int got = lx_read_numbers(L, lua_gettop(L), F, n);
   if (got != n) {
-    MBD_FAIL(err, MBD_E_CALLBACK, "%s: the function must return %d numbers, got %s at t = %g",
-             ls->what, n, got >= 0 ? "a table of the wrong size" : luaL_typename(L, -1), t);
+    MBD_FAIL(err, MBD_E_CALLBACK, LMSG_SYSTEM_FORCE_RESULT, ls->what, n,
+             got >= 0 ? LMSG_CALLBACK_WRONG_SIZE : luaL_typename(L, -1), t);
     lua_settop(L, top);
     return MBD_E_CALLBACK;
   }
@@ -85,18 +87,17 @@ static int l_system_new(lua_State *L) {
   lx_check_fields(L, 1, "system", fields);
   const char *name = lx_opt_string(L, 1, "system", "name");
   if (lua_getfield(L, 1, "q") != LUA_TTABLE) {
-    return luaL_error(L, "system: field 'q' expects a list of coordinate names, got %s",
-                      lx_typename(L, -1));
+    return luaL_error(L, LMSG_SYSTEM_FIELD_Q_LIST_COORDINATE, lx_typename(L, -1));
   }
   int qidx = lua_gettop(L);
   int n = (int)luaL_len(L, qidx);
   if (n < 1) {
-    return luaL_error(L, "system: field 'q' is empty");
+    return luaL_error(L, LMSG_SYSTEM_FIELD_Q_EMPTY);
   }
   const char **names = lua_newuserdatauv(L, sizeof(char *) * (size_t)n, 0);
   for (int i = 0; i < n; i++) {
     if (lua_geti(L, qidx, i + 1) != LUA_TSTRING) {
-      return luaL_error(L, "system: field 'q': entry %d must be a name (string)", i + 1);
+      return luaL_error(L, LMSG_SYSTEM_FIELD_Q_ENTRY_NAME, i + 1);
     }
     names[i] = lua_tostring(L, -1);  // kept alive by the q table
     lua_pop(L, 1);
@@ -155,8 +156,7 @@ static int l_system_new(lua_State *L) {
     int fidx = lua_gettop(L);
     int len = ft == LUA_TTABLE ? (int)luaL_len(L, fidx) : 1;
     if (len != n) {
-      return luaL_error(L, "system: field 'force' expects %d entries (one per coordinate), got %d",
-                        n, len);
+      return luaL_error(L, LMSG_SYSTEM_FIELD_FORCE_ENTRIES_ONE, n, len);
     }
     mbd_sym_id *ids = lua_newuserdatauv(L, sizeof(mbd_sym_id) * (size_t)n, 0);
     double *F = lua_newuserdatauv(L, sizeof(double) * (size_t)n, 0);
@@ -172,8 +172,7 @@ static int l_system_new(lua_State *L) {
       } else if (l_sym_is(L, -1)) {
         symbolic = 1;
       } else {
-        return luaL_error(L, "system: field 'force': entry %d must be a number or a symbolic "
-                             "expression, got %s", i + 1, lx_typename(L, -1));
+        return luaL_error(L, LMSG_SYSTEM_FIELD_FORCE_ENTRY_NUMBER, i + 1, lx_typename(L, -1));
       }
       ids[i] = l_sym_check(L, -1);
       lua_pop(L, 1);
@@ -185,8 +184,7 @@ static int l_system_new(lua_State *L) {
     }
     lua_pop(L, 3);
   } else if (ft != LUA_TNIL) {
-    return luaL_error(L, "system: field 'force' expects a list, a symbolic vector or a "
-                         "function(t, q, qd), got %s", lx_typename(L, -1));
+    return luaL_error(L, LMSG_SYSTEM_FIELD_FORCE_LIST_SYMBOLIC, lx_typename(L, -1));
   } else {
     lua_pop(L, 1);
   }
@@ -206,19 +204,17 @@ static int add_constraints(lua_State *L, int holo) {
     lua_replace(L, 2);
   }
   if (lua_type(L, 2) != LUA_TTABLE) {
-    return luaL_error(L, "%s: expects a list of symbolic expressions, got %s", fn,
-                      lx_typename(L, 2));
+    return luaL_error(L, LMSG_SYSTEM_LIST_SYMBOLIC_EXPRESSIONS, fn, lx_typename(L, 2));
   }
   int k = (int)luaL_len(L, 2);
   if (k < 1) {
-    return luaL_error(L, "%s: the list is empty", fn);
+    return luaL_error(L, LMSG_SYSTEM_LIST_EMPTY, fn);
   }
   lua_createtable(L, k, 0);
   for (int i = 1; i <= k; i++) {
     lua_geti(L, 2, i);
     if (!l_sym_is(L, -1)) {
-      return luaL_error(L, "%s: entry %d must be a symbolic expression of the system's "
-                           "coordinates, got %s", fn, i, lx_typename(L, -1));
+      return luaL_error(L, LMSG_SYSTEM_ENTRY_SYMBOLIC_EXPRESSION_SYSTEM, fn, i, lx_typename(L, -1));
     }
     int id = l_sym_check(L, -1);
     lua_pop(L, 1);
@@ -270,16 +266,15 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
     int want = k < 2 ? nh : nr;
     int ha = lx_has(L, tidx, pairs[k][0]), hm = lx_has(L, tidx, pairs[k][1]);
     if (ha && hm) {
-      luaL_error(L, "simulate: stabilization: give either %s or %s, not both", pairs[k][0],
-                 pairs[k][1]);
+      luaL_error(L, LMSG_SYSTEM_SIMULATE_STABILIZATION_EITHER_BOTH, pairs[k][0], pairs[k][1]);
     }
     if (!ha && !hm) {
       continue;
     }
     const char *key = ha ? pairs[k][0] : pairs[k][1];
     if (want == 0) {
-      luaL_error(L, "simulate: stabilization '%s' needs %s constraints, and system '%s' has none",
-                 key, k < 2 ? "holonomic" : "nonholonomic", mbd_system_name(s));
+      luaL_error(L, LMSG_SYSTEM_SIMULATE_STABILIZATION_NEEDS_CONSTRAINTS, key,
+                 k < 2 ? "holonomic" : "nonholonomic", mbd_system_name(s));
     }
     lua_getfield(L, tidx, key);
     int got = 0;
@@ -289,8 +284,7 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
       int nested = lua_type(L, -1) == LUA_TTABLE;
       lua_pop(L, 1);
       if (nested) {
-        luaL_error(L, "simulate: stabilization '%s' is a number or a list (the diagonal); use %s "
-                      "for a full matrix", key, pairs[k][1]);
+        luaL_error(L, LMSG_SYSTEM_SIMULATE_STABILIZATION_NUMBER_LIST, key, pairs[k][1]);
       }
     }
     *dst[k] = lx_read_square(L, lua_gettop(L), "simulate: stabilization", key, want, &got);
@@ -302,10 +296,7 @@ static void read_stabilization(lua_State *L, int tidx, mbd_system *s, mbd_sys_op
 static int system_formulation(lua_State *L, const char *name) {
   int f = mbd_formulation_with(MBD_FCAP_SYSTEM);
   if (mbd_formulation_from_name(name) != f) {
-    luaL_error(L,
-               "simulate: an mbd.system runs with formulation '%s' only (got '%s'); build an "
-               "mbd.model for the other formulations",
-               mbd_formulation_name(f), name);
+    luaL_error(L, LMSG_SYSTEM_SIMULATE_MBD_SYSTEM_RUNS, mbd_formulation_name(f), name);
   }
   return f;
 }
@@ -342,7 +333,7 @@ static int l_system_simulate(lua_State *L) {
   char pos[96];
   lx_where(L, pos, sizeof pos);
   for (int i = 0; mbd_system_warning(ls->s, i); i++) {
-    fprintf(stderr, "mbd: warning: %s: %s\n", pos, mbd_system_warning(ls->s, i));
+    fprintf(stderr, LMSG_WARNING_POS, pos, mbd_system_warning(ls->s, i));
   }
   // a failed run is kept in s.last_run, also when it recorded nothing
   return l_sim_finish(L, 1, rc, run, &err, "s.last_run", 1, quiet);
@@ -436,8 +427,8 @@ static int l_system_explain(lua_State *L) {
     int ns = mbd_run_nsample(run);
     const double *ts = mbd_run_times(run);
     if (ns < 1 || !(t >= ts[0] - 1e-12) || !(t <= ts[ns - 1] + 1e-12)) {
-      return luaL_error(L, "explain: t = %f is outside the run (%f .. %f s)", t,
-                        ns ? ts[0] : 0.0, ns ? ts[ns - 1] : 0.0);
+      return luaL_error(L, LMSG_SYSTEM_EXPLAIN_T_OUTSIDE_RUN, t, ns ? ts[0] : 0.0,
+                        ns ? ts[ns - 1] : 0.0);
     }
     // the state from the run's channels <name> and <name>_dot (userdata: freed with the stack)
     q = lua_newuserdatauv(L, 2 * (size_t)n * sizeof(double) + 1, 0);
@@ -447,8 +438,7 @@ static int l_system_explain(lua_State *L) {
       snprintf(ch, sizeof ch, i < n ? "%s" : "%s_dot", mbd_system_coord_name(ls->s, i % n));
       int c = mbd_run_find(run, ch), ok = 0;
       if (c < 0) {
-        return luaL_error(L, "explain: the run has no channel '%s' (is it a run of this system?)",
-                          ch);
+        return luaL_error(L, LMSG_SYSTEM_EXPLAIN_RUN_CHANNEL_RUN, ch);
       }
       q[i] = mbd_run_value(run, c, t, &ok);
     }
@@ -507,10 +497,10 @@ static int l_stability(lua_State *L) {
   lx_check_fields(L, 1, "stability", fields);
   int hs = lx_has(L, 1, "S"), ht = lx_has(L, 1, "T"), hl = lx_has(L, 1, "L");
   if (hl && (hs || ht)) {
-    return luaL_error(L, "stability: give S and T (holonomic) or L (nonholonomic), not both");
+    return luaL_error(L, LMSG_SYSTEM_STABILITY_S_T_HOLONOMIC);
   }
   if (!hl && !hs && !ht) {
-    return luaL_error(L, "stability: missing fields S and T (holonomic) or L (nonholonomic)");
+    return luaL_error(L, LMSG_SYSTEM_STABILITY_MISSING_FIELDS_S);
   }
   // sizes: from the first matrix or list given; numbers are 1×1 unless another field sets it
   int h = 0;

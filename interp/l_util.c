@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l_msg.h"
 #include "mbd/text.h"
 
 void lx_push_numbers(lua_State *L, const double *v, int n) {
@@ -44,13 +45,12 @@ const char *lx_typename(lua_State *L, int idx) {
 void lx_check_fields(lua_State *L, int idx, const char *ctor, const char *const *allowed) {
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TTABLE) {
-    luaL_error(L, "%s: expects a table of named fields, got %s", ctor, lx_typename(L, idx));
+    luaL_error(L, LMSG_UTIL_TABLE_NAMED_FIELDS, ctor, lx_typename(L, idx));
   }
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     if (lua_type(L, -2) != LUA_TSTRING) {
-      luaL_error(L, "%s: expects a table of named fields (found a %s key)", ctor,
-                 luaL_typename(L, -2));
+      luaL_error(L, LMSG_UTIL_TABLE_NAMED_FIELDS_FOUND, ctor, luaL_typename(L, -2));
     }
     const char *k = lua_tostring(L, -2);
     int ok = 0;
@@ -69,7 +69,7 @@ void lx_check_fields(lua_State *L, int idx, const char *ctor, const char *const 
         luaL_addstring(&b, *a);
       }
       luaL_pushresult(&b);
-      luaL_error(L, "%s: unknown field '%s' (fields: %s)", ctor, k, lua_tostring(L, -1));
+      luaL_error(L, LMSG_UTIL_UNKNOWN_FIELD_FIELDS, ctor, k, lua_tostring(L, -1));
     }
     lua_pop(L, 1);
   }
@@ -91,7 +91,7 @@ int lx_opt_number(lua_State *L, int idx, const char *ctor, const char *key, doub
   int isnum = 0;
   double v = lua_tonumberx(L, -1, &isnum);
   if (t != LUA_TNUMBER || !isnum) {
-    luaL_error(L, "%s: field '%s' expects a number, got %s", ctor, key, lx_typename(L, -1));
+    luaL_error(L, LMSG_UTIL_FIELD_NUMBER, ctor, key, lx_typename(L, -1));
   }
   lua_pop(L, 1);
   *out = v;
@@ -101,7 +101,7 @@ int lx_opt_number(lua_State *L, int idx, const char *ctor, const char *key, doub
 double lx_req_number(lua_State *L, int idx, const char *ctor, const char *key) {
   double v = 0;
   if (!lx_opt_number(L, idx, ctor, key, &v)) {
-    luaL_error(L, "%s: missing field '%s'", ctor, key);
+    luaL_error(L, LMSG_FEM_MISSING_FIELD, ctor, key);
   }
   return v;
 }
@@ -121,7 +121,7 @@ int lx_opt_int(lua_State *L, int idx, const char *ctor, const char *key, int *ou
     } else {
       snprintf(num, sizeof num, "%.17g", v);
     }
-    luaL_error(L, "%s: field '%s' expects an integer, got %s", ctor, key, num);
+    luaL_error(L, LMSG_UTIL_FIELD_INTEGER, ctor, key, num);
   }
   *out = (int)v;
   return 1;
@@ -156,10 +156,10 @@ int lx_opt_vec(lua_State *L, int idx, const char *ctor, const char *key, int n, 
   int got = lx_read_numbers(L, lua_gettop(L), out, n);
   if (got != n) {
     if (got < 0) {
-      luaL_error(L, "%s: field '%s' expects %d numbers, got %s", ctor, key, n,
-                 t == LUA_TTABLE ? "a table with a non-number entry" : lx_typename(L, -1));
+      luaL_error(L, LMSG_UTIL_FIELD_NUMBERS, ctor, key, n,
+                 t == LUA_TTABLE ? LMSG_UTIL_NON_NUMBER_ENTRY : lx_typename(L, -1));
     }
-    luaL_error(L, "%s: field '%s' expects %d numbers, got %d", ctor, key, n, got);
+    luaL_error(L, LMSG_UTIL_FIELD_NUMBERS_COUNT, ctor, key, n, got);
   }
   lua_pop(L, 1);
   return 1;
@@ -173,7 +173,7 @@ const char *lx_opt_string(lua_State *L, int idx, const char *ctor, const char *k
     return NULL;
   }
   if (t != LUA_TSTRING) {
-    luaL_error(L, "%s: field '%s' expects a string, got %s", ctor, key, lx_typename(L, -1));
+    luaL_error(L, LMSG_UTIL_FIELD_STRING, ctor, key, lx_typename(L, -1));
   }
   const char *s = lua_tostring(L, -1);
   lua_pop(L, 1);  // the table still references the string
@@ -215,10 +215,8 @@ int lx_opt_vec_dim(lua_State *L, int tidx, const char *what, const char *key, in
       const char *q = strchr(what, ' ');
       int clen = q ? (int)(q - what) : (int)strlen(what);
       char msg[320];
-      snprintf(msg, sizeof msg,
-               "%.*s: field '%s' expects %d numbers, got %d (%s; the model is %s, dim = %d: %s)",
-               clen, what, key, n, (int)len, what, dim == 3 ? "spatial" : "planar", dim,
-               n == 3 ? "{x, y, z}" : "{x, y}");
+      snprintf(msg, sizeof msg, LMSG_UTIL_FIELD_NUMBERS_DIM, clen, what, key, n, (int)len, what,
+               dim == 3 ? "spatial" : "planar", dim, n == 3 ? "{x, y, z}" : "{x, y}");
       luaL_error(L, "%s", msg);
     }
   }
@@ -234,7 +232,7 @@ int lx_opt_function(lua_State *L, int tidx, const char *ctor, const char *key) {
     return LUA_NOREF;
   }
   if (t != LUA_TFUNCTION) {
-    luaL_error(L, "%s: field '%s' expects a function, got %s", ctor, key, lx_typename(L, -1));
+    luaL_error(L, LMSG_UTIL_FIELD_FUNCTION, ctor, key, lx_typename(L, -1));
   }
   return luaL_ref(L, LUA_REGISTRYINDEX);
 }
@@ -244,8 +242,7 @@ double *lx_read_square(lua_State *L, int idx, const char *ctor, const char *key,
   int t = lua_type(L, idx);
   if (t == LUA_TNUMBER) {
     if (want <= 0) {
-      luaL_error(L, "%s: field '%s' expects a matrix {{...}, ...} or a list of its diagonal", ctor,
-                 key);
+      luaL_error(L, LMSG_UTIL_FIELD_MATRIX_LIST_DIAGONAL, ctor, key);
     }
     double v = lua_tonumber(L, idx);
     double *m = lua_newuserdatauv(L, sizeof(double) * (size_t)want * (size_t)want, 0);
@@ -256,12 +253,11 @@ double *lx_read_square(lua_State *L, int idx, const char *ctor, const char *key,
     return m;
   }
   if (t != LUA_TTABLE) {
-    luaL_error(L, "%s: field '%s' expects a number, a list or a matrix, got %s", ctor, key,
-               lx_typename(L, idx));
+    luaL_error(L, LMSG_UTIL_FIELD_NUMBER_LIST_MATRIX, ctor, key, lx_typename(L, idx));
   }
   int len = (int)luaL_len(L, idx);
   if (len < 1 || (want > 0 && len != want)) {
-    luaL_error(L, "%s: field '%s' expects %d rows, got %d", ctor, key, want > 0 ? want : 1, len);
+    luaL_error(L, LMSG_UTIL_FIELD_ROWS, ctor, key, want > 0 ? want : 1, len);
   }
   double *m = lua_newuserdatauv(L, sizeof(double) * (size_t)len * (size_t)len, 0);
   memset(m, 0, sizeof(double) * (size_t)len * (size_t)len);
@@ -273,11 +269,11 @@ double *lx_read_square(lua_State *L, int idx, const char *ctor, const char *key,
     if (full) {
       double row[64];
       if (len > 64) {
-        luaL_error(L, "%s: field '%s': at most 64 rows", ctor, key);
+        luaL_error(L, LMSG_UTIL_FIELD_MOST_ROWS, ctor, key);
       }
       int got = lx_read_numbers(L, lua_gettop(L), row, len);
       if (got != len) {
-        luaL_error(L, "%s: field '%s': row %d expects %d numbers", ctor, key, i + 1, len);
+        luaL_error(L, LMSG_UTIL_FIELD_ROW_NUMBERS, ctor, key, i + 1, len);
       }
       for (int j = 0; j < len; j++) {
         m[i + (size_t)len * j] = row[j];
@@ -286,7 +282,7 @@ double *lx_read_square(lua_State *L, int idx, const char *ctor, const char *key,
       int isnum = 0;
       double v = lua_tonumberx(L, -1, &isnum);
       if (!isnum) {
-        luaL_error(L, "%s: field '%s': entry %d is not a number", ctor, key, i + 1);
+        luaL_error(L, LMSG_UTIL_FIELD_ENTRY_NUMBER, ctor, key, i + 1);
       }
       m[i + (size_t)len * i] = v;
     }

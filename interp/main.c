@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "l_mbd.h"
+#include "l_msg.h"
 #include "mpi_run.h"
 #include "repl.h"
 
@@ -55,7 +56,7 @@ static int parse_args(int argc, char **argv, options *opt) {
     }
     if (strcmp(a, "-e") == 0) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "%s: '-e' needs an argument\n", PROGNAME);
+        fprintf(stderr, LMSG_MAIN_E_ARGUMENT, PROGNAME);
         print_usage(stderr);
         return 0;
       }
@@ -70,7 +71,7 @@ static int parse_args(int argc, char **argv, options *opt) {
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       opt->help = 1;
     } else {
-      fprintf(stderr, "%s: unrecognized option '%s'\n", PROGNAME, a);
+      fprintf(stderr, LMSG_MAIN_UNKNOWN_OPTION, PROGNAME, a);
       print_usage(stderr);
       return 0;
     }
@@ -156,7 +157,7 @@ static int open_mbd(lua_State *L) {
   if (status == LUA_OK) {
     lua_setglobal(L, "help");
   } else {
-    lua_pushfstring(L, "%s: warning: help() is not available: %s", PROGNAME, lua_tostring(L, -1));
+    lua_pushfstring(L, LMSG_MAIN_NO_HELP, PROGNAME, lua_tostring(L, -1));
     lua_remove(L, -2);
     mbd_repl_report(L, status);
   }
@@ -218,7 +219,7 @@ int main(int argc, char **argv) {
   }
   lua_State *L = luaL_newstate();
   if (!L) {
-    fprintf(stderr, "%s: cannot create the Lua state: not enough memory\n", PROGNAME);
+    fprintf(stderr, LMSG_MAIN_NOMEM, PROGNAME);
     mbd_mpi_stop(0);
     return EXIT_FAILURE;
   }
@@ -230,7 +231,7 @@ int main(int argc, char **argv) {
   int ok = status == LUA_OK && lua_toboolean(L, -1);
   if (status != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "%s: %s\n", PROGNAME, msg ? msg : "(error object is not a string)");
+    fprintf(stderr, "%s: %s\n", PROGNAME, msg ? msg : "(" LMSG_ERROR_NOT_STRING ")");
   }
   lua_close(L);
   mbd_mpi_stop(ok);

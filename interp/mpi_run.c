@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "l_msg.h"
 #include "l_parallel.h"
 
 #ifdef MBD_HAVE_MPI
@@ -55,7 +56,7 @@ int mbd_mpi_start(int *argc, char ***argv) {
     return 0;  // not started by a launcher: sweeps stay on local worker processes
   }
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-    fprintf(stderr, "mbd: MPI_Init failed: sweeps cannot run over MPI\n");
+    fprintf(stderr, LMSG_MPI_INIT);
     return -1;
   }
   started = 1;

@@ -1,8 +1,6 @@
 /* protected calls, error reports and the read-eval-print loop of the mbd program */
 #include "repl.h"
 
-#include "l_callback.h"
-
 #include <ctype.h>
 #include <lauxlib.h>
 #include <signal.h>
@@ -10,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l_callback.h"
 #include "l_mbd.h"
+#include "l_msg.h"
 #include "lineedit.h"
 
 #define PROMPT "mbd> "
@@ -31,7 +31,7 @@ static void stop_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   lua_sethook(L, NULL, 0, 0);
   mbd_lua_interrupted = 0;  // this Ctrl-C is consumed here
-  luaL_error(L, "interrupted!");
+  luaL_error(L, LMSG_REPL_INTERRUPTED);
 }
 
 static void on_sigint(int sig) {
@@ -68,7 +68,7 @@ static int msghandler(lua_State *L) {
     if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
       msg = lua_tostring(L, -1);
     } else {
-      msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+      msg = lua_pushfstring(L, LMSG_REPL_ERROR_TYPE, luaL_typename(L, 1));
     }
   }
   if (!has_position(msg)) {
@@ -115,7 +115,7 @@ int mbd_repl_report(lua_State *L, int status) {
   if (status != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     fflush(stdout);
-    fprintf(stderr, "%s\n", msg ? msg : "(error object is not a string)");
+    fprintf(stderr, "%s\n", msg ? msg : "(" LMSG_ERROR_NOT_STRING ")");
     fflush(stderr);
     lua_pop(L, 1);
   }
@@ -141,7 +141,7 @@ static mbd_lineedit **push_lineedit(lua_State *L) {
   lua_setmetatable(L, -2);
   *box = mbd_lineedit_open();
   if (!*box) {
-    luaL_error(L, "not enough memory for line input");
+    luaL_error(L, LMSG_REPL_ENOUGH_MEMORY_LINE_INPUT);
   }
   return box;
 }
@@ -174,8 +174,8 @@ static void open_session(lua_State *L, session *s) {
     }
   }
   fflush(stdout);
-  fprintf(stderr, "mbd: warning: the REPL does not keep locals from one line to the next: %s\n",
-          lua_isstring(L, -1) ? lua_tostring(L, -1) : "mbd.repl is not a module");
+  fprintf(stderr, LMSG_REPL_NO_LOCALS,
+          lua_isstring(L, -1) ? lua_tostring(L, -1) : LMSG_REPL_NOT_MODULE);
   fflush(stderr);
   lua_settop(L, lua_gettop(L) - 1);
   lua_pushnil(L);
