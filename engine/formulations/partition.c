@@ -80,6 +80,8 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->ma = d->ma;
   p->f = m->nv - d->ma;
   p->position_tol = o->position_tol;
+  const char *keep = getenv("MBD_PART_KEEP");
+  p->keep = !(keep && strcmp(keep, "0") == 0);
   p->max_newton = o->max_newton;
   // rounding level of the coordinates: 8 ε of the largest assembled one (1 m → 2e-15 m)
   double qmax = 1;
@@ -186,10 +188,12 @@ static int sparse_jd_pattern(mbd_part *p, mbd_data *d, mbd_error *err) {
         int q = next[c]++;
         sp->ji[q] = k;
         sp->jmap[e] = q;
+        sp->jsrc[q] = e;
       }
     }
   }
   sp->jma = -1;
+  sp->jok = 0;
   int rc = mbd_splu_analyze(sp->jlu, ma, sp->jp, sp->ji, 1, err);
   if (rc < 0) {
     return rc;
@@ -216,16 +220,28 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
       return rc;
     }
   }
+  // the values into jx; a block unchanged since its factorization (the chain's x, y columns of
+  // revolute joints: ±1 at every state) keeps its factors, the same numbers a factorization
+  // would give again (not for a sample's data: every factorization there pivots anew)
+  int same = p->keep && sp->jok && !sp->fresh_pivots;
   double hi = 0;
-  for (int k = 0; k < ma; k++) {
-    int r = d->active[k];
+  for (int q = 0; q < sp->jp[ma]; q++) {
+    double v = sp->val[sp->jsrc[q]];
+    same &= sp->jx[q] == v;
+    sp->jx[q] = v;
+  }
+  if (ma == 1) {
+    int r = d->active[0];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      if (sp->jmap[e] >= 0) {
-        sp->jx[sp->jmap[e]] = sp->val[e];
-      }
-      hi = ma == 1 ? fmax(hi, fabs(sp->val[e])) : hi;
+      hi = fmax(hi, fabs(sp->val[e]));
     }
   }
+  if (same) {
+    *ratio = ma == 1 ? (hi > 0 ? fabs(sp->jx[0]) / hi : 0) : sp->jratio;
+    return 0;
+  }
+  sp->jok = 0;
+  d->lu_factorizations++;
   int piv = mbd_splu_factor(sp->jlu, sp->jx, !sp->fresh_pivots, ratio, NULL);
   if (piv == MBD_E_NOMEM) {
     return MBD_FAIL(err, piv, MSG_FORM_NOMEM, "dependent block");
@@ -236,6 +252,8 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
   if (ma == 1) {
     *ratio = hi > 0 ? fabs(sp->jx[0]) / hi : 0;
   }
+  sp->jok = piv == 0;
+  sp->jratio = *ratio;
   return piv;
 }
 
@@ -245,7 +263,6 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
 static int factor_jd(mbd_part *p, mbd_data *d, int flags, mbd_error *err) {
   int ma = p->ma;
   if (mbd_sparse_on(d)) {
-    d->lu_factorizations++;
     if (!(flags & MBD_DERIV_SAMPLE)) {
       p->rcond = 0;
     }
@@ -348,6 +365,7 @@ static int sparse_choice(mbd_part *p, mbd_data *d, mbd_error *err) {
   int ma = p->ma, nz = 0;
   // Φqᵀ in compressed columns: the active rows of the sparse form as they are (the dependent
   // block's arrays serve as scratch: the new partition makes them again)
+  sp->jok = 0;
   for (int k = 0; k < ma; k++) {
     int r = d->active[k];
     sp->jp[k] = nz;
@@ -420,6 +438,9 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   sort_ints(p->perm, 0, p->ma);
   sort_ints(p->perm, p->ma, p->n);
   p->pid++;  // a new partition: the sparse Φ_qd's pattern made and analysed again
+  if (sparse) {
+    d->sp->jok = 0;
+  }
   int piv = factor_jd(p, d, 0, err);
   if (piv < 0 && sparse) {
     return piv;
