@@ -192,6 +192,18 @@ static int sparse_jd_pattern(mbd_part *p, mbd_data *d, mbd_error *err) {
       }
     }
   }
+  // the entries in independent columns, row by row (in the rows' order)
+  int t = 0;
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    sp->jip[k] = t;
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      if (sp->jcol[sp->ci[e]] < 0) {
+        sp->jie[t++] = e;
+      }
+    }
+  }
+  sp->jip[ma] = t;
   sp->jma = -1;
   sp->jok = 0;
   int rc = mbd_splu_analyze(sp->jlu, ma, sp->jp, sp->ji, 1, err);
@@ -225,10 +237,12 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
   // would give again (not for a sample's data: every factorization there pivots anew)
   int same = p->keep && sp->jok && !sp->fresh_pivots;
   double hi = 0;
-  for (int q = 0; q < sp->jp[ma]; q++) {
-    double v = sp->val[sp->jsrc[q]];
-    same &= sp->jx[q] == v;
-    sp->jx[q] = v;
+  int q = 0, nq = sp->jp[ma];
+  for (; same && q < nq && sp->jx[q] == sp->val[sp->jsrc[q]]; q++) {
+  }
+  same = same && q == nq;
+  for (; q < nq; q++) {
+    sp->jx[q] = sp->val[sp->jsrc[q]];
   }
   if (ma == 1) {
     int r = d->active[0];
@@ -601,11 +615,9 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     const mbd_sparse *sp = d->sp;
     for (int r = 0; r < ma; r++) {
       double s = -d->phit_a[r];
-      int row = d->active[r];
-      for (int e = sp->rp[row]; e < sp->rp[row + 1]; e++) {
-        if (sp->jcol[sp->ci[e]] < 0) {
-          s -= sp->val[e] * d->v[sp->ci[e]];
-        }
+      for (int i = sp->jip[r]; i < sp->jip[r + 1]; i++) {
+        int e = sp->jie[i];
+        s -= sp->val[e] * d->v[sp->ci[e]];
       }
       d->tmp_m[r] = s;
     }

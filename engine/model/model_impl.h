@@ -409,6 +409,8 @@ typedef struct mbd_sparse {
   double *jx;              /* its values */
   int *jmap;               /* nnz: a Φq entry's place in jx, −1 outside Φ_qd */
   int *jsrc;               /* nnz: the Φq entry of a place in jx (jmap's inverse) */
+  int *jip, *jie;          /* mrow + 1, nnz: active row k's entries in independent columns are
+                              jie[jip[k] .. jip[k + 1]) (the velocity analysis' right side) */
   int *jact, jma;          /* the active rows it was made for and their number (−1: none) */
   long jpid;               /* the partition it was made for */
   mbd_splu *jlu;           /* its factorization */
