@@ -122,7 +122,7 @@ static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, cons
  * pendulum's joint, where the constraint stage was a third of an evaluation. */
 typedef struct pvec {
   double v[2], h[2];
-  double J[2][MBD_NLOC];
+  double *J[2]; /* the two local rows (d->rowJ's, zeroed) */
 } pvec;
 
 static int planar_revolute_direct(const mbd_model *m, const mbd_data *d, const mbd_joint *j) {
@@ -183,8 +183,10 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
     d->gamma[j->row0 + 1] = -h[1] + 0.0;
     return;
   }
-  pvec o;
-  memset(&o, 0, sizeof o);
+  // the local rows accumulate in place (rowJ, zeroed: the additions of the generic path)
+  double *rj = d->rowJ + (size_t)j->row0 * MBD_NLOC;
+  memset(rj, 0, 2 * MBD_NLOC * sizeof(double));
+  pvec o = {.v = {0, 0}, .h = {0, 0}, .J = {rj, rj + MBD_NLOC}};
   pvec_add(m, d, j->body2, j->at2, 1, 1, all, &o);
   pvec_add(m, d, j->body1, j->at1, -1, 0, all, &o);
   for (int k = 0; k < 2; k++) {
@@ -192,10 +194,6 @@ static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_join
     d->phi[r] = o.v[k];
     if (all != ROWS_POSITION) {
       d->gamma[r] = -o.h[k] + 0.0;
-    }
-    double *rj = d->rowJ + (size_t)r * MBD_NLOC;
-    for (int c = 0; c < MBD_NLOC; c++) {
-      rj[c] = o.J[k][c];
     }
     // (scatter_row: the dense Φq or the sparse form, the same additions in the same order; the
     // sparse form's three columns of a planar rigid body written here, without the dispatch)
