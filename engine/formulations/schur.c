@@ -77,6 +77,8 @@ struct mbd_schur {
   int off;         /* 1: this model does not fit (blocks not positive definite, wide envelope) */
   int general;     /* 1: every block by its Cholesky factor, diagonal ones too (a test's
                       MBD_KANE_SCHUR=general: the path of blocks that are not diagonal) */
+  int mconst;      /* 1: Mc is the constant M of d->inertia_ready (forces.c builds it once for
+                      bodies of constant inertia; the same for every data of the model) */
 };
 
 void mbd_schur_free(mbd_schur *s) {
@@ -352,9 +354,10 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   }
   int n = s->n, ma = d->ma;
   // M's blocks: Cholesky (1/m_ii for a diagonal block), again only when they changed (a planar
-  // body's block is constant); their pivots enter the ratio
+  // body's block is constant: once factored from the constant M, not even compared); their
+  // pivots enter the ratio
   int changed = 0;
-  for (int i = 0; i < s->nl; i++) {
+  for (int i = 0; i < s->nl && !(s->mconst && d->inertia_ready); i++) {
     if (s->Mc[i] != d->M[s->midx[i]]) {
       changed = 1;
       break;
@@ -404,6 +407,7 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
     }
     s->mlo = lo, s->mhi = hi;
   }
+  s->mconst = d->inertia_ready;
   memset(s->S, 0, (size_t)s->eoff[ma] * sizeof(double));
   if (s->dmode && s->dpok) {
     // W's entries φ_kc / m_cc, S_kl = Σ_c φ_kc W_lc over the columns rows k and l share
