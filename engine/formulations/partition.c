@@ -5,10 +5,12 @@
  * Only q_i and v_i are integrated.  At every evaluation:
  *   position analysis  Φ_qd Δq_d = −Φ            (Newton–Raphson, eq 10–11, tolerance ε_pos)
  *   velocity analysis  Φ_qd v_d = −Φt − Φ_qi v_i  (eq 12)
- * with one LU of Φ_qd per Newton iteration.  The pivot ratio min|U_kk|/max|U_kk| of Φ_qd is
- * watched: once it has lost half its value at partition time, the columns QR would choose now
- * are tried after each accepted step, and a clearly better choice re-partitions and restarts the
- * integrator from the new independent coordinates.  Partitioning needs blocks with q̇ = v.
+ * with one LU of Φ_qd per Newton iteration (the sparse form keeps the last one while Φ_qd's
+ * values stay as they were: a planar chain's dependent x and y have columns of ±1).  The pivot
+ * ratio min|U_kk|/max|U_kk| of Φ_qd is watched: once it has lost half its value at partition
+ * time, the columns QR would choose now are tried after each accepted step, and a clearly better
+ * choice re-partitions and restarts the integrator from the new independent coordinates.
+ * Partitioning needs blocks with q̇ = v.
  *
  * Velocity-level rows (a rolling contact, paper 001 eq 18–19) constrain velocities, not
  * positions: then the position analysis runs on the position rows alone with their own

@@ -12,8 +12,9 @@
  * in the active rows' own order), with no pivoting and no fill outside it.  The pattern — the
  * rows' blocks, the envelope, the pairs of rows meeting in a block — is built once per set of
  * active rows; every evaluation writes values only, and M's blocks are factored again only when
- * they changed (a planar body's never do).  On the 8-link chain of scripts/bench/chains.lua
- * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 9.0 thousand instructions
+ * they changed (a planar body's never do: once factored from the constant M that forces.c builds
+ * once per data, they are not even compared).  On the 8-link chain of scripts/bench/chains.lua
+ * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 8.4 thousand instructions
  * per evaluation where KLU's refactorization of the 40 × 40 leading matrix and its solve cost
  * 23.2 thousand.
  *
