@@ -410,13 +410,21 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   }
   s->mconst = d->inertia_ready;
   memset(s->S, 0, (size_t)s->eoff[ma] * sizeof(double));
-  if (s->dmode && s->dpok) {
-    // W's entries φ_kc / m_cc, S_kl = Σ_c φ_kc W_lc over the columns rows k and l share
+  int fast = s->dmode && s->dpok;
+  if (fast) {
+    // W's entries φ_kc / m_cc, S_kl = Σ_c φ_kc W_lc over the columns rows k and l share; in the
+    // same pass over the rows u = M⁻¹Q and the right-hand side b = Φq u − γ (below otherwise)
+    for (int c = 0; c < n; c++) {
+      s->u[c] = d->Q[c] * s->minv[c];
+    }
     for (int k = 0; k < ma; k++) {
       int r = d->active[k];
+      double v = -d->gamma_a[k];
       for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
         s->wv[e] = sp->val[e] * s->minv[sp->ci[e]];
+        v += sp->val[e] * s->u[sp->ci[e]];
       }
+      s->b[k] = v;
     }
     const int *q = s->dp;
     for (int i = 0; i < s->npair; i++, q += 4) {
@@ -495,18 +503,18 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
     d->sing_ratio = rel;
     d->sing_t = d->t;
   }
-  // u = M⁻¹Q, b = Φq u − γ
-  if (s->dmode) {
+  // u = M⁻¹Q, b = Φq u − γ (made with W in the diagonal form)
+  if (s->dmode && !fast) {
     for (int c = 0; c < n; c++) {
       s->u[c] = d->Q[c] * s->minv[c];
     }
-  } else {
+  } else if (!fast) {
     memcpy(s->u, d->Q, (size_t)n * sizeof(double));
     for (int b = 0; b < s->nb; b++) {
       block_solve(s, b, s->u + s->b0[b]);
     }
   }
-  for (int k = 0; k < ma; k++) {
+  for (int k = 0; k < ma && !fast; k++) {
     int r = d->active[k];
     double v = -d->gamma_a[k];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
@@ -533,7 +541,6 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   }
   // v̇ = u − W λ, the multipliers of the active rows
   memcpy(d->vdot, s->u, (size_t)n * sizeof(double));
-  int fast = s->dmode && s->dpok;
   for (int k = 0; k < ma && fast; k++) {
     double lk = s->b[k];
     int r = d->active[k];
