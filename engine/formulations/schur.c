@@ -14,7 +14,7 @@
  * active rows; every evaluation writes values only, and M's blocks are factored again only when
  * they changed (a planar body's never do: once factored from the constant M that forces.c builds
  * once per data, they are not even compared).  On the 8-link chain of scripts/bench/chains.lua
- * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 8.4 thousand instructions
+ * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 7.9 thousand instructions
  * per evaluation where KLU's refactorization of the 40 × 40 leading matrix and its solve cost
  * 23.2 thousand.
  *
