@@ -175,6 +175,8 @@ typedef struct mbd_part {
   mbd_form_solver solver; /* dense or sparse, and the symbolic analyses of Φ_qd */
   long pid;               /* the partition's number (every choice a new one) */
   double sratio;          /* its pivot ratio (the dense form reads jd's) */
+  int keep;               /* 1: a Φ_qd unchanged since its factorization keeps it (a test's
+                             MBD_PART_KEEP=0 factors every time) */
   const double *colw;     /* n column weights for the choice's QR, or NULL (mbd_aug_pass) */
   double *modw;           /* n: the choice's weights of the coordinates' kinds (modal columns
                              PART_MODAL_WEIGHT, others 1), NULL without flexible bodies */

@@ -5,10 +5,12 @@
  * Only q_i and v_i are integrated.  At every evaluation:
  *   position analysis  Φ_qd Δq_d = −Φ            (Newton–Raphson, eq 10–11, tolerance ε_pos)
  *   velocity analysis  Φ_qd v_d = −Φt − Φ_qi v_i  (eq 12)
- * with one LU of Φ_qd per Newton iteration.  The pivot ratio min|U_kk|/max|U_kk| of Φ_qd is
- * watched: once it has lost half its value at partition time, the columns QR would choose now
- * are tried after each accepted step, and a clearly better choice re-partitions and restarts the
- * integrator from the new independent coordinates.  Partitioning needs blocks with q̇ = v.
+ * with one LU of Φ_qd per Newton iteration (the sparse form keeps the last one while Φ_qd's
+ * values stay as they were: a planar chain's dependent x and y have columns of ±1).  The pivot
+ * ratio min|U_kk|/max|U_kk| of Φ_qd is watched: once it has lost half its value at partition
+ * time, the columns QR would choose now are tried after each accepted step, and a clearly better
+ * choice re-partitions and restarts the integrator from the new independent coordinates.
+ * Partitioning needs blocks with q̇ = v.
  *
  * Velocity-level rows (a rolling contact, paper 001 eq 18–19) constrain velocities, not
  * positions: then the position analysis runs on the position rows alone with their own
@@ -80,6 +82,8 @@ int mbd_part_alloc(mbd_part **out, const mbd_model *m, const mbd_data *d, const 
   p->ma = d->ma;
   p->f = m->nv - d->ma;
   p->position_tol = o->position_tol;
+  const char *keep = getenv("MBD_PART_KEEP");
+  p->keep = !(keep && strcmp(keep, "0") == 0);
   p->max_newton = o->max_newton;
   // rounding level of the coordinates: 8 ε of the largest assembled one (1 m → 2e-15 m)
   double qmax = 1;
@@ -186,10 +190,24 @@ static int sparse_jd_pattern(mbd_part *p, mbd_data *d, mbd_error *err) {
         int q = next[c]++;
         sp->ji[q] = k;
         sp->jmap[e] = q;
+        sp->jsrc[q] = e;
       }
     }
   }
+  // the entries in independent columns, row by row (in the rows' order)
+  int t = 0;
+  for (int k = 0; k < ma; k++) {
+    int r = d->active[k];
+    sp->jip[k] = t;
+    for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
+      if (sp->jcol[sp->ci[e]] < 0) {
+        sp->jie[t++] = e;
+      }
+    }
+  }
+  sp->jip[ma] = t;
   sp->jma = -1;
+  sp->jok = 0;
   int rc = mbd_splu_analyze(sp->jlu, ma, sp->jp, sp->ji, 1, err);
   if (rc < 0) {
     return rc;
@@ -216,16 +234,30 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
       return rc;
     }
   }
+  // the values into jx; a block unchanged since its factorization (the chain's x, y columns of
+  // revolute joints: ±1 at every state) keeps its factors, the same numbers a factorization
+  // would give again (not for a sample's data: every factorization there pivots anew)
+  int same = p->keep && sp->jok && !sp->fresh_pivots;
   double hi = 0;
-  for (int k = 0; k < ma; k++) {
-    int r = d->active[k];
+  int q = 0, nq = sp->jp[ma];
+  for (; same && q < nq && sp->jx[q] == sp->val[sp->jsrc[q]]; q++) {
+  }
+  same = same && q == nq;
+  for (; q < nq; q++) {
+    sp->jx[q] = sp->val[sp->jsrc[q]];
+  }
+  if (ma == 1) {
+    int r = d->active[0];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
-      if (sp->jmap[e] >= 0) {
-        sp->jx[sp->jmap[e]] = sp->val[e];
-      }
-      hi = ma == 1 ? fmax(hi, fabs(sp->val[e])) : hi;
+      hi = fmax(hi, fabs(sp->val[e]));
     }
   }
+  if (same) {
+    *ratio = ma == 1 ? (hi > 0 ? fabs(sp->jx[0]) / hi : 0) : sp->jratio;
+    return 0;
+  }
+  sp->jok = 0;
+  d->lu_factorizations++;
   int piv = mbd_splu_factor(sp->jlu, sp->jx, !sp->fresh_pivots, ratio, NULL);
   if (piv == MBD_E_NOMEM) {
     return MBD_FAIL(err, piv, MSG_FORM_NOMEM, "dependent block");
@@ -236,6 +268,8 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
   if (ma == 1) {
     *ratio = hi > 0 ? fabs(sp->jx[0]) / hi : 0;
   }
+  sp->jok = piv == 0;
+  sp->jratio = *ratio;
   return piv;
 }
 
@@ -245,7 +279,6 @@ static int sparse_factor_jd(mbd_part *p, mbd_data *d, double *ratio, mbd_error *
 static int factor_jd(mbd_part *p, mbd_data *d, int flags, mbd_error *err) {
   int ma = p->ma;
   if (mbd_sparse_on(d)) {
-    d->lu_factorizations++;
     if (!(flags & MBD_DERIV_SAMPLE)) {
       p->rcond = 0;
     }
@@ -348,6 +381,7 @@ static int sparse_choice(mbd_part *p, mbd_data *d, mbd_error *err) {
   int ma = p->ma, nz = 0;
   // Φqᵀ in compressed columns: the active rows of the sparse form as they are (the dependent
   // block's arrays serve as scratch: the new partition makes them again)
+  sp->jok = 0;
   for (int k = 0; k < ma; k++) {
     int r = d->active[k];
     sp->jp[k] = nz;
@@ -420,6 +454,9 @@ int mbd_part_choose(mbd_part *p, const mbd_model *m, mbd_data *d, mbd_error *err
   sort_ints(p->perm, 0, p->ma);
   sort_ints(p->perm, p->ma, p->n);
   p->pid++;  // a new partition: the sparse Φ_qd's pattern made and analysed again
+  if (sparse) {
+    d->sp->jok = 0;
+  }
   int piv = factor_jd(p, d, 0, err);
   if (piv < 0 && sparse) {
     return piv;
@@ -580,11 +617,9 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     const mbd_sparse *sp = d->sp;
     for (int r = 0; r < ma; r++) {
       double s = -d->phit_a[r];
-      int row = d->active[r];
-      for (int e = sp->rp[row]; e < sp->rp[row + 1]; e++) {
-        if (sp->jcol[sp->ci[e]] < 0) {
-          s -= sp->val[e] * d->v[sp->ci[e]];
-        }
+      for (int i = sp->jip[r]; i < sp->jip[r + 1]; i++) {
+        int e = sp->jie[i];
+        s -= sp->val[e] * d->v[sp->ci[e]];
       }
       d->tmp_m[r] = s;
     }

@@ -12,8 +12,9 @@
  * in the active rows' own order), with no pivoting and no fill outside it.  The pattern — the
  * rows' blocks, the envelope, the pairs of rows meeting in a block — is built once per set of
  * active rows; every evaluation writes values only, and M's blocks are factored again only when
- * they changed (a planar body's never do).  On the 8-link chain of scripts/bench/chains.lua
- * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 9.0 thousand instructions
+ * they changed (a planar body's never do: once factored from the constant M that forces.c builds
+ * once per data, they are not even compared).  On the 8-link chain of scripts/bench/chains.lua
+ * (callgrind, scripts/bench/chain_kane_callgrind.sh) the solve costs 7.9 thousand instructions
  * per evaluation where KLU's refactorization of the 40 × 40 leading matrix and its solve cost
  * 23.2 thousand.
  *
@@ -77,6 +78,8 @@ struct mbd_schur {
   int off;         /* 1: this model does not fit (blocks not positive definite, wide envelope) */
   int general;     /* 1: every block by its Cholesky factor, diagonal ones too (a test's
                       MBD_KANE_SCHUR=general: the path of blocks that are not diagonal) */
+  int mconst;      /* 1: Mc is the constant M of d->inertia_ready (forces.c builds it once for
+                      bodies of constant inertia; the same for every data of the model) */
 };
 
 void mbd_schur_free(mbd_schur *s) {
@@ -352,9 +355,10 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   }
   int n = s->n, ma = d->ma;
   // M's blocks: Cholesky (1/m_ii for a diagonal block), again only when they changed (a planar
-  // body's block is constant); their pivots enter the ratio
+  // body's block is constant: once factored from the constant M, not even compared); their
+  // pivots enter the ratio
   int changed = 0;
-  for (int i = 0; i < s->nl; i++) {
+  for (int i = 0; i < s->nl && !(s->mconst && d->inertia_ready); i++) {
     if (s->Mc[i] != d->M[s->midx[i]]) {
       changed = 1;
       break;
@@ -404,14 +408,23 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
     }
     s->mlo = lo, s->mhi = hi;
   }
+  s->mconst = d->inertia_ready;
   memset(s->S, 0, (size_t)s->eoff[ma] * sizeof(double));
-  if (s->dmode && s->dpok) {
-    // W's entries φ_kc / m_cc, S_kl = Σ_c φ_kc W_lc over the columns rows k and l share
+  int fast = s->dmode && s->dpok;
+  if (fast) {
+    // W's entries φ_kc / m_cc, S_kl = Σ_c φ_kc W_lc over the columns rows k and l share; in the
+    // same pass over the rows u = M⁻¹Q and the right-hand side b = Φq u − γ (below otherwise)
+    for (int c = 0; c < n; c++) {
+      s->u[c] = d->Q[c] * s->minv[c];
+    }
     for (int k = 0; k < ma; k++) {
       int r = d->active[k];
+      double v = -d->gamma_a[k];
       for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
         s->wv[e] = sp->val[e] * s->minv[sp->ci[e]];
+        v += sp->val[e] * s->u[sp->ci[e]];
       }
+      s->b[k] = v;
     }
     const int *q = s->dp;
     for (int i = 0; i < s->npair; i++, q += 4) {
@@ -490,18 +503,18 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
     d->sing_ratio = rel;
     d->sing_t = d->t;
   }
-  // u = M⁻¹Q, b = Φq u − γ
-  if (s->dmode) {
+  // u = M⁻¹Q, b = Φq u − γ (made with W in the diagonal form)
+  if (s->dmode && !fast) {
     for (int c = 0; c < n; c++) {
       s->u[c] = d->Q[c] * s->minv[c];
     }
-  } else {
+  } else if (!fast) {
     memcpy(s->u, d->Q, (size_t)n * sizeof(double));
     for (int b = 0; b < s->nb; b++) {
       block_solve(s, b, s->u + s->b0[b]);
     }
   }
-  for (int k = 0; k < ma; k++) {
+  for (int k = 0; k < ma && !fast; k++) {
     int r = d->active[k];
     double v = -d->gamma_a[k];
     for (int e = sp->rp[r]; e < sp->rp[r + 1]; e++) {
@@ -528,7 +541,6 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   }
   // v̇ = u − W λ, the multipliers of the active rows
   memcpy(d->vdot, s->u, (size_t)n * sizeof(double));
-  int fast = s->dmode && s->dpok;
   for (int k = 0; k < ma && fast; k++) {
     double lk = s->b[k];
     int r = d->active[k];

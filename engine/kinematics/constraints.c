@@ -121,8 +121,8 @@ static void put_row(const mbd_model *m, mbd_data *d, int r, int b1, int b2, cons
  * spatial size and dispatches through the body kinds for each: five times the work of a planar
  * pendulum's joint, where the constraint stage was a third of an evaluation. */
 typedef struct pvec {
-  double v[2], vd[2], h[2];
-  double J[2][MBD_NLOC];
+  double v[2], h[2];
+  double *J[2]; /* the two local rows (d->rowJ's, zeroed) */
 } pvec;
 
 static int planar_revolute_direct(const mbd_model *m, const mbd_data *d, const mbd_joint *j) {
@@ -132,9 +132,11 @@ static int planar_revolute_direct(const mbd_model *m, const mbd_data *d, const m
          !d->pose[j->body2].J;
 }
 
-/* planar_vec_add with point = 1 (rows 0 and 1), or ground_vec_add for the ground */
+/* planar_vec_add with point = 1 (rows 0 and 1), or ground_vec_add for the ground: the value and
+ * Φq always, the quadratic term h unless `all` is ROWS_POSITION (γ waits for the converged
+ * positions) */
 static inline void pvec_add(const mbd_model *m, const mbd_data *d, int b, const double *a,
-                            double sign, int side, pvec *o) {
+                            double sign, int side, int all, pvec *o) {
   if (m->body[b].kind == MBD_BODY_GROUND2) {
     for (int i = 0; i < 2; i++) {
       o->v[i] += sign * a[i];
@@ -149,30 +151,49 @@ static inline void pvec_add(const mbd_model *m, const mbd_data *d, int b, const 
   int col = side * MBD_NY_MAX;
   for (int i = 0; i < 2; i++) {
     o->v[i] += sign * (Aa[i] + ps->r[i]);
-    o->vd[i] += sign * (Ba[i] * w + ps->rd[i]);
-    o->h[i] += sign * -(Aa[i] * w * w);
+    if (all != ROWS_POSITION) {
+      o->h[i] += sign * -(Aa[i] * w * w);
+    }
     o->J[i][col + i] += sign;
     o->J[i][col + 2] += sign * Ba[i];
   }
 }
 
+/* h alone (the γ pass: positions unchanged, Φ and Φq stand), pvec_add's operations for it */
+static inline void pvec_add_h(const mbd_model *m, const mbd_data *d, int b, const double *a,
+                              double sign, double *h) {
+  if (m->body[b].kind == MBD_BODY_GROUND2) {
+    return;
+  }
+  const mbd_pose *ps = &d->pose[b];
+  const double *A = ps->A;
+  double Aa[2] = {A[0] * a[0] + A[1] * a[1], A[3] * a[0] + A[4] * a[1]};
+  double w = ps->pd[0];
+  for (int i = 0; i < 2; i++) {
+    h[i] += sign * -(Aa[i] * w * w);
+  }
+}
+
 static void planar_revolute_rows(const mbd_model *m, mbd_data *d, const mbd_joint *j, int all) {
-  pvec o;
-  memset(&o, 0, sizeof o);
-  pvec_add(m, d, j->body2, j->at2, 1, 1, &o);
-  pvec_add(m, d, j->body1, j->at1, -1, 0, &o);
+  if (!all) {
+    double h[2] = {0, 0};
+    pvec_add_h(m, d, j->body2, j->at2, 1, h);
+    pvec_add_h(m, d, j->body1, j->at1, -1, h);
+    d->gamma[j->row0] = -h[0] + 0.0;
+    d->gamma[j->row0 + 1] = -h[1] + 0.0;
+    return;
+  }
+  // the local rows accumulate in place (rowJ, zeroed: the additions of the generic path)
+  double *rj = d->rowJ + (size_t)j->row0 * MBD_NLOC;
+  memset(rj, 0, 2 * MBD_NLOC * sizeof(double));
+  pvec o = {.v = {0, 0}, .h = {0, 0}, .J = {rj, rj + MBD_NLOC}};
+  pvec_add(m, d, j->body2, j->at2, 1, 1, all, &o);
+  pvec_add(m, d, j->body1, j->at1, -1, 0, all, &o);
   for (int k = 0; k < 2; k++) {
     int r = j->row0 + k;
     d->phi[r] = o.v[k];
     if (all != ROWS_POSITION) {
       d->gamma[r] = -o.h[k] + 0.0;
-    }
-    if (!all) {
-      continue;
-    }
-    double *rj = d->rowJ + (size_t)r * MBD_NLOC;
-    for (int c = 0; c < MBD_NLOC; c++) {
-      rj[c] = o.J[k][c];
     }
     // (scatter_row: the dense Φq or the sparse form, the same additions in the same order; the
     // sparse form's three columns of a planar rigid body written here, without the dispatch)

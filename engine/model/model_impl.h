@@ -408,9 +408,15 @@ typedef struct mbd_sparse {
   int *jp, *ji;            /* its column starts (mrow + 1) and row indices (nnz) */
   double *jx;              /* its values */
   int *jmap;               /* nnz: a Φq entry's place in jx, −1 outside Φ_qd */
+  int *jsrc;               /* nnz: the Φq entry of a place in jx (jmap's inverse) */
+  int *jip, *jie;          /* mrow + 1, nnz: active row k's entries in independent columns are
+                              jie[jip[k] .. jip[k + 1]) (the velocity analysis' right side) */
   int *jact, jma;          /* the active rows it was made for and their number (−1: none) */
   long jpid;               /* the partition it was made for */
   mbd_splu *jlu;           /* its factorization */
+  int jok;                 /* 1: jlu is the factorization of jx as it stands, nonsingular (an
+                              evaluation whose Φ_qd did not change keeps it) */
+  double jratio;           /* that factorization's pivot ratio */
   int fresh_pivots;        /* 1: every factorization pivots anew — the data of samples, whose
                               values must not depend on which samples came before */
 } mbd_sparse;

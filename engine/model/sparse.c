@@ -117,7 +117,7 @@ void mbd_sparse_free(mbd_sparse *sp) {
   }
   void *ps[] = {sp->rp,      sp->ci,      sp->val,  sp->soff, sp->scol, sp->mi,  sp->mj,
                 sp->kact,    sp->kp,      sp->ki,   sp->kx,   sp->kmap_m, sp->kmap_lo,
-                sp->kmap_up, sp->jcol,    sp->jp,   sp->ji,   sp->jx,   sp->jmap, sp->jact};
+                sp->kmap_up, sp->jcol,    sp->jp,   sp->ji,   sp->jx,   sp->jmap, sp->jact, sp->jsrc, sp->jip, sp->jie};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -198,9 +198,12 @@ mbd_sparse *mbd_sparse_new(const mbd_model *m, mbd_error *err) {
   sp->ji = calloc(nz, sizeof(int));
   sp->jx = calloc(nz, sizeof(double));
   sp->jmap = calloc(nz, sizeof(int));
+  sp->jsrc = calloc(nz, sizeof(int));
+  sp->jip = calloc(mr + 1, sizeof(int));
+  sp->jie = calloc(nz, sizeof(int));
   sp->jact = calloc(mr, sizeof(int));
   sp->jlu = mbd_splu_new();
-  if (!sp->klu || !sp->jcol || !sp->jp || !sp->ji || !sp->jx || !sp->jmap || !sp->jact ||
+  if (!sp->klu || !sp->jcol || !sp->jp || !sp->ji || !sp->jx || !sp->jmap || !sp->jsrc || !sp->jip || !sp->jie || !sp->jact ||
       !sp->jlu || !sp->ci || !sp->val || !sp->kmap_lo || !sp->kmap_up || !sp->mi || !sp->mj || !sp->kmap_m ||
       !sp->kact || !sp->kp || !sp->ki || !sp->kx) {
     mbd_sparse_free(sp);

@@ -7,7 +7,9 @@
 # the evaluations.  The link angles at 2 s of both are printed (they agree to about 1e-14 rad).
 #   bash scripts/bench/chain_kane_callgrind.sh [N [MBD]]          (default 8, build/interp/mbd)
 # MBD_KANE_SCHUR=0 in the environment keeps kane's KLU solve of the leading matrix (the build
-# before issue 24's Schur-complement path, formulations/schur.c).
+# before issue 24's Schur-complement path, formulations/schur.c); MBD_PART_KEEP=0 has kane factor
+# its dependent block Φ_qd at every Newton iteration, as before issue 24's item 4, also where its
+# values have not changed (formulations/partition.c; a chain's are ±1 at every state).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-8}
