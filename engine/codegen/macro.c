@@ -110,6 +110,8 @@ static uint64_t shape_key(const mbd_model *lm) {
     h = hvec(h, jo->ref1, 3);
     h = hvec(h, jo->ref2, 3);
     h = hnum(h, jo->angle0);
+    h = hnum(h, jo->lead);
+    h = hnum(h, jo->disp0);
   }
   const mbd_tree *t = lm->tree;
   for (int k = 0; k < t->ntj; k++) {
@@ -120,6 +122,8 @@ static uint64_t shape_key(const mbd_model *lm) {
     h = hvec(h, tj->s1, 3);
     h = hvec(h, tj->s2, 3);
     h = hvec(h, tj->u, 3);
+    h = hvec(h, tj->dax[0], 3);
+    h = hvec(h, tj->dax[1], 3);
   }
   for (int r = 0; r < lm->mrow; r++) {
     double ints[3] = {lm->row[r].owner, lm->row[r].index, lm->row[r].local};
@@ -266,6 +270,8 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
         // body1 the ground: s1 and u in the copy's frame; c = p2 ⇒ p_Rᵀ ⊗ c; d0, w global ⇒ Rᵀ
         ground_point(m, mc, R, jo->at1, l.s1);
         mbd_mat3_tvec(R, tj->u, l.u);
+        mbd_mat3_tvec(R, tj->dax[0], l.dax[0]);
+        mbd_mat3_tvec(R, tj->dax[1], l.dax[1]);
         mbd_mat3_tvec(R, tj->d0, d0);
         mbd_mat3_tvec(R, tj->w, w);
         if (m->dim == 3 && tj->kind == MBD_TJ_SPHERICAL) {

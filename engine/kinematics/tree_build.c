@@ -163,7 +163,17 @@ static void joint_constants(const mbd_model *m, const mbd_data *d, mbd_tree_join
   // the joint's channel coordinates at q = 0
   const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
   int dx = MBD_DIMX(m);
-  for (int k = 0; k < jt->ncoord[dx] && k < 2; k++) {
+  // the displacements' directions (tree_impl.h)
+  tj->ndisp = tj->disp < 0 ? 0 : tj->kind == MBD_TJ_PLANAR ? 2 : 1;
+  for (int i = 0; i < 3; i++) {
+    tj->dax[0][i] = tj->kind == MBD_TJ_SCREW    ? j->lead * j->axis1[i]
+                    : tj->kind == MBD_TJ_PLANAR ? j->ref1[i]
+                                                : j->axis1[i];
+  }
+  if (tj->kind == MBD_TJ_PLANAR) {
+    mbd_cross3(j->axis1, j->ref1, tj->dax[1]);
+  }
+  for (int k = 0; k < jt->ncoord[dx] && k < MBD_JOINT_MAXCOORD; k++) {
     mbd_row o;
     mbd_joint_coord_row(m, d, tj->joint, jt->coord[dx][k], &o);
     tj->coord0[k] = o.val;
@@ -500,6 +510,7 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     t->body_tj[tj->child] = k;
     tj->qadr = nq;
     tj->rot = tj->disp = tj->norm = -1;
+    tj->ndisp = 0;
     switch (tj->kind) {
       case MBD_TJ_REVOLUTE:
         tj->nq = 1;
@@ -521,6 +532,15 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
       case MBD_TJ_SPHERICAL:
         tj->nq = 4;
         tj->rot = 0;
+        break;
+      case MBD_TJ_SCREW:
+        tj->nq = 1;
+        tj->rot = tj->disp = 0;
+        break;
+      case MBD_TJ_PLANAR:
+        tj->nq = 3;
+        tj->disp = 0;
+        tj->rot = 2;
         break;
       case MBD_TJ_FLOATING:
         tj->nq = m->dim == 3 ? 7 : 3;

@@ -12,6 +12,10 @@
 #include "tree_impl.h"
 #include "mbd/vec3.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
   if (count < *cap) {
@@ -429,6 +433,15 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     for (int i = 0; i < 3; i++) {
       j.axis2[i] = s->axis2[i] / n2;
     }
+  }
+  if (s->type == MBD_JOINT_SCREW) {
+    if (!s->has_pitch) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_PITCH_MISSING, tname, name);
+    }
+    if (!isfinite(s->pitch)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_PITCH_FINITE, tname, name, s->pitch);
+    }
+    j.lead = s->pitch / (2 * M_PI);
   }
   // spatial: the universal's cross perpendicular in the given poses, reference axes for relative
   // angles; planar: the locked angle of the given poses

@@ -97,6 +97,11 @@
   "%s '%s': not a planar joint (planar models have revolute, translational, fixed)"
 /* a joint type that needs an axis was given none: joint type, name, field ("axis1", "axis2") */
 #define MSG_MODEL_AXIS_MISSING "%s '%s': missing field '%s'"
+/* a screw without its pitch: joint type, name */
+#define MSG_MODEL_PITCH_MISSING \
+  "%s '%s': missing field 'pitch' (the advance along axis1 per turn, in lengths per turn)"
+/* a screw's pitch not finite: joint type, name, pitch */
+#define MSG_MODEL_PITCH_FINITE "%s '%s': pitch must be a finite number, got %g"
 /* a zero axis: joint type, name, field ("axis1", "axis2") */
 #define MSG_MODEL_AXIS_ZERO "%s '%s': %s is zero"
 /* a universal joint whose axes are not crossed in the given poses: joint, angle in degrees */

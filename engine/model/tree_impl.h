@@ -36,6 +36,8 @@ typedef enum mbd_tree_kind {
   MBD_TJ_SPHERICAL,     /* relative Euler parameters e0..e3 */
   MBD_TJ_FIXED,         /* no coordinate */
   MBD_TJ_FLOATING,      /* the child's Cartesian coordinates: planar x y θ, spatial r, p */
+  MBD_TJ_SCREW,         /* θ about u and lead θ along it (one coordinate) */
+  MBD_TJ_PLANAR,        /* x along ref1, y along axis1 × ref1, θ about u (body1's frame) */
   MBD_TJ_NKINDS
 } mbd_tree_kind;
 
@@ -46,15 +48,20 @@ typedef struct mbd_tree_joint {
   int sigma;           /* +1: the child is the joint's body2; −1: its body1 */
   int qadr, nq;        /* its coordinates q[qadr .. qadr + nq); q̇ = v, the same addresses in v */
   int rot;             /* first rotation coordinate (angle or e0) within its own, −1 for none */
-  int disp;            /* its displacement coordinate within its own, −1 for none */
+  int disp;            /* its first displacement coordinate within its own, −1 for none */
+  int ndisp;           /* displacements: the coordinates disp .. disp + ndisp (a screw's is its
+                          angle: disp = rot) */
   int norm;            /* the model row normalizing its Euler parameters, −1 for none */
   double s1[3], s2[3]; /* the joint's points in body1's and body2's frames */
   double d0[3];        /* body1-frame separation of the points at the assembled state */
   double u[3];         /* axis1 in body1's frame (unit) */
+  double dax[2][3];    /* the displacements' directions in body1's frame, per unit of their
+                          coordinate: u (translational, cylindrical), lead u (screw), ref1 and
+                          axis1 × ref1 (planar) */
   double w[3];         /* universal: axis2 seen in body1's frame at the assembled state */
   double c[4];         /* spatial: Euler parameters of C = A1ᵀA2 at assembly (unit);
                           planar: c[0] = θ2 − θ1 at assembly */
-  double coord0[2];    /* the joint's channel coordinates (angle, displacement) at q = 0 */
+  double coord0[MBD_JOINT_MAXCOORD]; /* the joint's channel coordinates (its type's coord) at q = 0 */
 } mbd_tree_joint;
 
 struct mbd_tree {

@@ -20,6 +20,10 @@ int mbd_tree_kind_of(int type) {
       return MBD_TJ_UNIVERSAL;
     case MBD_JOINT_SPHERICAL:
       return MBD_TJ_SPHERICAL;
+    case MBD_JOINT_SCREW:
+      return MBD_TJ_SCREW;
+    case MBD_JOINT_PLANAR:
+      return MBD_TJ_PLANAR;
     default:
       return MBD_TJ_FIXED;
   }
@@ -54,6 +58,7 @@ static void tj_coord_name(const mbd_model *m, const mbd_tree_joint *tj, int k, c
                           size_t len) {
   static const char *const univ[] = {"angle1", "angle2"};
   static const char *const ep[] = {"e0", "e1", "e2", "e3"};
+  static const char *const pl[] = {"x", "y", "angle"};
   if (tj->kind == MBD_TJ_FLOATING) {
     const mbd_body *b = &m->body[tj->child];
     snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[k]);
@@ -62,7 +67,11 @@ static void tj_coord_name(const mbd_model *m, const mbd_tree_joint *tj, int k, c
   const char *j = m->joint[tj->joint].name, *c = "?";
   switch (tj->kind) {
     case MBD_TJ_REVOLUTE:
+    case MBD_TJ_SCREW:
       c = "angle";
+      break;
+    case MBD_TJ_PLANAR:
+      c = pl[k];
       break;
     case MBD_TJ_TRANSLATIONAL:
       c = "displacement";
