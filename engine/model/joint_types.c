@@ -11,6 +11,7 @@
 
 #include "model_impl.h"
 #include "model_msg.h"
+#include "tree_impl.h"
 #include "mbd/vec3.h"
 
 #ifndef M_PI
@@ -226,6 +227,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                          .need_axis = {0, 1},
                          .ncoord = {0, 2},
                          .coord = {{0}, {A, D}},
+                         .follows = {0, 1 << 1},
                          .drive_coord = {-1, 0},
                          .angle_coord = {-1, 0},
                          .row = {{{0}},
@@ -287,6 +289,12 @@ void mbd_joint_coord_row(const mbd_model *m, const mbd_data *d, int ji, int kind
 
 double mbd_joint_angle_value(const mbd_model *m, const mbd_data *d, int ji) {
   const mbd_joint *j = &m->joint[ji];
+  if (m->tree && m->tree->joint_tj[ji] >= 0) {
+    // a tree joint's angle is its coordinate (from its value at assembly): exact, whatever the
+    // joint turned since the last evaluation
+    const mbd_tree_joint *tj = &m->tree->tj[m->tree->joint_tj[ji]];
+    return tj->coord0[mbd_joint_types[j->type].angle_coord[1]] + d->q[tj->qadr + tj->rot];
+  }
   const double *A1 = d->pose[j->body1].A, *A2 = d->pose[j->body2].A;
   double g[3], f1[3], g1[3], f2[3];
   mbd_cross3(j->axis1, j->ref1, g);

@@ -233,6 +233,8 @@ typedef struct mbd_joint_type_desc {
   int need_axis[2];        /* 1: axis1 required (spatial: axis1 and axis2) */
   int ncoord[2];           /* relative coordinates (channels, drives, springs) */
   int coord[2][MBD_JOINT_MAXCOORD]; /* their mbd_coord_kind */
+  int follows[2];          /* bit c: coordinate c follows the others (a screw's displacement
+                              is its angle's; holding the joint holds the others alone) */
   int drive_coord[2];      /* the coordinate a drive prescribes (index into coord), −1: none */
   int angle_coord[2];      /* the coordinate a rotational spring acts on, −1: none */
   /* its rows, written once as data: the numeric evaluation (mbd_joint_rows) and the symbolic
