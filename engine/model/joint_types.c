@@ -175,6 +175,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                             .coord = {{A}, {A}},
                             .drive_coord = {0, 0},
                             .angle_coord = {0, 0},
+                            .friction_coord = {0, 0},
                             .row = {{COMP(0), COMP(1)},
                                     {COMP(0), COMP(1), COMP(2), DOT(F1, H2), DOT(G1, H2)}}},
     /* planar: n1ᵀd = 0 and the locked relative angle; spatial: the cylindrical's rows and no
@@ -186,6 +187,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                                  .coord = {{D}, {D}},
                                  .drive_coord = {0, 0},
                                  .angle_coord = {-1, -1},
+                                 .friction_coord = {0, 0},
                                  .row = {{DOT(N1, D), LOCK},
                                          {DOT(F1, H2), DOT(G1, H2), DOT(F1, D), DOT(G1, D),
                                           DOT(G1, F2)}}},
@@ -195,6 +197,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                          .need_axis = {0, 0},
                          .drive_coord = {-1, -1},
                          .angle_coord = {-1, -1},
+                         .friction_coord = {-1, -1},
                          .row = {{COMP(0), COMP(1), LOCK},
                                  {COMP(0), COMP(1), COMP(2), DOT(F1, H2), DOT(G1, H2),
                                   DOT(G1, F2)}}},
@@ -204,6 +207,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                              .need_axis = {0, 0},
                              .drive_coord = {-1, -1},
                              .angle_coord = {-1, -1},
+                             .friction_coord = {-1, -1},
                              .row = {{{0}}, {COMP(0), COMP(1), COMP(2)}}},
     /* coincident points and axis1 ⟂ axis2 */
     [MBD_JOINT_UNIVERSAL] = {.name = "universal",
@@ -211,6 +215,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                              .need_axis = {0, 1},
                              .drive_coord = {-1, -1},
                              .angle_coord = {-1, -1},
+                             .friction_coord = {-1, -1},
                              .row = {{{0}}, {COMP(0), COMP(1), COMP(2), DOT(H1, H2)}}},
     /* axis2 ∥ axis1, separation ∥ axis1 */
     [MBD_JOINT_CYLINDRICAL] = {.name = "cylindrical",
@@ -220,6 +225,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                                .coord = {{0}, {A, D}},
                                .drive_coord = {-1, 1},
                                .angle_coord = {-1, 0},
+                               .friction_coord = {-1, -1},
                                .row = {{{0}}, {DOT(F1, H2), DOT(G1, H2), DOT(F1, D), DOT(G1, D)}}},
     /* the cylindrical's rows and the advance: displacement = disp0 + pitch θ / 2π */
     [MBD_JOINT_SCREW] = {.name = "screw",
@@ -230,6 +236,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                          .follows = {0, 1 << 1},
                          .drive_coord = {-1, 0},
                          .angle_coord = {-1, 0},
+                         .friction_coord = {-1, -1},
                          .row = {{{0}},
                                  {DOT(F1, H2), DOT(G1, H2), DOT(F1, D), DOT(G1, D), SCREW}}},
     /* axis2 ∥ axis1 and the separation in the plane normal to axis1 */
@@ -240,6 +247,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                           .coord = {{0}, {X, Y, A}},
                           .drive_coord = {-1, -1},
                           .angle_coord = {-1, 2},
+                          .friction_coord = {-1, -1},
                           .row = {{{0}}, {DOT(F1, H2), DOT(G1, H2), DOT(H1, D)}}},
 };
 
@@ -247,6 +255,16 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
 #undef DOT
 #undef LOCK
 #undef SCREW
+
+int mbd_joint_friction_kind(const mbd_model *m, int ji) {
+  const mbd_joint_type_desc *jt = &mbd_joint_types[m->joint[ji].type];
+  int c = jt->friction_coord[MBD_DIMX(m)];
+  return c < 0 ? -1 : jt->coord[MBD_DIMX(m)][c];
+}
+
+double mbd_joint_friction_arm(const mbd_model *m, int ji, double radius) {
+  return mbd_joint_friction_kind(m, ji) == MBD_COORD_ANGLE ? radius : 1;
+}
 
 const char *mbd_coord_name(int kind) {
   static const char *const name[MBD_COORD_NKINDS] = {[MBD_COORD_ANGLE] = "angle",

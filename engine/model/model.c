@@ -580,7 +580,7 @@ int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c,
   mbd_joint *j = &m->joint[joint];
   if (mbd_joint_type_get(j->type)->angle_coord[MBD_DIMX(m)] < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_RSPRING_TYPE, mbd_joint_type_name(j->type), j->name,
-                    m->dim == 3 ? " or cylindrical" : "");
+                    m->dim == 3 ? ", cylindrical, screw or planar" : "");
   }
   if (!(k >= 0) || !(c >= 0) || !isfinite(k) || !isfinite(c) || !isfinite(angle)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_RSPRING_VALUES, j->name);

@@ -237,6 +237,9 @@ typedef struct mbd_joint_type_desc {
                               is its angle's; holding the joint holds the others alone) */
   int drive_coord[2];      /* the coordinate a drive prescribes (index into coord), −1: none */
   int angle_coord[2];      /* the coordinate a rotational spring acts on, −1: none */
+  int friction_coord[2];   /* the coordinate joint friction (paper 001) opposes the rate of,
+                              −1: the type takes none; an angle's friction is a moment, its
+                              arm the joint's radius */
   /* its rows, written once as data: the numeric evaluation (mbd_joint_rows) and the symbolic
    * one of the code generator (codegen/derive.c) both read them */
   mbd_joint_row_def row[2][MBD_JOINT_MAXROW];
@@ -578,6 +581,11 @@ int mbd_model_check_idle(const mbd_model *m, const char *what, mbd_error *err);
 /* marks the model for re-assembly (structural change) */
 void mbd_model_unassemble(mbd_model *m);
 
+/* the kind (mbd_coord_kind) of the coordinate joint ji's friction acts along, −1 when its type
+ * takes none; the arm of that friction, the joint's radius for an angle and 1 for a
+ * displacement (the friction force μR times it is a moment or a force) */
+int mbd_joint_friction_kind(const mbd_model *m, int ji);
+double mbd_joint_friction_arm(const mbd_model *m, int ji, double radius);
 /* model/joint_types.c: joint ji's rows at the poses of d (its type's row table, nrow of them) */
 void mbd_joint_rows(const mbd_model *m, const mbd_data *d, int ji, mbd_row *rows);
 /* model/joint_types.c: joint ji's relative coordinate of kind `kind` (mbd_coord_kind) as a row

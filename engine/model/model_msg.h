@@ -132,7 +132,7 @@
 #define MSG_MODEL_SPRING_COINCIDE \
   "spring '%s': the two points coincide at t = %g (direction undefined)"
 /* a rotational spring on a joint without a relative angle: joint type, joint,
- * " or cylindrical" in 3D or "" */
+ * ", cylindrical, screw or planar" in 3D or "" */
 #define MSG_MODEL_RSPRING_TYPE \
   "rotational_spring on %s '%s': only a revolute%s joint has a relative angle"
 /* rotational spring stiffness or damping negative or not finite: joint */
