@@ -429,7 +429,7 @@ static void model_key(const mbd_model *m, char out[65]) {
   const mbd_tree *t = m->tree;
   for (int i = 0; i < t->ntj; i++) {
     const mbd_tree_joint *tj = &t->tj[i];
-    double ints[9] = {tj->joint, tj->kind, tj->parent, tj->child, tj->sigma,
+    double ints[9] = {tj->joint, 8 * tj->kind + tj->rotk, tj->parent, tj->child, tj->sigma,
                       tj->qadr,  tj->nq,   tj->rot,    tj->disp};
     kvec(&k, ints, 9);
     kvec(&k, tj->s1, 3);

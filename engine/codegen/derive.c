@@ -133,15 +133,12 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
     o->e[k] = k == 0 ? D->one : D->zero;
     o->ed[k] = o->he[k] = D->zero;
   }
-  switch (tj->kind) {
-    case MBD_TJ_REVOLUTE:
-    case MBD_TJ_CYLINDRICAL:
-    case MBD_TJ_SCREW:
-    case MBD_TJ_PLANAR:
+  switch (tj->rotk) {
+    case MBD_TROT_AXIS:
       o->nrot = 1;
       half_angle(D, u, q[tj->rot], v[tj->rot], o->e, o->de[0], o->ed, o->he);
       break;
-    case MBD_TJ_UNIVERSAL: {
+    case MBD_TROT_TWO_AXES: {
       mbd_sym_id a[4], da[4], ad[4], ha[4], b[4], db[4], bd[4], hb[4];
       half_angle(D, u, q[tj->rot], v[tj->rot], a, da, ad, ha);
       half_angle(D, w, q[tj->rot + 1], v[tj->rot + 1], b, db, bd, hb);
@@ -156,7 +153,7 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
       qmul_acc(D, a, hb, 1, o->he);
       break;
     }
-    case MBD_TJ_SPHERICAL:
+    case MBD_TROT_EULER:
       o->nrot = 4;
       for (int k = 0; k < 4; k++) {
         o->e[k] = q[tj->rot + k];
@@ -195,8 +192,9 @@ static void joint_points(der *D, const mbd_tree_joint *tj, mbd_sym_id *aP, mbd_s
   mbd_sym_id xd = tj->disp >= 0 ? D->v[tj->qadr + tj->disp] : D->zero;
   const mbd_sym_id *d0 = D->td0[tj - D->m->tree->tj];
   for (int k = 0; k < 3; k++) {
-    mbd_sym_id t[4] = {K(D, tj->s1[k]), d0[k], scl(D, tj->dax[0][k], x), D->zero};
-    mbd_sym_id td[2] = {scl(D, tj->dax[0][k], xd), D->zero};
+    double u0 = tj->ndisp ? tj->dax[0][k] : tj->u[k];  // (x = 0 without a displacement)
+    mbd_sym_id t[4] = {K(D, tj->s1[k]), d0[k], scl(D, u0, x), D->zero};
+    mbd_sym_id td[2] = {scl(D, u0, xd), D->zero};
     if (tj->ndisp > 1) {
       t[3] = scl(D, tj->dax[1][k], D->q[tj->qadr + tj->disp + 1]);
       td[1] = scl(D, tj->dax[1][k], D->v[tj->qadr + tj->disp + 1]);

@@ -79,15 +79,12 @@ static void relative_rotation(const mbd_tree_joint *tj, const double *q, const d
                               relrot *o) {
   memset(o, 0, sizeof *o);
   o->e[0] = 1;
-  switch (tj->kind) {
-    case MBD_TJ_REVOLUTE:
-    case MBD_TJ_CYLINDRICAL:
-    case MBD_TJ_SCREW:
-    case MBD_TJ_PLANAR:
+  switch (tj->rotk) {
+    case MBD_TROT_AXIS:
       o->nrot = 1;
       half_angle(tj->u, q[tj->rot], v[tj->rot], o->e, o->de[0], o->ed, o->he);
       break;
-    case MBD_TJ_UNIVERSAL: {
+    case MBD_TROT_TWO_AXES: {
       // ε = a(θ1) ⊗ b(θ2): θ1 about u (body1), θ2 about w = C axis2 (body2's axis in body1)
       double a[4], da[4], ad[4], ha[4], b[4], db[4], bd[4], hb[4];
       half_angle(tj->u, q[tj->rot], v[tj->rot], a, da, ad, ha);
@@ -103,7 +100,7 @@ static void relative_rotation(const mbd_tree_joint *tj, const double *q, const d
       qmul_add(a, hb, 1, o->he);
       break;
     }
-    case MBD_TJ_SPHERICAL:
+    case MBD_TROT_EULER:
       // the relative Euler parameters are the coordinates: ∂ε/∂e = I, no quadratic term
       o->nrot = 4;
       for (int k = 0; k < 4; k++) {
@@ -348,7 +345,7 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
   const double *q = d->q + tj->qadr, *v = d->v + tj->qadr;
   double cc, sc;  // cos, sin of the child's angle, once (the parent's are in its A)
-  int fast = R && tj->kind == MBD_TJ_REVOLUTE;
+  int fast = R && tj->kind == MBD_TJ_JOINT && tj->rotk == MBD_TROT_AXIS && tj->ndisp == 0;
   if (!fast || C->ny != 3 || C->J) {
     memset(C, 0, sizeof *C);
     C->vadr = 0;

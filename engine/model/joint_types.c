@@ -176,6 +176,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                             .drive_coord = {0, 0},
                             .angle_coord = {0, 0},
                             .friction_coord = {0, 0},
+                            .tree = {{1, MBD_TROT_AXIS, 0, 0, -1, {0}, {"angle"}}, {1, MBD_TROT_AXIS, 0, 0, -1, {0}, {"angle"}}},
                             .row = {{COMP(0), COMP(1)},
                                     {COMP(0), COMP(1), COMP(2), DOT(F1, H2), DOT(G1, H2)}}},
     /* planar: n1ᵀd = 0 and the locked relative angle; spatial: the cylindrical's rows and no
@@ -188,6 +189,8 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                                  .drive_coord = {0, 0},
                                  .angle_coord = {-1, -1},
                                  .friction_coord = {0, 0},
+                                 .tree = {{1, MBD_TROT_NONE, -1, 1, 0, {MBD_TDIR_AXIS}, {"displacement"}},
+                                          {1, MBD_TROT_NONE, -1, 1, 0, {MBD_TDIR_AXIS}, {"displacement"}}},
                                  .row = {{DOT(N1, D), LOCK},
                                          {DOT(F1, H2), DOT(G1, H2), DOT(F1, D), DOT(G1, D),
                                           DOT(G1, F2)}}},
@@ -198,6 +201,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                          .drive_coord = {-1, -1},
                          .angle_coord = {-1, -1},
                          .friction_coord = {-1, -1},
+                         .tree = {{0, MBD_TROT_NONE, -1, 0, -1, {0}, {0}}, {0, MBD_TROT_NONE, -1, 0, -1, {0}, {0}}},
                          .row = {{COMP(0), COMP(1), LOCK},
                                  {COMP(0), COMP(1), COMP(2), DOT(F1, H2), DOT(G1, H2),
                                   DOT(G1, F2)}}},
@@ -208,6 +212,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                              .drive_coord = {-1, -1},
                              .angle_coord = {-1, -1},
                              .friction_coord = {-1, -1},
+                             .tree = {{0}, {4, MBD_TROT_EULER, 0, 0, -1, {0}, {"e0", "e1", "e2", "e3"}}},
                              .row = {{{0}}, {COMP(0), COMP(1), COMP(2)}}},
     /* coincident points and axis1 ⟂ axis2 */
     [MBD_JOINT_UNIVERSAL] = {.name = "universal",
@@ -216,6 +221,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                              .drive_coord = {-1, -1},
                              .angle_coord = {-1, -1},
                              .friction_coord = {-1, -1},
+                             .tree = {{0}, {2, MBD_TROT_TWO_AXES, 0, 0, -1, {0}, {"angle1", "angle2"}}},
                              .row = {{{0}}, {COMP(0), COMP(1), COMP(2), DOT(H1, H2)}}},
     /* axis2 ∥ axis1, separation ∥ axis1 */
     [MBD_JOINT_CYLINDRICAL] = {.name = "cylindrical",
@@ -226,6 +232,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                                .drive_coord = {-1, 1},
                                .angle_coord = {-1, 0},
                                .friction_coord = {-1, -1},
+                               .tree = {{0}, {2, MBD_TROT_AXIS, 0, 1, 1, {MBD_TDIR_AXIS}, {"angle", "displacement"}}},
                                .row = {{{0}}, {DOT(F1, H2), DOT(G1, H2), DOT(F1, D), DOT(G1, D)}}},
     /* the cylindrical's rows and the advance: displacement = disp0 + pitch θ / 2π */
     [MBD_JOINT_SCREW] = {.name = "screw",
@@ -237,6 +244,7 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                          .drive_coord = {-1, 0},
                          .angle_coord = {-1, 0},
                          .friction_coord = {-1, -1},
+                         .tree = {{0}, {1, MBD_TROT_AXIS, 0, 1, 0, {MBD_TDIR_LEAD}, {"angle"}}},
                          .row = {{{0}},
                                  {DOT(F1, H2), DOT(G1, H2), DOT(F1, D), DOT(G1, D), SCREW}}},
     /* axis2 ∥ axis1 and the separation in the plane normal to axis1 */
@@ -248,6 +256,8 @@ const mbd_joint_type_desc mbd_joint_types[MBD_JOINT_NTYPES] = {
                           .drive_coord = {-1, -1},
                           .angle_coord = {-1, 2},
                           .friction_coord = {-1, -1},
+                          .tree = {{0},
+                                   {3, MBD_TROT_AXIS, 2, 2, 0, {MBD_TDIR_REF1, MBD_TDIR_G1}, {"x", "y", "angle"}}},
                           .row = {{{0}}, {DOT(F1, H2), DOT(G1, H2), DOT(H1, D)}}},
 };
 

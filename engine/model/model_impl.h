@@ -226,6 +226,26 @@ typedef struct mbd_joint_row_def {
   unsigned char op, a, b; /* mbd_joint_row_op; vectors (mbd_joint_vec) or d's component */
 } mbd_joint_row_def;
 
+/* how a joint moves its child in a spanning tree (relative coordinates, paper 002; tree_impl.h):
+ * a rotation — none, about axis1 by one angle, by two angles (about axis1, then axis2: the
+ * universal), by the relative Euler parameters (spherical) — and displacements along directions
+ * of body1, each per unit of its coordinate: axis1, axis1 times the lead (a screw: the
+ * displacement's coordinate is the angle's), ref1, axis1 × ref1 */
+typedef enum mbd_tree_rot {
+  MBD_TROT_NONE = 0,
+  MBD_TROT_AXIS,
+  MBD_TROT_TWO_AXES,
+  MBD_TROT_EULER
+} mbd_tree_rot;
+typedef enum mbd_tree_dir { MBD_TDIR_AXIS = 0, MBD_TDIR_LEAD, MBD_TDIR_REF1, MBD_TDIR_G1 } mbd_tree_dir;
+typedef struct mbd_tree_motion {
+  int nq;                 /* the joint's coordinates in a tree */
+  int rot, rot_at;        /* mbd_tree_rot and its first coordinate */
+  int ndisp, disp_at;     /* displacements and the first one's coordinate (the next follow) */
+  int dir[2];             /* their directions, mbd_tree_dir */
+  const char *name[4];    /* the coordinates' names ("angle", "e0" ...) */
+} mbd_tree_motion;
+
 /* what a joint type knows (model/joint_types.c), per model dimension [0] planar, [1] spatial */
 typedef struct mbd_joint_type_desc {
   const char *name;        /* "revolute" */
@@ -240,6 +260,7 @@ typedef struct mbd_joint_type_desc {
   int friction_coord[2];   /* the coordinate joint friction (paper 001) opposes the rate of,
                               −1: the type takes none; an angle's friction is a moment, its
                               arm the joint's radius */
+  mbd_tree_motion tree[2]; /* how it moves its child in a spanning tree */
   /* its rows, written once as data: the numeric evaluation (mbd_joint_rows) and the symbolic
    * one of the code generator (codegen/derive.c) both read them */
   mbd_joint_row_def row[2][MBD_JOINT_MAXROW];
