@@ -183,7 +183,12 @@ static int add_joint(lua_State *L, int type) {
                                        "at2",   "axis1", "axis2",    "friction", NULL};
   static const char *const screw_fields[] = {"name", "body1", "at1",   "body2", "at2",
                                              "axis1", "axis2", "pitch", NULL};
-  lx_check_fields(L, 2, ctor, type == MBD_JOINT_SCREW ? screw_fields : fields);
+  static const char *const planar_fields[] = {"name",  "body1", "at1",  "body2", "at2",
+                                              "axis1", "axis2", "ref1", NULL};
+  lx_check_fields(L, 2, ctor,
+                  type == MBD_JOINT_SCREW    ? screw_fields
+                  : type == MBD_JOINT_PLANAR ? planar_fields
+                                             : fields);
   mbd_joint_spec s;
   memset(&s, 0, sizeof s);
   s.type = type;
@@ -203,6 +208,9 @@ static int add_joint(lua_State *L, int type) {
   s.has_axis2 = lx_opt_vec_dim(L, 2, what, "axis2", dim, dim, s.axis2);
   if (type == MBD_JOINT_SCREW) {
     s.has_pitch = lx_opt_number(L, 2, what, "pitch", &s.pitch);
+  }
+  if (type == MBD_JOINT_PLANAR) {
+    s.has_ref1 = lx_opt_vec_dim(L, 2, what, "ref1", dim, dim, s.ref1);
   }
   if (dim == 2 && s.has_axis2) {
     return luaL_error(L, "%s: field 'axis2' is not used in planar models", ctor);

@@ -376,9 +376,12 @@ int mbd_joint_init_axes(const mbd_model *m, mbd_joint *j, mbd_error *err) {
       return MBD_OK;
     }
     default: {
-      // revolute, cylindrical, translational, screw, planar: ref1 ⟂ axis1; ref2 ⟂ axis2 chosen along ref1 in
-      // the given poses, so that the relative angle is zero there
-      perpendicular(j->axis1, j->ref1);
+      // revolute, cylindrical, translational, screw, planar: ref1 ⟂ axis1 (a planar joint's
+      // given one kept); ref2 ⟂ axis2 chosen along ref1 in the given poses, so that the relative
+      // angle is zero there
+      if (!(j->type == MBD_JOINT_PLANAR && mbd_dot3(j->ref1, j->ref1) > 0.5)) {
+        perpendicular(j->axis1, j->ref1);
+      }
       double f1[3], h2[3], v[3];
       mbd_mat3_vec(A1, j->ref1, f1);
       mbd_mat3_vec(A2, j->axis2, h2);

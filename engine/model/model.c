@@ -443,6 +443,20 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
     }
     j.lead = s->pitch / (2 * M_PI);
   }
+  if (s->type == MBD_JOINT_PLANAR && s->has_ref1) {
+    // x along ref1's part in the plane: kept as the joint's ref1 (mbd_joint_init_axes)
+    double c = mbd_dot3(s->ref1, j.axis1);
+    for (int i = 0; i < 3; i++) {
+      j.ref1[i] = s->ref1[i] - c * j.axis1[i];
+    }
+    double n = mbd_norm3(j.ref1);
+    if (!(n > 1e-6 * mbd_norm3(s->ref1)) || !finite_all(s->ref1, 3)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_REF1_AXIS, tname, name);
+    }
+    for (int i = 0; i < 3; i++) {
+      j.ref1[i] /= n;
+    }
+  }
   // spatial: the universal's cross perpendicular in the given poses, reference axes for relative
   // angles; planar: the locked angle of the given poses
   int rc = mbd_joint_init_axes(m, &j, err);

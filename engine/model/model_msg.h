@@ -102,6 +102,9 @@
   "%s '%s': missing field 'pitch' (the advance along axis1 per turn, in lengths per turn)"
 /* a screw's pitch not finite: joint type, name, pitch */
 #define MSG_MODEL_PITCH_FINITE "%s '%s': pitch must be a finite number, got %g"
+/* a planar joint's ref1 zero, not finite or along axis1: joint type, name */
+#define MSG_MODEL_REF1_AXIS \
+  "%s '%s': ref1 must be a finite direction not along axis1 (x is its part in the plane)"
 /* a zero axis: joint type, name, field ("axis1", "axis2") */
 #define MSG_MODEL_AXIS_ZERO "%s '%s': %s is zero"
 /* a universal joint whose axes are not crossed in the given poses: joint, angle in degrees */

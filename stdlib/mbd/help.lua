@@ -208,14 +208,16 @@ prescribes the angle, a rotational spring acts on it.]],
 }
 
 topics.planar = {
-  title = "m:planar { name, body1, at1, body2, at2, axis1, axis2 }  -> Joint",
+  title = "m:planar { name, body1, at1, body2, at2, axis1, axis2, ref1 }  -> Joint",
   text = [[
 Spatial models: body2 slides and turns in body1's plane through at1 normal to axis1 (axis2, the
 normal in body2's frame, stays along it). Three degrees of freedom; channels <name>.x and
-<name>.y (the displacement of at2 from at1 in the plane, along two perpendicular directions of
-body1 chosen from axis1) and <name>.angle (about axis1); a rotational spring acts on the angle.]],
+<name>.y (the displacement of at2 from at1 in the plane: x along ref1, y along axis1 × ref1) and
+<name>.angle (about axis1, zero in the poses given); a rotational spring acts on the angle.
+ref1 (body1's frame; its part in the plane counts) is optional: without it mbd picks a direction
+in the plane from axis1's numbers, so x and y then depend on how the scene is turned.]],
   example = [[m:planar { name = "P", body1 = m.ground, at1 = {0, 0, 0}, body2 = rod, at2 = {0, 0, 0},
-           axis1 = {0, 0, 1}, axis2 = {1, 0, 0} }]],
+           axis1 = {0, 0, 1}, axis2 = {1, 0, 0}, ref1 = {1, 0, 0} }]],
   see = { "Joint", "cylindrical", "rotational_spring" },
 }
 
@@ -1361,6 +1363,7 @@ topics.cylindrical.fields = joint_fields("required")
 topics.screw.fields = joint_fields("required")
 topics.screw.fields[#topics.screw.fields + 1] = F("pitch", "required", "m", "the advance along axis1 per turn (negative: left-handed)")
 topics.planar.fields = joint_fields("required")
+topics.planar.fields[#topics.planar.fields + 1] = F("ref1", "picked from axis1", "", "the direction of the x coordinate in body1's frame (its part ⟂ axis1)")
 for _, j in ipairs { "revolute", "translational", "fixed", "spherical", "universal", "cylindrical", "screw", "planar" } do
   topics[j].errors = joint_errors(j)
 end

@@ -52,14 +52,15 @@ end
 -- a puck on a planar joint in the plane through the origin normal to n = R z, sliding from v0 (in
 -- the plane) and spinning at w0 about n: r = v0 t + ½ a t² with a the in-plane part of gravity,
 -- its angle w0 t
+-- (x along ref1 = R x when it is given, y along R y; without ref1 only x² + y² is the scene's)
 local W0 = 2
-local function planar_model(p)
+local function planar_model(p, with_ref)
   local m = mbd.model { name = "puck", dim = 3, gravity = { 0, 0, -G } }
   local n, v0 = turn(p, { 0, 0, 1 }), turn(p, { 0.3, -0.2, 0 })
   m:body { name = "puck", mass = 1.5, inertia = { 0.02, 0.03, 0.04 }, pos = { 0, 0, 0 }, rot = p,
            vel = v0, omega = { W0 * n[1], W0 * n[2], W0 * n[3] } }
   m:planar { name = "P", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = m.puck, at2 = { 0, 0, 0 },
-             axis1 = n, axis2 = { 0, 0, 1 } }
+             axis1 = n, axis2 = { 0, 0, 1 }, ref1 = with_ref and turn(p, { 1, 0.5 * n[1], 0 }) or nil }
   return m
 end
 local function planar_expected(p, t)
@@ -95,14 +96,25 @@ for k, p in ipairs(ROTS) do
           return e
         end, {}, true, check = within(TOL_POS) }
       case { "planar closed form: " .. what, function()
-          local r = planar_model(p):simulate { t_end = 1, formulation = rc[1], code = rc[2], rtol = RTOL,
-                                               atol = RTOL, quiet = true }
+          local with_ref = k % 2 == 0
+          local r = planar_model(p, with_ref):simulate { t_end = 1, formulation = rc[1], code = rc[2],
+                                                         rtol = RTOL, atol = RTOL, quiet = true }
           local pos, ang = planar_expected(p, 1)
           local e = abs(r:value("P.angle", 1) - ang) * TOL_POS / TOL_ANG
           for i, c in ipairs { "x", "y", "z" } do e = math.max(e, abs(r:value("puck." .. c, 1) - pos[i])) end
-          -- the joint's in-plane coordinates span the displacement: x² + y² = |r|²
+          -- the joint's in-plane coordinates span the displacement: x² + y² = |r|², and with ref1
+          -- (its part in the plane is R x: the 0.5 n₁ added along z is dropped) x = r·R x
           local x, y = r:value("P.x", 1), r:value("P.y", 1)
           e = math.max(e, abs(sqrt(x * x + y * y) - sqrt(dot(pos, pos))))
+          if with_ref then
+            local n = turn(p, { 0, 0, 1 })
+            local ref = turn(p, { 1, 0.5 * n[1], 0 })
+            local c = dot(ref, n)
+            local f = { ref[1] - c * n[1], ref[2] - c * n[2], ref[3] - c * n[3] }
+            local nf = sqrt(dot(f, f))
+            local g = { n[2] * f[3] - n[3] * f[2], n[3] * f[1] - n[1] * f[3], n[1] * f[2] - n[2] * f[1] }
+            e = math.max(e, abs(x - dot(pos, f) / nf), abs(y - dot(pos, g) / nf))
+          end
           return e
         end, {}, true, check = within(TOL_POS) }
     end
@@ -239,9 +251,17 @@ case { "planar joint without its axes", function()
     local m, b = spatial()
     m:planar { name = "P", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = b, at2 = { 0, 0, 0 } }
   end, {}, false, "planar 'P': missing field 'axis1'", line = 2 }
+case { "planar joint with ref1 along its axis", function()
+    local m, b = spatial()
+    m:planar { name = "P", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = b, at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 }, axis2 = { 0, 0, 1 }, ref1 = { 0, 0, 2 } }
+  end, {}, false, "planar 'P': ref1 must be a finite direction not along axis1", line = 2 }
+case { "ref1 on another joint", function()
+    local m, b = spatial()
+    m:screw { name = "S", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = b, at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 }, axis2 = { 0, 0, 1 }, pitch = 1, ref1 = { 1, 0, 0 } }
+  end, {}, false, "screw: unknown field 'ref1'", line = 2 }
 case { "friction on a planar joint", function()
     local m, b = spatial()
     m:planar { name = "P", body1 = m.ground, at1 = { 0, 0, 0 }, body2 = b, at2 = { 0, 0, 0 }, axis1 = { 0, 0, 1 }, axis2 = { 0, 0, 1 }, friction = { mu = 0.1 } }
-  end, {}, false, "planar 'P'", line = 2 }
+  end, {}, false, "planar: unknown field 'friction'", line = 2 }
 
 H.run(cases, "screw and planar joints")

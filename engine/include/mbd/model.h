@@ -72,6 +72,9 @@ typedef struct mbd_joint_spec {
   double pitch;              /* screw: advance along axis1 per turn of body2 about it (length;
                                 positive: right-handed); required for a screw, unused otherwise */
   int has_pitch;
+  double ref1[3];            /* planar: the direction of its x coordinate in body1's frame (its
+                                part ⟂ axis1 is taken); optional, unused by the other types */
+  int has_ref1;
 } mbd_joint_spec;
 
 /* add a joint; returns its index (≥ 0) or a negative status with err naming the joint */
