@@ -10,8 +10,8 @@
  *
  * m.<key> looks up, in this order (the first found wins):
  *   1. a method: body, contact, cylindrical, drive, explain, export_c, find, fixed,
- *      flexible_body (l_fem.c), force, info, kinematics, revolute, rotational_spring, simulate,
- *      spherical, spring, surface, torque, translational, tree, universal;
+ *      flexible_body (l_fem.c), force, info, kinematics, planar, revolute, rotational_spring,
+ *      screw, simulate, spherical, spring, surface, torque, translational, tree, universal;
  *   2. a field: ground, last_run, name, dim;
  *   3. a body by name, then a joint by name, then a contact by name (m.crank).
  * So a body or joint named like a method or a field ("info", "name") is not m.<name>: m:find(name)
@@ -179,7 +179,14 @@ static int add_joint(lua_State *L, int type) {
   const char *ctor = mbd_joint_type_name(type);
   static const char *const fields[] = {"name",  "body1", "at1",      "body2",
                                        "at2",   "axis1", "axis2",    "friction", NULL};
-  lx_check_fields(L, 2, ctor, fields);
+  static const char *const screw_fields[] = {"name", "body1", "at1",   "body2", "at2",
+                                             "axis1", "axis2", "pitch", NULL};
+  static const char *const planar_fields[] = {"name",  "body1", "at1",  "body2", "at2",
+                                              "axis1", "axis2", "ref1", NULL};
+  lx_check_fields(L, 2, ctor,
+                  type == MBD_JOINT_SCREW    ? screw_fields
+                  : type == MBD_JOINT_PLANAR ? planar_fields
+                                             : fields);
   mbd_joint_spec s;
   memset(&s, 0, sizeof s);
   s.type = type;
@@ -197,6 +204,12 @@ static int add_joint(lua_State *L, int type) {
   req_point(L, lm->m, s.body2, 2, what, "at2", dim, s.at2);
   s.has_axis1 = lx_opt_vec_dim(L, 2, what, "axis1", dim, dim, s.axis1);
   s.has_axis2 = lx_opt_vec_dim(L, 2, what, "axis2", dim, dim, s.axis2);
+  if (type == MBD_JOINT_SCREW) {
+    s.has_pitch = lx_opt_number(L, 2, what, "pitch", &s.pitch);
+  }
+  if (type == MBD_JOINT_PLANAR) {
+    s.has_ref1 = lx_opt_vec_dim(L, 2, what, "ref1", dim, dim, s.ref1);
+  }
   if (dim == 2 && s.has_axis2) {
     return luaL_error(L, LMSG_MODEL_FIELD_AXIS2_USED_PLANAR, ctor);
   }
@@ -218,6 +231,8 @@ static int l_model_fixed(lua_State *L) { return add_joint(L, MBD_JOINT_FIXED); }
 static int l_model_spherical(lua_State *L) { return add_joint(L, MBD_JOINT_SPHERICAL); }
 static int l_model_universal(lua_State *L) { return add_joint(L, MBD_JOINT_UNIVERSAL); }
 static int l_model_cylindrical(lua_State *L) { return add_joint(L, MBD_JOINT_CYLINDRICAL); }
+static int l_model_screw(lua_State *L) { return add_joint(L, MBD_JOINT_SCREW); }
+static int l_model_planar(lua_State *L) { return add_joint(L, MBD_JOINT_PLANAR); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* drives, forces, springs                                                                     */
@@ -554,8 +569,10 @@ static const luaL_Reg model_methods[] = {
     {"info", l_model_info},
     {"kinematics", l_model_kinematics},
     {"linearize", l_model_linearize},
+    {"planar", l_model_planar},
     {"revolute", l_model_revolute},
     {"rotational_spring", l_model_rotational_spring},
+    {"screw", l_model_screw},
     {"simulate", l_model_simulate},
     {"spherical", l_model_spherical},
     {"spring", l_model_spring},

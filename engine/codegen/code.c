@@ -156,13 +156,23 @@ static void angle_memos(const mbd_gencode *c, const mbd_model *m, mbd_data *d, c
   const mbd_tree *t = m->tree;
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
-    if (tj->joint >= 0 && mbd_joint_type_get(m->joint[tj->joint].type)->angle_coord[1] >= 0) {
-      d->angle_memo[tj->joint] = tj->coord0[0] + d->q[tj->qadr + tj->rot];
+    int ac = tj->joint >= 0 ? mbd_joint_type_get(m->joint[tj->joint].type)->angle_coord[1] : -1;
+    if (ac >= 0) {
+      d->angle_memo[tj->joint] = tj->coord0[ac] + d->q[tj->qadr + tj->rot];
     }
   }
   for (int k = 0; k < L->nang; k++) {
+    const mbd_joint *j = &m->joint[L->ang_joint[k]];
     double memo = d->angle_memo[L->ang_joint[k]];
-    d->angle_memo[L->ang_joint[k]] = memo + remainder(ang[k] - memo, 2 * M_PI);
+    double th = memo + remainder(ang[k] - memo, 2 * M_PI);
+    d->angle_memo[L->ang_joint[k]] = th;
+    // a cut screw's advance: the equations' angle is atan2's, the joint's counts its turns
+    const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
+    for (int r = 0; r < j->nrow; r++) {
+      if (jt->row[1][r].op == MBD_JR_SCREW) {
+        d->phi[j->row0 + r] -= j->lead * (th - ang[k]);
+      }
+    }
   }
 }
 
@@ -413,11 +423,13 @@ static void model_key(const mbd_model *m, char out[65]) {
     kvec(&k, jo->ref1, 3);
     kvec(&k, jo->ref2, 3);
     kput(&k, "%a,", jo->angle0);
+    kput(&k, "%a,", jo->lead);
+    kput(&k, "%a,", jo->disp0);
   }
   const mbd_tree *t = m->tree;
   for (int i = 0; i < t->ntj; i++) {
     const mbd_tree_joint *tj = &t->tj[i];
-    double ints[9] = {tj->joint, tj->kind, tj->parent, tj->child, tj->sigma,
+    double ints[9] = {tj->joint, 8 * tj->kind + tj->rotk, tj->parent, tj->child, tj->sigma,
                       tj->qadr,  tj->nq,   tj->rot,    tj->disp};
     kvec(&k, ints, 9);
     kvec(&k, tj->s1, 3);
@@ -426,7 +438,9 @@ static void model_key(const mbd_model *m, char out[65]) {
     kvec(&k, tj->u, 3);
     kvec(&k, tj->w, 3);
     kvec(&k, tj->c, 4);
-    kvec(&k, tj->coord0, 2);
+    kvec(&k, tj->coord0, MBD_JOINT_MAXCOORD);
+    kvec(&k, tj->dax[0], 3);
+    kvec(&k, tj->dax[1], 3);
   }
   for (int r = 0; r < m->mrow; r++) {
     double ints[4] = {m->row[r].owner, m->row[r].index, m->row[r].local, m->row[r].level};

@@ -133,13 +133,12 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
     o->e[k] = k == 0 ? D->one : D->zero;
     o->ed[k] = o->he[k] = D->zero;
   }
-  switch (tj->kind) {
-    case MBD_TJ_REVOLUTE:
-    case MBD_TJ_CYLINDRICAL:
+  switch (tj->rotk) {
+    case MBD_TROT_AXIS:
       o->nrot = 1;
       half_angle(D, u, q[tj->rot], v[tj->rot], o->e, o->de[0], o->ed, o->he);
       break;
-    case MBD_TJ_UNIVERSAL: {
+    case MBD_TROT_TWO_AXES: {
       mbd_sym_id a[4], da[4], ad[4], ha[4], b[4], db[4], bd[4], hb[4];
       half_angle(D, u, q[tj->rot], v[tj->rot], a, da, ad, ha);
       half_angle(D, w, q[tj->rot + 1], v[tj->rot + 1], b, db, bd, hb);
@@ -154,7 +153,7 @@ static void relative_rotation(der *D, const mbd_tree_joint *tj, srel *o) {
       qmul_acc(D, a, hb, 1, o->he);
       break;
     }
-    case MBD_TJ_SPHERICAL:
+    case MBD_TROT_EULER:
       o->nrot = 4;
       for (int k = 0; k < 4; k++) {
         o->e[k] = q[tj->rot + k];
@@ -187,14 +186,21 @@ static void to_child(der *D, const mbd_tree_joint *tj, const mbd_sym_id *x, mbd_
 /* the joint's points a_P (parent frame), a_C (child frame) and their rates */
 static void joint_points(der *D, const mbd_tree_joint *tj, mbd_sym_id *aP, mbd_sym_id *aPd,
                          mbd_sym_id *aC, mbd_sym_id *aCd) {
+  // the body1 side carries the displacements: s1 + d0 + Σ dax_k x_k (tree_impl.h)
   mbd_sym_id a1[3], a1d[3], s2[3];
   mbd_sym_id x = tj->disp >= 0 ? D->q[tj->qadr + tj->disp] : D->zero;
   mbd_sym_id xd = tj->disp >= 0 ? D->v[tj->qadr + tj->disp] : D->zero;
   const mbd_sym_id *d0 = D->td0[tj - D->m->tree->tj];
   for (int k = 0; k < 3; k++) {
-    mbd_sym_id t[3] = {K(D, tj->s1[k]), d0[k], scl(D, tj->u[k], x)};
-    a1[k] = mbd_sym_add_n(D->ctx, 3, t);
-    a1d[k] = scl(D, tj->u[k], xd);
+    double u0 = tj->ndisp ? tj->dax[0][k] : tj->u[k];  // (x = 0 without a displacement)
+    mbd_sym_id t[4] = {K(D, tj->s1[k]), d0[k], scl(D, u0, x), D->zero};
+    mbd_sym_id td[2] = {scl(D, u0, xd), D->zero};
+    if (tj->ndisp > 1) {
+      t[3] = scl(D, tj->dax[1][k], D->q[tj->qadr + tj->disp + 1]);
+      td[1] = scl(D, tj->dax[1][k], D->v[tj->qadr + tj->disp + 1]);
+    }
+    a1[k] = mbd_sym_add_n(D->ctx, tj->ndisp > 1 ? 4 : 3, t);
+    a1d[k] = tj->ndisp > 1 ? mbd_sym_add_n(D->ctx, 2, td) : td[0];
     s2[k] = K(D, tj->s2[k]);
   }
   for (int k = 0; k < 3; k++) {
@@ -303,11 +309,11 @@ static void spatial_child(der *D, const mbd_tree_joint *tj) {
   b_acc(D, BCd, C->pd, -1, C->h);
   b_acc(D, BCa, C->pd, -2, C->h);
   // B rows of r: J_rp + B(p_p, a_P) J_pp − B(p_c, a_C) J_pc, and the displacement column
-  mbd_sym_id Au[3] = {D->zero, D->zero, D->zero};
-  if (tj->disp >= 0) {
+  mbd_sym_id Au[2][3] = {{D->zero, D->zero, D->zero}, {D->zero, D->zero, D->zero}};
+  for (int k = 0; k < tj->ndisp; k++) {
     mbd_sym_id u[3];
-    mbd_sym_consts(ctx, 3, tj->u, u);
-    mbd_sym_matvec(ctx, 3, 3, tj->sigma > 0 ? P->A : C->A, u, Au);
+    mbd_sym_consts(ctx, 3, tj->dax[k], u);
+    mbd_sym_matvec(ctx, 3, 3, tj->sigma > 0 ? P->A : C->A, u, Au[k]);
   }
   for (int c = 0; c < n; c++) {
     mbd_sym_id out[3], jp[4], jc[4];
@@ -322,9 +328,11 @@ static void spatial_child(der *D, const mbd_tree_joint *tj) {
       b_acc(D, BP, jp, 1, out);
     }
     b_acc(D, BC, jc, -1, out);
-    if (tj->disp >= 0 && c == tj->qadr + tj->disp) {
-      for (int i = 0; i < 3; i++) {
-        out[i] = add2(D, out[i], scl(D, tj->sigma, Au[i]));
+    for (int k = 0; k < tj->ndisp; k++) {
+      if (c == tj->qadr + tj->disp + k) {
+        for (int i = 0; i < 3; i++) {
+          out[i] = add2(D, out[i], scl(D, tj->sigma, Au[k][i]));
+        }
       }
     }
     for (int i = 0; i < 3; i++) {
@@ -471,82 +479,68 @@ static void cross_d(const double *a, const double *b, double *c) {
   c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* the equations of joint j (model/joint_types.c), nrow of them */
+/* the equations of joint j: its type's row table (model/joint_types.c), nrow of them, over the
+ * same vectors as the numeric rows.  A screw's angle is atan2's own (−π, π]: the code that runs
+ * the equations adds the turns its memo counted (code.c) */
 static void joint_rows(der *D, const mbd_joint *j, mbd_sym_id *rows) {
   mbd_sym_ctx *ctx = D->ctx;
-  mbd_sym_id P1[3], P2[3], d[3];
+  const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
+  int dx = MBD_DIMX(D->m);
+  mbd_sym_id P1[3], P2[3], V[MBD_JV_N][3];
   point(D, j->body1, j->at1, P1);
   point(D, j->body2, j->at2, P2);
   for (int i = 0; i < 3; i++) {
-    d[i] = mbd_sym_sub(ctx, P2[i], P1[i]);
+    V[MBD_JV_D][i] = mbd_sym_sub(ctx, P2[i], P1[i]);
   }
   // the coincidence rows (d itself): a shape's are turned from the copy's frame into the global
   // one, where the model's multipliers live; the dot rows are the same in every frame
-  mbd_sym_id dg[3] = {d[0], d[1], d[2]};
+  mbd_sym_id dg[3] = {V[MBD_JV_D][0], V[MBD_JV_D][1], V[MBD_JV_D][2]};
   if (D->R) {
-    mbd_sym_matvec(ctx, 3, 3, D->R, d, dg);
+    mbd_sym_matvec(ctx, 3, 3, D->R, V[MBD_JV_D], dg);
   }
-  if (D->m->dim == 2) {
+  mbd_sym_id ang = D->zero;
+  if (dx == 0) {
     mbd_sym_id th = mbd_sym_sub(ctx, j->body2 ? D->ps[j->body2].p[0] : D->zero,
                                 j->body1 ? D->ps[j->body1].p[0] : D->zero);
-    mbd_sym_id ang = mbd_sym_sub(ctx, th, K(D, j->angle0));
-    switch (j->type) {
-      case MBD_JOINT_REVOLUTE:
-        rows[0] = dg[0];
-        rows[1] = dg[1];
-        return;
-      case MBD_JOINT_TRANSLATIONAL: {
-        double nb[3] = {-j->axis1[1], j->axis1[0], 0};
-        mbd_sym_id nv[3];
-        axis(D, j->body1, nb, nv);
-        rows[0] = mbd_sym_dot(ctx, 2, nv, d);
-        rows[1] = ang;
-        return;
-      }
-      default:  // fixed
-        rows[0] = dg[0];
-        rows[1] = dg[1];
-        rows[2] = ang;
-        return;
+    ang = mbd_sym_sub(ctx, th, K(D, j->angle0));
+    if (jt->row[0][0].op == MBD_JR_DOT) {  // n1 = A1 R90 axis1
+      double nb[3] = {-j->axis1[1], j->axis1[0], 0};
+      axis(D, j->body1, nb, V[MBD_JV_N1]);
     }
+  } else {
+    double g[3];
+    cross_d(j->axis1, j->ref1, g);
+    axis(D, j->body1, j->ref1, V[MBD_JV_F1]);
+    axis(D, j->body1, g, V[MBD_JV_G1]);
+    axis(D, j->body1, j->axis1, V[MBD_JV_H1]);
+    axis(D, j->body2, j->ref2, V[MBD_JV_F2]);
+    axis(D, j->body2, j->axis2, V[MBD_JV_H2]);
   }
-  double g[3];
-  cross_d(j->axis1, j->ref1, g);
-  mbd_sym_id f1[3], g1[3], h1[3], f2[3], h2[3];
-  axis(D, j->body1, j->ref1, f1);
-  axis(D, j->body1, g, g1);
-  axis(D, j->body1, j->axis1, h1);
-  axis(D, j->body2, j->ref2, f2);
-  axis(D, j->body2, j->axis2, h2);
-  switch (j->type) {
-    case MBD_JOINT_SPHERICAL:
-      memcpy(rows, dg, sizeof dg);
-      return;
-    case MBD_JOINT_REVOLUTE:
-      memcpy(rows, dg, sizeof dg);
-      rows[3] = mbd_sym_dot(ctx, 3, f1, h2);
-      rows[4] = mbd_sym_dot(ctx, 3, g1, h2);
-      return;
-    case MBD_JOINT_UNIVERSAL:
-      memcpy(rows, dg, sizeof dg);
-      rows[3] = mbd_sym_dot(ctx, 3, h1, h2);
-      return;
-    case MBD_JOINT_CYLINDRICAL:
-    case MBD_JOINT_TRANSLATIONAL:
-      rows[0] = mbd_sym_dot(ctx, 3, f1, h2);
-      rows[1] = mbd_sym_dot(ctx, 3, g1, h2);
-      rows[2] = mbd_sym_dot(ctx, 3, f1, d);
-      rows[3] = mbd_sym_dot(ctx, 3, g1, d);
-      if (j->type == MBD_JOINT_TRANSLATIONAL) {
-        rows[4] = mbd_sym_dot(ctx, 3, g1, f2);
+  int nd = dx ? 3 : 2;
+  for (int k = 0; k < jt->nrow[dx]; k++) {
+    const mbd_joint_row_def *r = &jt->row[dx][k];
+    switch (r->op) {
+      case MBD_JR_COMP:
+        rows[k] = dg[r->b];
+        break;
+      case MBD_JR_DOT:
+        rows[k] = mbd_sym_dot(ctx, nd, V[r->a], V[r->b]);
+        break;
+      case MBD_JR_LOCK:
+        rows[k] = ang;
+        break;
+      case MBD_JR_SCREW: {
+        mbd_sym_id th = mbd_sym_atan2(ctx, mbd_sym_dot(ctx, 3, V[MBD_JV_G1], V[MBD_JV_F2]),
+                                      mbd_sym_dot(ctx, 3, V[MBD_JV_F1], V[MBD_JV_F2]));
+        mbd_sym_id t[3] = {mbd_sym_dot(ctx, 3, V[MBD_JV_H1], V[MBD_JV_D]), K(D, -j->disp0),
+                           scl(D, -j->lead, th)};
+        rows[k] = mbd_sym_add_n(ctx, 3, t);
+        break;
       }
-      return;
-    default:  // fixed
-      memcpy(rows, dg, sizeof dg);
-      rows[3] = mbd_sym_dot(ctx, 3, f1, h2);
-      rows[4] = mbd_sym_dot(ctx, 3, g1, h2);
-      rows[5] = mbd_sym_dot(ctx, 3, g1, f2);
-      return;
+      default:
+        rows[k] = D->zero;
+        break;
+    }
   }
 }
 
@@ -868,7 +862,8 @@ static int dynamics(der *D, const mbd_eqs_layout *L, mbd_sym_id *out) {
     const mbd_rspring *r = &m->rspring[i];
     const mbd_tree_joint *tj = &m->tree->tj[m->tree->joint_tj[r->joint]];
     int c = tj->qadr + tj->rot;
-    mbd_sym_id th = add2(D, K(D, tj->coord0[0]), D->q[c]);
+    int ac = mbd_joint_type_get(m->joint[r->joint].type)->angle_coord[MBD_DIMX(m)];
+    mbd_sym_id th = add2(D, K(D, tj->coord0[ac]), D->q[c]);
     mbd_sym_id T = mbd_sym_sub(ctx, scl(D, -r->k, mbd_sym_sub(ctx, th, K(D, r->angle))),
                                scl(D, r->c, D->v[c]));
     tg[(size_t)c * cap + cg[c]++] = T;

@@ -117,7 +117,7 @@ static const char *const driver_c =
     "static void print_at(double t, const double *y) {\n"
     "  printf(\"%.17g\", t);\n"
     "  for (int c = 0; c < NCHAN; c++) {\n"
-    "    printf(\" %.17g\", chan0[c] + y[chan_coord[c]]);\n"
+    "    printf(\" %.17g\", chan0[c] + chan_scale[c] * y[chan_coord[c]]);\n"
     "  }\n"
     "  printf(\"\\n\");\n"
     "}\n"
@@ -336,7 +336,7 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
   // channels: each tree joint's angle and displacement, c0 + q
   const mbd_tree *t = mr->tree;
   int nch = 0;
-  buf names = {0}, c0 = {0}, cc = {0};
+  buf names = {0}, c0 = {0}, cc = {0}, cs = {0};
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
     if (tj->joint < 0) {
@@ -345,12 +345,17 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
     const mbd_joint_type_desc *jt = mbd_joint_type_get(mr->joint[tj->joint].type);
     int dx = MBD_DIMX(mr);
     for (int i = 0; i < jt->ncoord[dx]; i++) {
+      // the angle, then the displacements in their order (a screw's is lead times its angle)
       int kind = jt->coord[dx][i];
-      int col = tj->qadr + (kind == MBD_COORD_ANGLE ? tj->rot : tj->disp);
+      int col = tj->qadr + (kind == MBD_COORD_ANGLE ? tj->rot
+                            : kind == MBD_COORD_Y   ? tj->disp + 1
+                                                    : tj->disp);
+      double scale = kind != MBD_COORD_ANGLE && tj->disp == tj->rot ? mr->joint[tj->joint].lead : 1;
       put(&names, "%s\"%s.%s\"", nch ? ", " : "", mr->joint[tj->joint].name,
-          kind == MBD_COORD_ANGLE ? "angle" : "displacement");
+          mbd_coord_name(kind));
       put(&c0, "%s%.17g", nch ? ", " : "", tj->coord0[i]);
       put(&cc, "%s%d", nch ? ", " : "", col);
+      put(&cs, "%s%.17g", nch ? ", " : "", scale);
       nch++;
     }
   }
@@ -359,6 +364,7 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
       nch ? names.s : "\"\"");
   put(&b, "static const double chan0[%d] = {%s};\n", nch ? nch : 1, nch ? c0.s : "0");
   put(&b, "static const int chan_coord[%d] = {%s};\n", nch ? nch : 1, nch ? cc.s : "0");
+  put(&b, "static const double chan_scale[%d] = {%s};\n", nch ? nch : 1, nch ? cs.s : "1");
   // the output times of mbd's run: k h up to t_end, and t_end
   double h = o->output_every > 0 ? o->output_every : o->t_end / 500;
   double cnt = floor(o->t_end / h + 1e-9);
@@ -374,6 +380,7 @@ int mbd_code_export(const mbd_model *mr, const mbd_export_opts *o, mbd_error *er
   free(names.s);
   free(c0.s);
   free(cc.s);
+  free(cs.s);
   mbd_eqs_layout_free(&L);
   if (b.bad || names.bad || c0.bad || cc.bad) {
     free(b.s);

@@ -110,16 +110,20 @@ static uint64_t shape_key(const mbd_model *lm) {
     h = hvec(h, jo->ref1, 3);
     h = hvec(h, jo->ref2, 3);
     h = hnum(h, jo->angle0);
+    h = hnum(h, jo->lead);
+    h = hnum(h, jo->disp0);
   }
   const mbd_tree *t = lm->tree;
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
-    double ints[9] = {tj->joint, tj->kind, tj->parent, tj->child, tj->sigma,
+    double ints[9] = {tj->joint, 8 * tj->kind + tj->rotk, tj->parent, tj->child, tj->sigma,
                       tj->qadr,  tj->nq,   tj->rot,    tj->disp};
     h = hvec(h, ints, 9);
     h = hvec(h, tj->s1, 3);
     h = hvec(h, tj->s2, 3);
     h = hvec(h, tj->u, 3);
+    h = hvec(h, tj->dax[0], 3);
+    h = hvec(h, tj->dax[1], 3);
   }
   for (int r = 0; r < lm->mrow; r++) {
     double ints[3] = {lm->row[r].owner, lm->row[r].index, lm->row[r].local};
@@ -266,9 +270,11 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
         // body1 the ground: s1 and u in the copy's frame; c = p2 ⇒ p_Rᵀ ⊗ c; d0, w global ⇒ Rᵀ
         ground_point(m, mc, R, jo->at1, l.s1);
         mbd_mat3_tvec(R, tj->u, l.u);
+        mbd_mat3_tvec(R, tj->dax[0], l.dax[0]);
+        mbd_mat3_tvec(R, tj->dax[1], l.dax[1]);
         mbd_mat3_tvec(R, tj->d0, d0);
         mbd_mat3_tvec(R, tj->w, w);
-        if (m->dim == 3 && tj->kind == MBD_TJ_SPHERICAL) {
+        if (m->dim == 3 && tj->rotk == MBD_TROT_EULER) {
           // a ball joint's coordinates turn about the ground's axes: K = p_Rᵀ ⊗ e ⊗ c
           double pc[4] = {mc->rot[0], -mc->rot[1], -mc->rot[2], -mc->rot[3]};
           memcpy(l4, pc, sizeof pc);
@@ -320,7 +326,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
   }
   int nnorm = 0;
   for (int k = 0; k < lt->ntj; k++) {
-    nnorm += lt->tj[k].kind == MBD_TJ_SPHERICAL;
+    nnorm += lt->tj[k].rotk == MBD_TROT_EULER;
   }
   lm->mrow = rows + nnorm;
   lm->row = calloc((size_t)(lm->mrow ? lm->mrow : 1), sizeof *lm->row);
@@ -345,7 +351,7 @@ static int local_model(const mbd_model *m, int c, mbd_model **out, mbd_eqs_copy 
     if (!tj->child || m->body[tj->child].copy != c) {
       continue;
     }
-    if (tj->kind == MBD_TJ_SPHERICAL) {
+    if (tj->rotk == MBD_TROT_EULER) {
       mbd_tree_joint *l = &lt->tj[tk];
       l->norm = rows;
       lm->row[rows] = (mbd_rowinfo){MBD_ROW_TREE, l->qadr + l->rot, l->joint, MBD_ROW_POSITION};

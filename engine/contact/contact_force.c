@@ -57,8 +57,8 @@ void mbd_jfric_read_forces(const mbd_model *m, mbd_data *d, int k) {
       F[i] -= J[i] * d->lambda[r];
     }
   }
-  if (j->type == MBD_JOINT_TRANSLATIONAL) {
-    // the part normal to the sliding axis (axis1 of body 1, global)
+  if (mbd_joint_friction_kind(m, jf->joint) == MBD_COORD_DISPLACEMENT) {
+    // a slide: the part normal to the sliding axis (axis1 of body 1, global)
     mbd_vec ax;
     mbd_vec_axis(m, d, j->body1, 0, j->axis1, &ax);
     double a = 0;
@@ -84,7 +84,7 @@ void mbd_contact_add_friction(const mbd_model *m, mbd_data *d) {
     }
     const mbd_joint_friction *jf = &m->jfric[k];
     const mbd_joint *j = &m->joint[jf->joint];
-    js->T = -js->sgn * jf->mu * js->R * (j->type == MBD_JOINT_REVOLUTE ? jf->radius : 1);
+    js->T = -js->sgn * jf->mu * js->R * mbd_joint_friction_arm(m, jf->joint, jf->radius);
     mbd_row o;
     mbd_jfric_row(m, d, k, &o);
     mbd_forces_add_row(m, d, j->body1, j->body2, o.J, js->T);

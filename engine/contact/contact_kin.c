@@ -84,8 +84,7 @@ int mbd_contact_number_rows(mbd_model *m, int row) {
 /* the coordinate a frictional joint's friction acts along: a revolute's angle, a translational's
  * displacement */
 static int jfric_coord(const mbd_model *m, int k) {
-  return m->joint[m->jfric[k].joint].type == MBD_JOINT_REVOLUTE ? MBD_COORD_ANGLE
-                                                                : MBD_COORD_DISPLACEMENT;
+  return mbd_joint_friction_kind(m, m->jfric[k].joint);
 }
 
 void mbd_jfric_row(const mbd_model *m, mbd_data *d, int k, mbd_row *row) {

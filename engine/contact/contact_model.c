@@ -411,10 +411,11 @@ int mbd_model_set_joint_friction(mbd_model *m, int joint, double mu, double radi
   }
   const mbd_joint *j = &m->joint[joint];
   const char *tn = mbd_joint_type_name(j->type);
-  if (j->type != MBD_JOINT_REVOLUTE && j->type != MBD_JOINT_TRANSLATIONAL) {
+  int kind = mbd_joint_friction_kind(m, joint);
+  if (kind < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_JFRIC_TYPE, tn, j->name);
   }
-  int rev = j->type == MBD_JOINT_REVOLUTE;
+  int rev = kind == MBD_COORD_ANGLE;  // a moment: its arm is the radius
   if (!(mu >= 0) || !isfinite(mu) || (rev && (!(radius > 0) || !isfinite(radius)))) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_JFRIC_VALUES, j->name, mu, radius);
   }

@@ -255,13 +255,15 @@ static int fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, m
     re->effort = re->driven ? channel(m, d, jt->name, "effort") : 0;
   }
   if (m->dim == 2) {
-    // planar: the moment about the joint point, from the force and the multipliers of the rows
-    // that carry a torque (translational and fixed: the locked angle)
+    // planar: the moment about the joint point, from the force and the multiplier of the row
+    // that carries a torque (its type's locked angle: translational and fixed)
     for (int j = 0; j < m->njoint; j++) {
       const mbd_joint *jt = &m->joint[j];
-      if (jt->type == MBD_JOINT_TRANSLATIONAL || jt->type == MBD_JOINT_FIXED) {
-        int r = jt->row0 + (jt->type == MBD_JOINT_FIXED ? 2 : 1);
-        e->reaction[j].torque[2] = -d->lambda[r];
+      const mbd_joint_row_def *def = mbd_joint_type_get(jt->type)->row[0];
+      for (int r = 0; r < jt->nrow; r++) {
+        if (def[r].op == MBD_JR_LOCK) {
+          e->reaction[j].torque[2] = -d->lambda[jt->row0 + r];
+        }
       }
     }
   }

@@ -201,7 +201,7 @@ int mbd_contact_roots(void *self, const mbd_model *m, const mbd_data *d, double 
   for (int k = 0; k < m->njfric; k++) {
     const mbd_jfric_state *js = &d->jfstate[k];
     const mbd_joint_friction *jf = &m->jfric[k];
-    double r = m->joint[jf->joint].type == MBD_JOINT_REVOLUTE ? jf->radius : 1;
+    double r = mbd_joint_friction_arm(m, jf->joint, jf->radius);
     g[3 * m->ncontact + k] =
         js->mode == MBD_CMODE_SLIP ? js->sgn * js->rate : jf->mu * js->R * r - fabs(js->T);
   }
@@ -581,7 +581,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
     for (int k = 0; k < m->njfric; k++) {
       mbd_jfric_state *js = &d->jfstate[k];
       const mbd_joint_friction *jf = &m->jfric[k];
-      double r = m->joint[jf->joint].type == MBD_JOINT_REVOLUTE ? jf->radius : 1;
+      double r = mbd_joint_friction_arm(m, jf->joint, jf->radius);
       if (js->mode == MBD_CMODE_STICK && fabs(js->T) > jf->mu * js->R * r) {
         js->mode = MBD_CMODE_SLIP;
         js->sgn = js->T > 0 ? -1 : 1;

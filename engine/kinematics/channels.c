@@ -38,8 +38,6 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
   static const char *const v[] = {"vx", "vy", "vz"};
   static const char *const f[] = {"fx", "fy", "fz"};
   static const char *const tq[] = {"tx", "ty", "tz"};
-  static const char *const coord[] = {[MBD_COORD_ANGLE] = "angle",
-                                      [MBD_COORD_DISPLACEMENT] = "displacement"};
   int cap = 0, bad = 0, dx = MBD_DIMX(m);
   m->nchannel = 0;
   // bodies: pose coordinates, velocity, angular velocity
@@ -77,7 +75,7 @@ int mbd_channels_build(mbd_model *m, mbd_error *err) {
     const mbd_joint *jt = &m->joint[j];
     const mbd_joint_type_desc *td = mbd_joint_type_get(jt->type);
     for (int c = 0; c < td->ncoord[dx]; c++) {
-      bad |= add(m, &cap, jt->name, coord[td->coord[dx][c]], CH_JCOORD, j, c, 0);
+      bad |= add(m, &cap, jt->name, mbd_coord_name(td->coord[dx][c]), CH_JCOORD, j, c, 0);
     }
     for (int c = 0; c < m->dim; c++) {
       bad |= add(m, &cap, jt->name, f[c], CH_JFORCE, j, c, 1);

@@ -79,13 +79,12 @@ static void relative_rotation(const mbd_tree_joint *tj, const double *q, const d
                               relrot *o) {
   memset(o, 0, sizeof *o);
   o->e[0] = 1;
-  switch (tj->kind) {
-    case MBD_TJ_REVOLUTE:
-    case MBD_TJ_CYLINDRICAL:
+  switch (tj->rotk) {
+    case MBD_TROT_AXIS:
       o->nrot = 1;
       half_angle(tj->u, q[tj->rot], v[tj->rot], o->e, o->de[0], o->ed, o->he);
       break;
-    case MBD_TJ_UNIVERSAL: {
+    case MBD_TROT_TWO_AXES: {
       // ε = a(θ1) ⊗ b(θ2): θ1 about u (body1), θ2 about w = C axis2 (body2's axis in body1)
       double a[4], da[4], ad[4], ha[4], b[4], db[4], bd[4], hb[4];
       half_angle(tj->u, q[tj->rot], v[tj->rot], a, da, ad, ha);
@@ -101,7 +100,7 @@ static void relative_rotation(const mbd_tree_joint *tj, const double *q, const d
       qmul_add(a, hb, 1, o->he);
       break;
     }
-    case MBD_TJ_SPHERICAL:
+    case MBD_TROT_EULER:
       // the relative Euler parameters are the coordinates: ∂ε/∂e = I, no quadratic term
       o->nrot = 4;
       for (int k = 0; k < 4; k++) {
@@ -132,13 +131,19 @@ static void to_child(const mbd_tree_joint *tj, const double *x, double *y) {
 /* poses outward                                                                               */
 
 /* the joint's points: a_P in the parent's frame, a_C in the child's, and their rates; the body1
- * side carries the displacement, s1 + d0 + u x */
-static void joint_points(const mbd_tree_joint *tj, double x, double xd, double *aP, double *aPd,
-                         double *aC, double *aCd) {
+ * side carries the displacements, s1 + d0 + Σ dax_k x_k (x = q[disp ..], xd = v[disp ..]) */
+static void joint_points(const mbd_tree_joint *tj, const double *x, const double *xd, double *aP,
+                         double *aPd, double *aC, double *aCd) {
   double a1[3], a1d[3];
   for (int k = 0; k < 3; k++) {
-    a1[k] = tj->s1[k] + tj->d0[k] + tj->u[k] * x;
-    a1d[k] = tj->u[k] * xd;
+    a1[k] = tj->s1[k] + tj->d0[k];
+    a1d[k] = 0;
+  }
+  for (int i = 0; i < tj->ndisp; i++) {
+    for (int k = 0; k < 3; k++) {
+      a1[k] += tj->dax[i][k] * x[i];
+      a1d[k] += tj->dax[i][k] * xd[i];
+    }
   }
   const double zero[3] = {0, 0, 0};
   memcpy(aP, tj->sigma > 0 ? a1 : tj->s2, 3 * sizeof(double));
@@ -221,9 +226,9 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
       qmul_add(P->p, dK[k], 1, JC + (size_t)(tj->qadr + tj->rot + k) * 7 + 3);
     }
     // position: r_c = r_p + A_p a_P − A_c a_C
-    double x = tj->disp >= 0 ? q[tj->disp] : 0, xd = tj->disp >= 0 ? v[tj->disp] : 0;
     double aP[3], aPd[3], aC[3], aCd[3];
-    joint_points(tj, x, xd, aP, aPd, aC, aCd);
+    joint_points(tj, q + (tj->disp >= 0 ? tj->disp : 0), v + (tj->disp >= 0 ? tj->disp : 0), aP,
+                 aPd, aC, aCd);
     double Ac[9], BP[12], BC[12], BPd[12], BCd[12], BPa[12], BCa[12], AaP[3], AaC[3], AdP[3],
         AdC[3];
     mbd_ep_A(C->p, Ac);
@@ -280,11 +285,12 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
         mbd_ep_mul(P->p, dK[k], sc + 3);
         mul34_add(BC, sc + 3, -1, sc);
       }
-      if (tj->disp >= 0) {
+      for (int k = 0; k < tj->ndisp; k++) {
+        // += : a screw's displacement column is its rotation column
         double Au[3];
-        mbd_mat3_vec(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
+        mbd_mat3_vec(tj->sigma > 0 ? P->A : Ac, tj->dax[k], Au);
         for (int i = 0; i < 3; i++) {
-          R->S[tj->disp * 7 + i] = tj->sigma * Au[i];
+          R->S[(tj->disp + k) * 7 + i] += tj->sigma * Au[i];
         }
       }
       double hl[4] = {0, 0, 0, 0};
@@ -310,10 +316,10 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
       }
       mul34_add(BC, jc + 3, -1, jc);
     }
-    if (JC && tj->disp >= 0) {
+    for (int k = 0; JC && k < tj->ndisp; k++) {
       double Au[3];
-      mbd_mat3_vec(tj->sigma > 0 ? P->A : Ac, tj->u, Au);
-      double *jc = JC + (size_t)(tj->qadr + tj->disp) * 7;
+      mbd_mat3_vec(tj->sigma > 0 ? P->A : Ac, tj->dax[k], Au);
+      double *jc = JC + (size_t)(tj->qadr + tj->disp + k) * 7;
       for (int i = 0; i < 3; i++) {
         jc[i] += tj->sigma * Au[i];
       }
@@ -339,7 +345,7 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
   const double *q = d->q + tj->qadr, *v = d->v + tj->qadr;
   double cc, sc;  // cos, sin of the child's angle, once (the parent's are in its A)
-  int fast = R && tj->kind == MBD_TJ_REVOLUTE;
+  int fast = R && tj->kind == MBD_TJ_JOINT && tj->rotk == MBD_TROT_AXIS && tj->ndisp == 0;
   if (!fast || C->ny != 3 || C->J) {
     memset(C, 0, sizeof *C);
     C->vadr = 0;
@@ -429,9 +435,9 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
       JC[(size_t)(tj->qadr + tj->rot) * 3 + 2] += tj->sigma;
     }
     // r_c = r_p + A_p a_P − A_c a_C
-    double x = tj->disp >= 0 ? q[tj->disp] : 0, xd = tj->disp >= 0 ? v[tj->disp] : 0;
     double aP[3], aPd[3], aC[3], aCd[3];
-    joint_points(tj, x, xd, aP, aPd, aC, aCd);
+    joint_points(tj, q + (tj->disp >= 0 ? tj->disp : 0), v + (tj->disp >= 0 ? tj->disp : 0), aP,
+                 aPd, aC, aCd);
     double cp = P->A[0], sp = P->A[3];
     cc = cos(C->p[0]);
     sc = sin(C->p[0]);

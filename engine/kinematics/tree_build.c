@@ -160,10 +160,24 @@ static void joint_constants(const mbd_model *m, const mbd_data *d, mbd_tree_join
     mbd_mat3_vec(P2->A, j->axis2, h2);
     mbd_mat3_tvec(P1->A, h2, tj->w);
   }
-  // the joint's channel coordinates at q = 0
   const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
   int dx = MBD_DIMX(m);
-  for (int k = 0; k < jt->ncoord[dx] && k < 2; k++) {
+  // the displacements' directions in body1's frame, per unit of their coordinates
+  const mbd_tree_motion *mo = &jt->tree[dx];
+  double g1[3];
+  mbd_cross3(j->axis1, j->ref1, g1);
+  memset(tj->dax, 0, sizeof tj->dax);
+  for (int k = 0; k < mo->ndisp; k++) {
+    const double *dir = mo->dir[k] == MBD_TDIR_REF1 ? j->ref1
+                        : mo->dir[k] == MBD_TDIR_G1 ? g1
+                                                    : j->axis1;
+    double f = mo->dir[k] == MBD_TDIR_LEAD ? j->lead : 1;
+    for (int i = 0; i < 3; i++) {
+      tj->dax[k][i] = f * dir[i];
+    }
+  }
+  // the joint's channel coordinates at q = 0
+  for (int k = 0; k < jt->ncoord[dx] && k < MBD_JOINT_MAXCOORD; k++) {
     mbd_row o;
     mbd_joint_coord_row(m, d, tj->joint, jt->coord[dx][k], &o);
     tj->coord0[k] = o.val;
@@ -209,7 +223,7 @@ static int orient(const mbd_model *m, const int *in_tree, mbd_tree *t) {
         }
         mbd_tree_joint *tj = &t->tj[t->ntj++];
         tj->joint = j;
-        tj->kind = mbd_tree_kind_of(jo->type);
+        tj->kind = MBD_TJ_JOINT;
         tj->parent = b;
         tj->child = o;
         tj->sigma = jo->body2 == o ? 1 : -1;
@@ -336,7 +350,7 @@ static int number_rows(mbd_model *mr) {
   int nnorm = 0;
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
-    nnorm += tj->kind == MBD_TJ_SPHERICAL || (tj->kind == MBD_TJ_FLOATING && mr->dim == 3);
+    nnorm += tj->rotk == MBD_TROT_EULER || (tj->kind == MBD_TJ_FLOATING && mr->dim == 3);
   }
   mr->mrow = rows + mr->ndrive + nnorm;
   mr->row = calloc((size_t)(mr->mrow ? mr->mrow : 1), sizeof *mr->row);
@@ -355,7 +369,7 @@ static int number_rows(mbd_model *mr) {
   }
   for (int k = 0; k < t->ntj; k++) {
     mbd_tree_joint *tj = &t->tj[k];
-    if (tj->kind == MBD_TJ_SPHERICAL || (tj->kind == MBD_TJ_FLOATING && mr->dim == 3)) {
+    if (tj->rotk == MBD_TROT_EULER || (tj->kind == MBD_TJ_FLOATING && mr->dim == 3)) {
       int adr = tj->qadr + (tj->kind == MBD_TJ_FLOATING ? 3 : tj->rot);
       int who = tj->joint >= 0 ? tj->joint : -1 - tj->child;
       tj->norm = rows;
@@ -500,34 +514,19 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     t->body_tj[tj->child] = k;
     tj->qadr = nq;
     tj->rot = tj->disp = tj->norm = -1;
-    switch (tj->kind) {
-      case MBD_TJ_REVOLUTE:
-        tj->nq = 1;
-        tj->rot = 0;
-        break;
-      case MBD_TJ_TRANSLATIONAL:
-        tj->nq = 1;
-        tj->disp = 0;
-        break;
-      case MBD_TJ_CYLINDRICAL:
-        tj->nq = 2;
-        tj->rot = 0;
-        tj->disp = 1;
-        break;
-      case MBD_TJ_UNIVERSAL:
-        tj->nq = 2;
-        tj->rot = 0;
-        break;
-      case MBD_TJ_SPHERICAL:
-        tj->nq = 4;
-        tj->rot = 0;
-        break;
-      case MBD_TJ_FLOATING:
-        tj->nq = m->dim == 3 ? 7 : 3;
-        break;
-      default:
-        tj->nq = 0;
-        break;
+    tj->ndisp = 0;
+    tj->rotk = MBD_TROT_NONE;
+    if (tj->kind == MBD_TJ_FLOATING) {
+      tj->nq = m->dim == 3 ? 7 : 3;
+    } else {
+      // the joint type's tree motion (model_impl.h)
+      const mbd_tree_motion *mo =
+          &mbd_joint_type_get(m->joint[tj->joint].type)->tree[MBD_DIMX(m)];
+      tj->nq = mo->nq;
+      tj->rotk = mo->rot;
+      tj->rot = mo->rot == MBD_TROT_NONE ? -1 : mo->rot_at;
+      tj->ndisp = mo->ndisp;
+      tj->disp = mo->ndisp ? mo->disp_at : -1;
     }
     nq += tj->nq;
     if (tj->joint >= 0) {
@@ -560,7 +559,7 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
   // where they are
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
-    if (tj->kind == MBD_TJ_SPHERICAL) {
+    if (tj->rotk == MBD_TROT_EULER) {
       mr->q_asm[tj->qadr] = 1;
     } else if (tj->kind == MBD_TJ_FLOATING) {
       const mbd_block *bl = &m->block[m->body[tj->child].block];

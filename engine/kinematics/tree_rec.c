@@ -110,7 +110,7 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];
     if (j->nrow > 0) {
-      jt->rows[dx](m, d, j, rows);
+      mbd_joint_rows(m, d, ji, rows);
     }
     for (int k = 0; k < j->nrow; k++) {
       put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);

@@ -669,7 +669,11 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
       return MBD_FAIL(err, MBD_E_INPUT, MSG_EQ_OPTS, "fixed: no such joint");
     }
     const mbd_joint *j = &m->joint[o->fixed[k]];
-    int nc = mbd_joint_type_get(j->type)->ncoord[MBD_DIMX(m)];
+    const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
+    int nc = 0;
+    for (int c = 0; c < jt->ncoord[MBD_DIMX(m)]; c++) {
+      nc += !(jt->follows[MBD_DIMX(m)] >> c & 1);
+    }
     if (nc == 0) {
       return MBD_FAIL(err, MBD_E_INPUT, MSG_EQ_FIXED, j->name, mbd_joint_type_name(j->type));
     }
@@ -738,12 +742,16 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
       int k = 0;
       for (int i = 0; rc == MBD_OK && i < o->nfixed; i++) {
         const mbd_joint_type_desc *jt = mbd_joint_type_get(w->joint[o->fixed[i]].type);
-        for (int c = 0; c < jt->ncoord[MBD_DIMX(w)]; c++, k++) {
+        for (int c = 0; c < jt->ncoord[MBD_DIMX(w)]; c++) {
+          if (jt->follows[MBD_DIMX(w)] >> c & 1) {
+            continue;  // held by the others
+          }
           E.fj[k] = o->fixed[i];
           E.fk[k] = jt->coord[MBD_DIMX(w)][c];
           mbd_row row;
           mbd_joint_coord_row(w, E.d, E.fj[k], E.fk[k], &row);
           E.c0[k] = row.val;
+          k++;
         }
       }
     }

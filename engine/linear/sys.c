@@ -86,7 +86,9 @@ static void coord_kinds(lin_sys *s) {
         const mbd_tree_joint *tj = &t->tj[j];
         for (int c = 0; c < tj->nq; c++) {
           int col = tj->qadr + c;
-          int len = (tj->kind == MBD_TJ_FLOATING && c < w->dim) || c == tj->disp;
+          // lengths: a floating body's position, the displacements (a screw's is its angle)
+          int len = (tj->kind == MBD_TJ_FLOATING && c < w->dim) ||
+                    (c >= tj->disp && c < tj->disp + tj->ndisp && c != tj->rot);
           s->ckind[col] = len ? LIN_LENGTH : LIN_ANGLE;
           s->scale[col] = len ? size : 1;
         }

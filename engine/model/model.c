@@ -12,6 +12,10 @@
 #include "tree_impl.h"
 #include "mbd/vec3.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 // grow a dynamic array of element size sz to hold one more element
 static int grow(void **arr, int *cap, int count, size_t sz) {
   if (count < *cap) {
@@ -430,6 +434,29 @@ int mbd_model_add_joint(mbd_model *m, const mbd_joint_spec *s, mbd_error *err) {
       j.axis2[i] = s->axis2[i] / n2;
     }
   }
+  if (s->type == MBD_JOINT_SCREW) {
+    if (!s->has_pitch) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_PITCH_MISSING, tname, name);
+    }
+    if (!isfinite(s->pitch)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_PITCH_FINITE, tname, name, s->pitch);
+    }
+    j.lead = s->pitch / (2 * M_PI);
+  }
+  if (s->type == MBD_JOINT_PLANAR && s->has_ref1) {
+    // x along ref1's part in the plane: kept as the joint's ref1 (mbd_joint_init_axes)
+    double c = mbd_dot3(s->ref1, j.axis1);
+    for (int i = 0; i < 3; i++) {
+      j.ref1[i] = s->ref1[i] - c * j.axis1[i];
+    }
+    double n = mbd_norm3(j.ref1);
+    if (!(n > 1e-6 * mbd_norm3(s->ref1)) || !finite_all(s->ref1, 3)) {
+      return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_REF1_AXIS, tname, name);
+    }
+    for (int i = 0; i < 3; i++) {
+      j.ref1[i] /= n;
+    }
+  }
   // spatial: the universal's cross perpendicular in the given poses, reference axes for relative
   // angles; planar: the locked angle of the given poses
   int rc = mbd_joint_init_axes(m, &j, err);
@@ -567,7 +594,7 @@ int mbd_model_add_rotational_spring(mbd_model *m, int joint, double k, double c,
   mbd_joint *j = &m->joint[joint];
   if (mbd_joint_type_get(j->type)->angle_coord[MBD_DIMX(m)] < 0) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_RSPRING_TYPE, mbd_joint_type_name(j->type), j->name,
-                    m->dim == 3 ? " or cylindrical" : "");
+                    m->dim == 3 ? ", cylindrical, screw or planar" : "");
   }
   if (!(k >= 0) || !(c >= 0) || !isfinite(k) || !isfinite(c) || !isfinite(angle)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_MODEL_RSPRING_VALUES, j->name);

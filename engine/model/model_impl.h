@@ -167,7 +167,19 @@ typedef struct mbd_block {
 /* ------------------------------------------------------------------------------------------ */
 /* joints and their types                                                                      */
 
-typedef enum mbd_coord_kind { MBD_COORD_ANGLE = 0, MBD_COORD_DISPLACEMENT } mbd_coord_kind;
+/* a joint's relative coordinates: the angle about axis1 from ref1 to ref2 (planar: θ2 − θ1), the
+ * displacement of the joint points along axis1, and a planar joint's displacements along ref1 (x)
+ * and along axis1 × ref1 (y) */
+typedef enum mbd_coord_kind {
+  MBD_COORD_ANGLE = 0,
+  MBD_COORD_DISPLACEMENT,
+  MBD_COORD_X,
+  MBD_COORD_Y,
+  MBD_COORD_NKINDS
+} mbd_coord_kind;
+/* the channel name of a coordinate kind ("angle", "displacement", "x", "y") */
+const char *mbd_coord_name(int kind);
+#define MBD_JOINT_MAXCOORD 3 /* relative coordinates of the largest joint (spatial planar) */
 
 typedef struct mbd_joint {
   char name[MBD_NAME_MAX];
@@ -177,11 +189,62 @@ typedef struct mbd_joint {
   double axis1[3], axis2[3]; /* unit axes in body frames */
   double ref1[3], ref2[3]; /* spatial: unit reference axes ⟂ axis, for relative angles */
   double angle0;           /* planar translational/fixed: locked relative angle θ2−θ1 */
+  double lead;             /* screw: advance along axis1 per radian (pitch / 2π) */
+  double disp0;            /* screw: the displacement along axis1 in the given poses */
   int row0, nrow;          /* its rows in the constraint vector (set by assembly) */
   int drive;               /* drive index or −1 */
   int rspring;             /* rotational spring index or −1 */
   int copy;                /* the macro copy it belongs to, 0 for none */
 } mbd_joint;
+
+/* a joint's rows are made of the vectors of its joint frame (Haug ch. 9): the separation d of
+ * the joint points, body1's f1 = A1 ref1, g1 = A1 (axis1 × ref1), h1 = A1 axis1, body2's
+ * f2 = A2 ref2, h2 = A2 axis2, and in planar models n1 = A1 R90 axis1 */
+typedef enum mbd_joint_vec {
+  MBD_JV_D = 0,
+  MBD_JV_F1,
+  MBD_JV_G1,
+  MBD_JV_H1,
+  MBD_JV_F2,
+  MBD_JV_H2,
+  MBD_JV_N1,
+  MBD_JV_N
+} mbd_joint_vec;
+
+/* one row of a joint: a component b of d (MBD_JR_COMP), a dot product a·b of two vectors
+ * (MBD_JR_DOT), the planar relative angle held at its given value, θ2 − θ1 − angle0
+ * (MBD_JR_LOCK), the screw's advance h1·d − disp0 − lead θ with θ the relative angle about axis1
+ * (MBD_JR_SCREW) */
+typedef enum mbd_joint_row_op {
+  MBD_JR_NONE = 0,
+  MBD_JR_COMP,
+  MBD_JR_DOT,
+  MBD_JR_LOCK,
+  MBD_JR_SCREW
+} mbd_joint_row_op;
+typedef struct mbd_joint_row_def {
+  unsigned char op, a, b; /* mbd_joint_row_op; vectors (mbd_joint_vec) or d's component */
+} mbd_joint_row_def;
+
+/* how a joint moves its child in a spanning tree (relative coordinates, paper 002; tree_impl.h):
+ * a rotation — none, about axis1 by one angle, by two angles (about axis1, then axis2: the
+ * universal), by the relative Euler parameters (spherical) — and displacements along directions
+ * of body1, each per unit of its coordinate: axis1, axis1 times the lead (a screw: the
+ * displacement's coordinate is the angle's), ref1, axis1 × ref1 */
+typedef enum mbd_tree_rot {
+  MBD_TROT_NONE = 0,
+  MBD_TROT_AXIS,
+  MBD_TROT_TWO_AXES,
+  MBD_TROT_EULER
+} mbd_tree_rot;
+typedef enum mbd_tree_dir { MBD_TDIR_AXIS = 0, MBD_TDIR_LEAD, MBD_TDIR_REF1, MBD_TDIR_G1 } mbd_tree_dir;
+typedef struct mbd_tree_motion {
+  int nq;                 /* the joint's coordinates in a tree */
+  int rot, rot_at;        /* mbd_tree_rot and its first coordinate */
+  int ndisp, disp_at;     /* displacements and the first one's coordinate (the next follow) */
+  int dir[2];             /* their directions, mbd_tree_dir */
+  const char *name[4];    /* the coordinates' names ("angle", "e0" ...) */
+} mbd_tree_motion;
 
 /* what a joint type knows (model/joint_types.c), per model dimension [0] planar, [1] spatial */
 typedef struct mbd_joint_type_desc {
@@ -189,11 +252,18 @@ typedef struct mbd_joint_type_desc {
   int nrow[2];             /* constraint rows; 0: not available in that dimension */
   int need_axis[2];        /* 1: axis1 required (spatial: axis1 and axis2) */
   int ncoord[2];           /* relative coordinates (channels, drives, springs) */
-  int coord[2][2];         /* their mbd_coord_kind */
+  int coord[2][MBD_JOINT_MAXCOORD]; /* their mbd_coord_kind */
+  int follows[2];          /* bit c: coordinate c follows the others (a screw's displacement
+                              is its angle's; holding the joint holds the others alone) */
   int drive_coord[2];      /* the coordinate a drive prescribes (index into coord), −1: none */
   int angle_coord[2];      /* the coordinate a rotational spring acts on, −1: none */
-  /* the joint's rows at the current poses (nrow of them), planar and spatial */
-  void (*rows[2])(const mbd_model *m, const mbd_data *d, const mbd_joint *j, mbd_row *rows);
+  int friction_coord[2];   /* the coordinate joint friction (paper 001) opposes the rate of,
+                              −1: the type takes none; an angle's friction is a moment, its
+                              arm the joint's radius */
+  mbd_tree_motion tree[2]; /* how it moves its child in a spanning tree */
+  /* its rows, written once as data: the numeric evaluation (mbd_joint_rows) and the symbolic
+   * one of the code generator (codegen/derive.c) both read them */
+  mbd_joint_row_def row[2][MBD_JOINT_MAXROW];
 } mbd_joint_type_desc;
 
 /* the table of joint types (joint_types.c), NULL for an unknown type */
@@ -538,6 +608,13 @@ int mbd_model_check_idle(const mbd_model *m, const char *what, mbd_error *err);
 /* marks the model for re-assembly (structural change) */
 void mbd_model_unassemble(mbd_model *m);
 
+/* the kind (mbd_coord_kind) of the coordinate joint ji's friction acts along, −1 when its type
+ * takes none; the arm of that friction, the joint's radius for an angle and 1 for a
+ * displacement (the friction force μR times it is a moment or a force) */
+int mbd_joint_friction_kind(const mbd_model *m, int ji);
+double mbd_joint_friction_arm(const mbd_model *m, int ji, double radius);
+/* model/joint_types.c: joint ji's rows at the poses of d (its type's row table, nrow of them) */
+void mbd_joint_rows(const mbd_model *m, const mbd_data *d, int ji, mbd_row *rows);
 /* model/joint_types.c: joint ji's relative coordinate of kind `kind` (mbd_coord_kind) as a row
  * over (Y1 | Y2); a spatial angle is continuous through d->angle_memo[ji] */
 void mbd_joint_coord_row(const mbd_model *m, const mbd_data *d, int ji, int kind, mbd_row *o);

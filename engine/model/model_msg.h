@@ -97,6 +97,14 @@
   "%s '%s': not a planar joint (planar models have revolute, translational, fixed)"
 /* a joint type that needs an axis was given none: joint type, name, field ("axis1", "axis2") */
 #define MSG_MODEL_AXIS_MISSING "%s '%s': missing field '%s'"
+/* a screw without its pitch: joint type, name */
+#define MSG_MODEL_PITCH_MISSING \
+  "%s '%s': missing field 'pitch' (the advance along axis1 per turn, in lengths per turn)"
+/* a screw's pitch not finite: joint type, name, pitch */
+#define MSG_MODEL_PITCH_FINITE "%s '%s': pitch must be a finite number, got %g"
+/* a planar joint's ref1 zero, not finite or along axis1: joint type, name */
+#define MSG_MODEL_REF1_AXIS \
+  "%s '%s': ref1 must be a finite direction not along axis1 (x is its part in the plane)"
 /* a zero axis: joint type, name, field ("axis1", "axis2") */
 #define MSG_MODEL_AXIS_ZERO "%s '%s': %s is zero"
 /* a universal joint whose axes are not crossed in the given poses: joint, angle in degrees */
@@ -127,7 +135,7 @@
 #define MSG_MODEL_SPRING_COINCIDE \
   "spring '%s': the two points coincide at t = %g (direction undefined)"
 /* a rotational spring on a joint without a relative angle: joint type, joint,
- * " or cylindrical" in 3D or "" */
+ * ", cylindrical, screw or planar" in 3D or "" */
 #define MSG_MODEL_RSPRING_TYPE \
   "rotational_spring on %s '%s': only a revolute%s joint has a relative angle"
 /* rotational spring stiffness or damping negative or not finite: joint */

@@ -27,34 +27,32 @@
 
 #include "model_impl.h"
 
-/* how a tree joint moves its child */
-typedef enum mbd_tree_kind {
-  MBD_TJ_REVOLUTE = 0,  /* θ about u */
-  MBD_TJ_TRANSLATIONAL, /* x along u */
-  MBD_TJ_CYLINDRICAL,   /* θ about u, x along u */
-  MBD_TJ_UNIVERSAL,     /* θ1 about u (body1), θ2 about axis2 (body2) */
-  MBD_TJ_SPHERICAL,     /* relative Euler parameters e0..e3 */
-  MBD_TJ_FIXED,         /* no coordinate */
-  MBD_TJ_FLOATING,      /* the child's Cartesian coordinates: planar x y θ, spatial r, p */
-  MBD_TJ_NKINDS
-} mbd_tree_kind;
+/* a tree joint: one of the model's joints (moving its child as its type's tree motion says,
+ * model_impl.h mbd_tree_motion), or a floating joint (the child's own Cartesian coordinates) */
+typedef enum mbd_tree_kind { MBD_TJ_JOINT = 0, MBD_TJ_FLOATING, MBD_TJ_NKINDS } mbd_tree_kind;
 
 typedef struct mbd_tree_joint {
   int joint;           /* the model's joint, −1 for a floating joint */
   int kind;            /* mbd_tree_kind */
+  int rotk;            /* its rotation, mbd_tree_rot (MBD_TROT_NONE for a floating joint) */
   int parent, child;   /* bodies; the parent is nearer the ground */
   int sigma;           /* +1: the child is the joint's body2; −1: its body1 */
   int qadr, nq;        /* its coordinates q[qadr .. qadr + nq); q̇ = v, the same addresses in v */
   int rot;             /* first rotation coordinate (angle or e0) within its own, −1 for none */
-  int disp;            /* its displacement coordinate within its own, −1 for none */
+  int disp;            /* its first displacement coordinate within its own, −1 for none */
+  int ndisp;           /* displacements: the coordinates disp .. disp + ndisp (a screw's is its
+                          angle: disp = rot) */
   int norm;            /* the model row normalizing its Euler parameters, −1 for none */
   double s1[3], s2[3]; /* the joint's points in body1's and body2's frames */
   double d0[3];        /* body1-frame separation of the points at the assembled state */
   double u[3];         /* axis1 in body1's frame (unit) */
+  double dax[2][3];    /* the displacements' directions in body1's frame, per unit of their
+                          coordinate: u (translational, cylindrical), lead u (screw), ref1 and
+                          axis1 × ref1 (planar) */
   double w[3];         /* universal: axis2 seen in body1's frame at the assembled state */
   double c[4];         /* spatial: Euler parameters of C = A1ᵀA2 at assembly (unit);
                           planar: c[0] = θ2 − θ1 at assembly */
-  double coord0[2];    /* the joint's channel coordinates (angle, displacement) at q = 0 */
+  double coord0[MBD_JOINT_MAXCOORD]; /* the joint's channel coordinates (its type's coord) at q = 0 */
 } mbd_tree_joint;
 
 struct mbd_tree {
@@ -119,8 +117,6 @@ typedef struct mbd_tree_rec {
 /* the number of coordinates a joint of type `type` takes in a tree, in a model of dimension dim
  * (−1 when the type has no equations in that dimension) */
 int mbd_tree_joint_nq(int type, int dim);
-/* the tree kind of a joint type */
-int mbd_tree_kind_of(int type);
 
 /* model/tree_model.c: the tree's lifetime and names */
 void mbd_tree_free(mbd_tree *t);

@@ -8,32 +8,12 @@
 
 #include "tree_impl.h"
 
-int mbd_tree_kind_of(int type) {
-  switch (type) {
-    case MBD_JOINT_REVOLUTE:
-      return MBD_TJ_REVOLUTE;
-    case MBD_JOINT_TRANSLATIONAL:
-      return MBD_TJ_TRANSLATIONAL;
-    case MBD_JOINT_CYLINDRICAL:
-      return MBD_TJ_CYLINDRICAL;
-    case MBD_JOINT_UNIVERSAL:
-      return MBD_TJ_UNIVERSAL;
-    case MBD_JOINT_SPHERICAL:
-      return MBD_TJ_SPHERICAL;
-    default:
-      return MBD_TJ_FIXED;
-  }
-}
-
 int mbd_tree_joint_nq(int type, int dim) {
   const mbd_joint_type_desc *jt = mbd_joint_type_get(type);
   if (!jt || jt->nrow[dim == 3 ? 1 : 0] == 0) {
     return -1;
   }
-  // the joint's freedoms: 3 (planar) or 6 (spatial) less its rows; a spherical joint keeps a 4th
-  // coordinate for its Euler parameters (and a normalization row)
-  int n = (dim == 3 ? 6 : 3) - jt->nrow[dim == 3 ? 1 : 0];
-  return type == MBD_JOINT_SPHERICAL ? 4 : n;
+  return jt->tree[dim == 3 ? 1 : 0].nq;
 }
 
 void mbd_tree_free(mbd_tree *t) {
@@ -52,33 +32,13 @@ void mbd_tree_free(mbd_tree *t) {
 /* the name of coordinate k (0-based) of tree joint tj */
 static void tj_coord_name(const mbd_model *m, const mbd_tree_joint *tj, int k, char *buf,
                           size_t len) {
-  static const char *const univ[] = {"angle1", "angle2"};
-  static const char *const ep[] = {"e0", "e1", "e2", "e3"};
   if (tj->kind == MBD_TJ_FLOATING) {
     const mbd_body *b = &m->body[tj->child];
     snprintf(buf, len, "%s.%s", b->name, mbd_body_kind_get(b->kind)->coord[k]);
     return;
   }
-  const char *j = m->joint[tj->joint].name, *c = "?";
-  switch (tj->kind) {
-    case MBD_TJ_REVOLUTE:
-      c = "angle";
-      break;
-    case MBD_TJ_TRANSLATIONAL:
-      c = "displacement";
-      break;
-    case MBD_TJ_CYLINDRICAL:
-      c = k == 0 ? "angle" : "displacement";
-      break;
-    case MBD_TJ_UNIVERSAL:
-      c = univ[k];
-      break;
-    case MBD_TJ_SPHERICAL:
-      c = ep[k];
-      break;
-    default:
-      break;
-  }
+  const mbd_joint *jo = &m->joint[tj->joint];
+  const char *j = jo->name, *c = mbd_joint_type_get(jo->type)->tree[MBD_DIMX(m)].name[k];
   snprintf(buf, len, "%s.%s", j, c);
 }
 

@@ -195,11 +195,37 @@ frame) and axis2 (through at2, body2 frame).]],
   see = { "Joint", "translational", "revolute" },
 }
 
+topics.screw = {
+  title = "m:screw { name, body1, at1, body2, at2, axis1, axis2, pitch }  -> Joint",
+  text = [[
+Spatial models: a cylindrical joint whose slide follows its turn: body2 advances `pitch` along
+axis1 for each turn about it (right-handed for a positive pitch; the advance counts from the
+poses given). One degree of freedom; channels <name>.angle and <name>.displacement; a drive
+prescribes the angle, a rotational spring acts on it.]],
+  example = [[m:screw { name = "S", body1 = m.ground, at1 = {0, 0, 0}, body2 = rod, at2 = {0, 0, 0},
+          axis1 = {0, 0, 1}, axis2 = {1, 0, 0}, pitch = 0.005 }   -- 5 mm per turn]],
+  see = { "Joint", "cylindrical", "drive" },
+}
+
+topics.planar = {
+  title = "m:planar { name, body1, at1, body2, at2, axis1, axis2, ref1 }  -> Joint",
+  text = [[
+Spatial models: body2 slides and turns in body1's plane through at1 normal to axis1 (axis2, the
+normal in body2's frame, stays along it). Three degrees of freedom; channels <name>.x and
+<name>.y (the displacement of at2 from at1 in the plane: x along ref1, y along axis1 × ref1) and
+<name>.angle (about axis1, zero in the poses given); a rotational spring acts on the angle.
+ref1 (body1's frame; its part in the plane counts) is optional: without it mbd picks a direction
+in the plane from axis1's numbers, so x and y then depend on how the scene is turned.]],
+  example = [[m:planar { name = "P", body1 = m.ground, at1 = {0, 0, 0}, body2 = rod, at2 = {0, 0, 0},
+           axis1 = {0, 0, 1}, axis2 = {1, 0, 0}, ref1 = {1, 0, 0} }]],
+  see = { "Joint", "cylindrical", "rotational_spring" },
+}
+
 topics.drive = {
   title = "m:drive { joint = J, position = function(t) ... end | <sym of mbd.sym.t> }  -> Drive",
   text = [[
-Prescribes a joint's relative coordinate (angle of a revolute, displacement of a translational)
-as a function of time. A symbolic expression of mbd.sym.t gives exact velocity and acceleration.
+Prescribes a joint's relative coordinate (angle of a revolute or a screw, displacement of a
+translational or a cylindrical) as a function of time. A symbolic expression of mbd.sym.t gives exact velocity and acceleration.
 A model whose every degree of freedom is driven can be run with m:kinematics.]],
   example = [[m:drive { joint = O, position = function(t) return 2*math.pi*t end }
 -- or, with exact velocity and acceleration: m:drive { joint = O, position = 2*math.pi*mbd.sym.t }]],
@@ -241,8 +267,8 @@ a centre of mass; a flexible body's node takes none).]],
 topics.rotational_spring = {
   title = "m:rotational_spring { joint, k, c, angle }  -> Force",
   text = [[
-A torsional spring-damper on a revolute joint's relative angle: stiffness k (N m/rad), damping c
-(N m s/rad), free angle (rad).]],
+A torsional spring-damper on a joint's relative angle (revolute, cylindrical, screw, planar):
+stiffness k (N m/rad), damping c (N m s/rad), free angle (rad).]],
   example = [[m:rotational_spring { joint = O, k = 100, c = 0, angle = 0.524 }]],
   see = { "Force", "revolute", "spring" },
 }
@@ -636,7 +662,8 @@ The names of the recorded channels:
   bodies     <body>.x .y .z .theta .e0 .. .e3 .vx .vy .vz .omega (planar) .wx .wy .wz
   joints     <joint>.angle | .displacement, <joint>.fx .fy .fz (reaction force on body2, global);
              spatial: <joint>.tx .ty .tz (reaction torque on body2 about its joint point, global),
-             a cylindrical joint has both .angle and .displacement
+             a cylindrical or screw joint has both .angle and .displacement, a planar joint
+             .x .y .angle
   contacts   <contact>.normal .nx .ny .nz .friction .fx .fy .fz .slip .sticking .gap, point
              <contact>.px .py .pz, surface parameters <contact>.u1 .v1 .x1 .. and .u2 ..
   flexible   <flexbody>.a1 .. (modal coordinates), .a1_dot .. (their rates),
@@ -947,7 +974,8 @@ topics.Model = {
   title = "Model  (mbd.model)",
   text = [[
 A mechanism under construction. Fields: m.ground. Methods: m:body, m:flexible_body,
-m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical, m:drive,
+m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical, m:screw,
+m:planar, m:drive,
 m:force, m:torque, m:spring, m:rotational_spring, m:surface, m:contact, m:info,
 m:simulate, m:kinematics, m:explain, m:equilibrium, m:linearize, m:find, m:tree (the spanning
 tree of formulation = "relative"), m:export_c (its equations as a standalone C program). Fields
@@ -970,7 +998,7 @@ m:torque { body = b, value = 1 }]],
 }
 
 topics.Joint = {
-  title = "Joint  (m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical)",
+  title = "Joint  (m:revolute, m:translational, m:fixed, m:spherical, m:universal, m:cylindrical, m:screw, m:planar)",
   text = [[
 A joint between two bodies. Drive it with m:drive { joint = J, ... }; a revolute joint takes a
 m:rotational_spring. Channels: <joint>.angle or .displacement, <joint>.fx .fy .fz.]],
@@ -1332,12 +1360,16 @@ topics.fixed.fields = joint_fields()
 topics.spherical.fields = joint_fields()
 topics.universal.fields = joint_fields("required")
 topics.cylindrical.fields = joint_fields("required")
-for _, j in ipairs { "revolute", "translational", "fixed", "spherical", "universal", "cylindrical" } do
+topics.screw.fields = joint_fields("required")
+topics.screw.fields[#topics.screw.fields + 1] = F("pitch", "required", "m", "the advance along axis1 per turn (negative: left-handed)")
+topics.planar.fields = joint_fields("required")
+topics.planar.fields[#topics.planar.fields + 1] = F("ref1", "picked from axis1", "", "the direction of the x coordinate in body1's frame (its part ⟂ axis1)")
+for _, j in ipairs { "revolute", "translational", "fixed", "spherical", "universal", "cylindrical", "screw", "planar" } do
   topics[j].errors = joint_errors(j)
 end
 
 topics.drive.fields = {
-  F("joint", "required", "", "a revolute (angle), translational or cylindrical (displacement) joint"),
+  F("joint", "required", "", "a revolute or screw (angle), translational or cylindrical (displacement) joint"),
   F("position", "required", "rad or m", "function(t) or a symbolic expression of mbd.sym.t"),
   F("velocity", "central difference", "rad/s or m/s", "function(t): the exact derivative (not with a symbolic position)"),
   F("acceleration", "difference of velocity", "rad/s² or m/s²", "function(t): the exact second derivative (needs velocity)"),
@@ -1366,7 +1398,7 @@ topics.spring.fields = {
   F("length", "required", "m", "free length"),
 }
 topics.rotational_spring.fields = {
-  F("joint", "required", "", "a revolute joint (spatial: also a cylindrical)"),
+  F("joint", "required", "", "a revolute joint (spatial: also a cylindrical, screw or planar)"),
   F("k", "required", "N·m/rad", "stiffness"), F("c", "0", "N·m·s/rad", "damping"),
   F("angle", "0", "rad", "free angle of the joint's relative angle"),
 }
@@ -1588,6 +1620,7 @@ help.example_context = {
   model = "none", Model = "none", ground = "planar_bodies", body = "planar_empty",
   rot = "spatial", revolute = "planar_bodies", translational = "planar_bodies",
   fixed = "planar_bodies", spherical = "spatial", universal = "spatial", cylindrical = "spatial",
+  screw = "spatial", planar = "spatial",
   drive = "slider_crank", Drive = "slider_crank", Joint = "planar_bodies", Body = "planar_empty",
   kinematics = "slider_crank", sym = "slider_crank",
   holonomic = "system", nonholonomic = "system", initial = "system", system = "none",
@@ -1739,7 +1772,7 @@ print(m:tree { cut = {"A"} })]],
 
 groups[#groups + 1] = { "models", { "model", "ground", "body", "info", "find", "rot" } }
 groups[#groups + 1] = { "joints", { "revolute", "translational", "fixed", "spherical", "universal",
-                                    "cylindrical", "drive" } }
+                                    "cylindrical", "screw", "planar", "drive" } }
 groups[#groups + 1] = { "forces", { "force", "torque", "spring", "rotational_spring" } }
 groups[#groups + 1] = { "contact", { "surface", "contact", "events" } }
 groups[#groups + 1] = { "flexible", { "fem.beam", "fem.load", "fem.from_matrices",

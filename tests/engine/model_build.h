@@ -36,7 +36,7 @@ static inline int test_add_joint(mbd_model *m, const mbd_joint_spec *s) {
 }
 
 /* a joint of the given type between b1 and b2; the points at1, at2 (body frames) and the axes ax1,
- * ax2 are 3-vectors, NULL for zero (points) or none given (axes) */
+ * ax2 are 3-vectors, NULL for zero (points) or none given (axes); a screw's pitch is 0.15 */
 static inline int test_joint(mbd_model *m, const char *name, int type, int b1, const double *at1,
                              int b2, const double *at2, const double *ax1, const double *ax2) {
   mbd_joint_spec s;
@@ -58,6 +58,10 @@ static inline int test_joint(mbd_model *m, const char *name, int type, int b1, c
   if (ax2) {
     memcpy(s.axis2, ax2, 3 * sizeof(double));
     s.has_axis2 = 1;
+  }
+  if (type == MBD_JOINT_SCREW) {  // a pitch of the size of the test models' lengths
+    s.pitch = 0.15;
+    s.has_pitch = 1;
   }
   return test_add_joint(m, &s);
 }

@@ -246,7 +246,7 @@ static void close_all(const double *a, const double *b, int n, double tol, const
 /* the first coordinate of tree joint k's Euler parameters, or -1 */
 static int ep_block(const mbd_model *mr, int k) {
   const mbd_tree_joint *tj = &mr->tree->tj[k];
-  if (tj->kind == MBD_TJ_SPHERICAL) {
+  if (tj->rotk == MBD_TROT_EULER) {
     return tj->qadr + tj->rot;
   }
   return tj->kind == MBD_TJ_FLOATING && mr->dim == 3 ? tj->qadr + 3 : -1;

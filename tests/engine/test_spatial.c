@@ -91,9 +91,9 @@ static void eval_phi(const mbd_model *m, mbd_data *d, double t, double *phi) {
 }
 
 /* the relative coordinate `which` (0 angle, 1 displacement) as a row at the state of d */
-static void coord_row(const mbd_model *m, mbd_data *d, int j, int which, mbd_row *o) {
+static void coord_row(const mbd_model *m, mbd_data *d, int j, int kind, mbd_row *o) {
   mbd_kin_poses(m, d);
-  mbd_joint_coord_row(m, d, j, which ? MBD_COORD_DISPLACEMENT : MBD_COORD_ANGLE, o);
+  mbd_joint_coord_row(m, d, j, kind, o);
 }
 
 static void check_joint_fd(int type, int ground_first) {
@@ -119,7 +119,7 @@ static void check_joint_fd(int type, int ground_first) {
   mbd_error err;
   mbd_error_clear(&err);
   if (type == MBD_JOINT_REVOLUTE || type == MBD_JOINT_TRANSLATIONAL ||
-      type == MBD_JOINT_CYLINDRICAL) {
+      type == MBD_JOINT_CYLINDRICAL || type == MBD_JOINT_SCREW) {
     assert_true(mbd_model_add_drive(m, j, quad_drive, NULL, &err) >= 0);
   }
   if (mbd_model_assemble(m, NULL, &err) != MBD_OK) {
@@ -196,13 +196,11 @@ static void check_joint_fd(int type, int ground_first) {
                rn, gam[r], -fd);
     }
   }
-  // relative coordinates (angle for revolute/cylindrical, displacement) and their Jacobians
-  for (int which = 0; which < 2; which++) {
-    int ok = which == 0 ? (type == MBD_JOINT_REVOLUTE || type == MBD_JOINT_CYLINDRICAL)
-                        : (type == MBD_JOINT_TRANSLATIONAL || type == MBD_JOINT_CYLINDRICAL);
-    if (!ok) {
-      continue;
-    }
+  // the type's relative coordinates (angle, displacement, a planar joint's x and y) and their
+  // Jacobians
+  const mbd_joint_type_desc *jt = mbd_joint_type_get(type);
+  for (int k = 0; k < jt->ncoord[1]; k++) {
+    int which = jt->coord[1][k];
     mbd_row o, op, om;
     coord_row(m, d, j, which, &o);
     const int bodies[2] = {ground_first ? 0 : b1, b2};

@@ -8,7 +8,7 @@
 -- (planar: line, circle, sine, curve; spatial: plane, sphere, revolution, implicit, parametric),
 -- in sliding, sticking, rolling, separating and impacting phases, with every formulation that
 -- takes contacts; joints (planar and spatial revolute, translational, spherical, universal,
--- cylindrical, fixed) in open chains and closed loops, with the relative formulation too; flexible
+-- cylindrical, fixed, screw, planar) in open chains and closed loops, with the relative formulation too; flexible
 -- bodies.  The closed-form check of a disk on an incline at any angle comes first.
 -- Run with the mbd program:  mbd tests/lua/test_invariance.lua [measure [SEED]]
 --   measure: print every comparison's largest differences (for setting tolerances), with the
@@ -831,6 +831,61 @@ SJ[#SJ + 1] = { name = "j3_rssr", dim = 3, t_end = 1, build = function(T)
   return m, { bodies = { "crank", "rocker" }, joints = { "O", "SA", "SB", "C" } }
 end }
 
+-- spatial: a nut on a tilted screw (pitch a length per turn) with a pendulum on a revolute, both
+-- from rest (velocities for assembly to complete would weigh m/s against rad/s, which the units
+-- case below would see), and a puck on a planar joint in a tilted plane tied by a spring; then a loop: a nut on a screw
+-- driven through a rod (two sphericals) by a crank, so that the relative formulation cuts it
+SJ[#SJ + 1] = { name = "j3_screw_planar", dim = 3, t_end = 1, build = function(T)
+  local m = mbd.model { name = "j", dim = 3, gravity = T:vec({ 0, 0, -G }, "acc") }
+  local ax = { sin(0.3), 0, cos(0.3) }
+  local nut = m:body { name = "nut", mass = T:scale(2, "mass"),
+                       inertia = T:scale({ 0.03, 0.04, 0.05 }, "inertia"),
+                       pos = T:point { 0, 0, 0 }, rot = T:rot() }
+  m:screw { name = "S", body1 = m.ground, at1 = T:point { 0, 0, 0 }, body2 = nut, at2 = { 0, 0, 0 },
+            axis1 = T:vec(ax, "dir"), axis2 = ax, pitch = T:scale(0.2, "len") }
+  local pend = m:body { name = "pend", mass = T:scale(0.5, "mass"),
+                        inertia = T:scale({ 0.01, 0.01, 0.001 }, "inertia"),
+                        pos = T:point { 0.3, 0, 0 }, rot = T:rot() }
+  m:revolute { name = "R", body1 = nut, at1 = T:scale({ 0.1, 0, 0 }, "len"), body2 = pend,
+               at2 = T:scale({ -0.2, 0, 0 }, "len"), axis1 = { 0, 1, 0 }, axis2 = { 0, 1, 0 } }
+  local n = { 0, sin(0.5), cos(0.5) }
+  local puck = m:body { name = "puck", mass = T:scale(1.5, "mass"),
+                        inertia = T:scale({ 0.02, 0.03, 0.04 }, "inertia"),
+                        pos = T:point { 1, 0, 0 }, rot = T:rot(),
+                        vel = T:vec({ 0.3, 0.2 * n[3], -0.2 * n[2] }, "vel"),
+                        omega = T:vec({ 2 * n[1], 2 * n[2], 2 * n[3] }, "angvel") }
+  m:planar { name = "P", body1 = m.ground, at1 = T:point { 1, 0, 0 }, body2 = puck, at2 = { 0, 0, 0 },
+             axis1 = T:vec(n, "dir"), axis2 = n }
+  m:spring { body1 = puck, at1 = T:scale({ 0.1, 0, 0 }, "len"), body2 = m.ground, at2 = T:point { 1.5, 0, 0 },
+             k = T:scale(30, "stiff"), c = T:scale(0.5, "stiff"), length = T:scale(0.3, "len") }
+  return m, { bodies = { "nut", "pend", "puck" }, joints = { "S", "R", "P" } }
+end }
+
+SJ[#SJ + 1] = { name = "j3_screw_loop", dim = 3, t_end = 1, build = function(T)
+  local m = mbd.model { name = "j", dim = 3, gravity = T:vec({ 0, 0, -G }, "acc") }
+  -- the nut turns about z at (1, 0, 0) and rises 0.05 per turn; the crank turns about z at the
+  -- origin; the rod joins the crank's tip (0.1, 0, 0) to the nut's point (1, 0.1, 0), far from
+  -- the linkage's limit positions over the run
+  local crank = m:body { name = "crank", mass = T:scale(1, "mass"),
+                         inertia = T:scale({ 0.001, 0.004, 0.004 }, "inertia"),
+                         pos = T:point { 0.05, 0, 0 }, rot = T:rot(), omega = T:vec({ 0, 0, 0.5 }, "angvel") }
+  m:revolute { name = "O", body1 = m.ground, at1 = T:point { 0, 0, 0 }, body2 = crank,
+               at2 = T:scale({ -0.05, 0, 0 }, "len"), axis1 = T:vec({ 0, 0, 1 }, "dir"), axis2 = { 0, 0, 1 } }
+  local nut = m:body { name = "nut", mass = T:scale(2, "mass"),
+                       inertia = T:scale({ 0.03, 0.04, 0.05 }, "inertia"),
+                       pos = T:point { 1, 0, 0 }, rot = T:rot() }
+  m:screw { name = "S", body1 = m.ground, at1 = T:point { 1, 0, 0 }, body2 = nut, at2 = { 0, 0, 0 },
+            axis1 = T:vec({ 0, 0, 1 }, "dir"), axis2 = { 0, 0, 1 }, pitch = T:scale(0.05, "len") }
+  local rod = m:body { name = "rod", mass = T:scale(0.5, "mass"),
+                       inertia = T:scale({ 0.0005, 0.03, 0.03 }, "inertia"),
+                       pos = T:point { 0.55, 0.05, 0 }, rot = T:rot() }
+  m:spherical { name = "SA", body1 = crank, at1 = T:scale({ 0.05, 0, 0 }, "len"), body2 = rod,
+                at2 = T:scale({ -0.45, -0.05, 0 }, "len") }
+  m:spherical { name = "SB", body1 = rod, at1 = T:scale({ 0.45, 0.05, 0 }, "len"), body2 = nut,
+                at2 = T:scale({ 0, 0.1, 0 }, "len") }
+  return m, { bodies = { "crank", "nut", "rod" }, joints = { "O", "S", "SA", "SB" } }
+end }
+
 -- flexible: a planar beam pinned to the ground, swinging under gravity (three bending modes)
 local function beam(T)
   local L = T.L
@@ -990,7 +1045,7 @@ for _, sc in ipairs(SJ) do by_name[sc.name] = sc end
 local function mm_g(dim) return identity(dim, 1000, 1000) end
 for _, name in ipairs { "p_line_circle_slip_stick", "p_line_circle_bounce", "p_curve_curve_rock",
                         "s_plane_sphere_slip_roll", "s_parametric_sphere_slide", "j_slider_crank",
-                        "j3_spherical_universal", "f_planar_pendulum" } do
+                        "j3_spherical_universal", "j3_screw_planar", "f_planar_pendulum" } do
   local sc = by_name[name]
   case { "units mm and g: " .. sc.name, function()
       return compare_moved(sc, { "udwadia_kalaba" }, mm_g, "units")

@@ -58,6 +58,8 @@ typedef enum mbd_joint_type {
   MBD_JOINT_SPHERICAL,
   MBD_JOINT_UNIVERSAL,
   MBD_JOINT_CYLINDRICAL,
+  MBD_JOINT_SCREW,  /* spatial: a cylindrical whose advance along the axis is pitch per turn */
+  MBD_JOINT_PLANAR, /* spatial: body2 slides and turns in body1's plane normal to axis1 */
   MBD_JOINT_NTYPES
 } mbd_joint_type;
 
@@ -68,6 +70,12 @@ typedef struct mbd_joint_spec {
   double at1[3], at2[3];     /* joint point in each body's frame */
   double axis1[3], axis2[3]; /* joint axis in each body's frame (types that need it) */
   int has_axis1, has_axis2;  /* whether the axes were given */
+  double pitch;              /* screw: advance along axis1 per turn of body2 about it (length;
+                                positive: right-handed); required for a screw, unused otherwise */
+  int has_pitch;
+  double ref1[3];            /* planar: the direction of its x coordinate in body1's frame (its
+                                part ⟂ axis1 is taken); optional, unused by the other types */
+  int has_ref1;
 } mbd_joint_spec;
 
 /* add a joint; returns its index (≥ 0) or a negative status with err naming the joint */
