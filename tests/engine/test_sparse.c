@@ -304,8 +304,8 @@ static void test_kept_factor(void **state) {
   mbd_sim_opts_default(&o);
   o.t_end = 2;
   o.formulation = MBD_FORM_KANE;
-  o.integrator = MBD_INT_RK4;
-  o.step = 5e-3;
+  o.ode.kind = MBD_INT_RK4;
+  o.ode.step = 5e-3;
   o.position_tol = 1e-6;
   o.output_every = 2;
   o.linear_solver = MBD_LINSOLVE_SPARSE;
