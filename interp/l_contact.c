@@ -355,8 +355,9 @@ void l_joint_friction(lua_State *L, int tidx, mbd_model *m, int joint, const cha
   static const char *const fields[] = {"mu", "radius", NULL};
   lx_check_fields(L, f, "friction", fields);
   double mu = lx_req_number(L, f, "friction", "mu"), radius = 0;
-  int type = mbd_model_joint_type(m, joint);
-  if (type == MBD_JOINT_REVOLUTE) {
+  // a moment (friction along an angle) has the radius as its arm
+  const char *fc = mbd_model_joint_friction_coord(m, joint);
+  if (fc && strcmp(fc, "angle") == 0) {
     radius = lx_req_number(L, f, "friction", "radius");
   } else if (lx_has(L, f, "radius")) {
     luaL_error(L, LMSG_CONTACT_FRICTION_FIELD_RADIUS_REVOLUTE, what);

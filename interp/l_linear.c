@@ -248,8 +248,9 @@ static void read_inputs(lua_State *L, int tidx, int midx, const mbd_model *m, mb
       in->joint = joint_at(L, -1, midx, m, what);
       lua_pop(L, 1);
       const char *c = lx_opt_string(L, e, what, "coordinate");
-      int type = mbd_model_joint_type(m, in->joint);
-      in->coord = type == MBD_JOINT_TRANSLATIONAL ? 1 : 0;
+      // by default the joint's first coordinate: a force along a displacement, else a torque
+      const char *c0 = mbd_model_joint_coord_name(m, in->joint, 0);
+      in->coord = c0 && strcmp(c0, "displacement") == 0;
       if (c) {
         if (strcmp(c, "angle") != 0 && strcmp(c, "displacement") != 0) {
           luaL_error(L, LMSG_LINEAR_FIELD_COORDINATE_ANGLE_DISPLACEMENT, what, c);

@@ -239,8 +239,9 @@ int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *
   // joints: their type's equations
   for (int ji = 0; ji < m->njoint; ji++) {
     const mbd_joint *j = &m->joint[ji];
-    if (dx == 0 && j->type == MBD_JOINT_REVOLUTE && j->nrow == 2 && d->direct_rows &&
-        planar_revolute_direct(m, d, j)) {
+    // a planar joint of coincident points (its rows d's two components: the revolute)
+    if (dx == 0 && j->nrow == 2 && mbd_joint_types[j->type].row[0][1].op == MBD_JR_COMP &&
+        d->direct_rows && planar_revolute_direct(m, d, j)) {
       planar_revolute_rows(m, d, j, all);
       continue;
     }

@@ -276,6 +276,19 @@ double mbd_joint_friction_arm(const mbd_model *m, int ji, double radius) {
   return mbd_joint_friction_kind(m, ji) == MBD_COORD_ANGLE ? radius : 1;
 }
 
+const char *mbd_model_joint_coord_name(const mbd_model *m, int joint, int k) {
+  if (joint < 0 || joint >= m->njoint) {
+    return NULL;
+  }
+  const mbd_joint_type_desc *jt = &mbd_joint_types[m->joint[joint].type];
+  return k >= 0 && k < jt->ncoord[MBD_DIMX(m)] ? mbd_coord_name(jt->coord[MBD_DIMX(m)][k]) : NULL;
+}
+
+const char *mbd_model_joint_friction_coord(const mbd_model *m, int joint) {
+  int kind = joint >= 0 && joint < m->njoint ? mbd_joint_friction_kind(m, joint) : -1;
+  return kind < 0 ? NULL : mbd_coord_name(kind);
+}
+
 const char *mbd_coord_name(int kind) {
   static const char *const name[MBD_COORD_NKINDS] = {[MBD_COORD_ANGLE] = "angle",
                                                      [MBD_COORD_DISPLACEMENT] = "displacement",

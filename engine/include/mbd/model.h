@@ -141,6 +141,11 @@ int mbd_model_find_joint(const mbd_model *m, const char *name);
 const char *mbd_model_body_name(const mbd_model *m, int body);
 const char *mbd_model_joint_name(const mbd_model *m, int joint);
 int mbd_model_joint_type(const mbd_model *m, int joint);
+/* the name of joint's relative coordinate k ("angle", "displacement", "x", "y": its channel's
+ * field), NULL past its last; the name of the coordinate its friction acts along (an angle: a
+ * moment, whose arm is the friction's radius), NULL when its type takes no friction */
+const char *mbd_model_joint_coord_name(const mbd_model *m, int joint, int k);
+const char *mbd_model_joint_friction_coord(const mbd_model *m, int joint);
 int mbd_model_nbody(const mbd_model *m);   /* including ground */
 int mbd_model_njoint(const mbd_model *m);
 const char *mbd_joint_type_name(int type);
