@@ -25,9 +25,10 @@ local ROTS = { { 1, 0, 0, 0 }, random_rot(), random_rot(), random_rot() }
 local RUNS = { { "augmented" }, { "baumgarte" }, { "gcp" }, { "kane" }, { "udwadia_kalaba" },
                { "relative" }, { "relative", "tape" }, { "relative", "compiled" },
                { "kane", "compiled" } }
--- the integration tolerance of the closed-form runs (rtol = atol); the errors measured at 1 s
--- were at most 2.6e-8 rad and 5e-10 m (augmented, whose index-1 multipliers drift the most), the
--- relative formulation's 3e-15 (its motion is a polynomial Adams integrates exactly)
+-- the integration tolerance of the closed-form runs (rtol = atol); the largest error measured at
+-- 1 s, the angle's weighted by TOL_POS/TOL_ANG, was 5.7e-9 (gcp and kane, a turned scene), the
+-- relative formulation's about 3e-15 (its motion is a polynomial Adams integrates exactly): the
+-- tolerances leave a factor of 17
 local RTOL = 1e-10
 local TOL_ANG, TOL_POS = 1e-6, 1e-7
 
@@ -125,7 +126,8 @@ end
 -- joints, a nut on a screw along z at (1, 0, 0) (pitch 0.05 per turn); the relative
 -- formulation told to cut the screw closes the loop with the screw's rows (the compiled code
 -- counts the nut's turns from its memo); every run against Cartesian kane at 1e-12.  The
--- differences measured at 1 s were below 1e-9 m; the tolerance is 1e-7 m (the runs at 1e-10)
+-- differences measured (positions in m, angles in rad, at 0.25, 0.5 and 1 s) were at most
+-- 2.7e-8, the global error of a run at 1e-10; the tolerance is 1e-6
 local function loop_model()
   local m = mbd.model { name = "loop", dim = 3, gravity = { 0, 0, -G } }
   local crank = m:body { name = "crank", mass = 1, inertia = { 0.001, 0.004, 0.004 }, pos = { 0.05, 0, 0 },
@@ -154,16 +156,16 @@ local function loop_diff(opts)
 end
 case { "loop through a cut screw, relative numeric", function()
     return loop_diff { formulation = "relative", cut = { "S" } }
-  end, {}, true, check = within(1e-7) }
+  end, {}, true, check = within(1e-6) }
 case { "loop through a cut screw, relative compiled", function()
     return loop_diff { formulation = "relative", cut = { "S" }, code = "compiled" }
-  end, {}, true, check = within(1e-7) }
+  end, {}, true, check = within(1e-6) }
 case { "loop through a screw in the tree, relative compiled", function()
     return loop_diff { formulation = "relative", cut = { "SB" }, code = "compiled" }
-  end, {}, true, check = within(1e-7) }
+  end, {}, true, check = within(1e-6) }
 case { "loop through a screw, Cartesian augmented", function()
     return loop_diff { formulation = "augmented" }
-  end, {}, true, check = within(1e-7) }
+  end, {}, true, check = within(1e-6) }
 
 -- a screw driven by its angle, θ = 2π t: the nut rises one pitch per second (kinematics: the
 -- positions solved to the assembly tolerance 1e-10, far inside 1e-9)
@@ -174,7 +176,7 @@ case { "screw driven by its angle", function()
     return abs(r:value("S.displacement", 1.5) - 1.5 * PITCH)
   end, {}, true, check = within(1e-9) }
 
--- rotational springs on the angles: the screw about the equilibrium θe = m λ (g·a)/k with
+-- rotational springs on the angles (measured 9.3e-10 and 5.6e-9 rad): the screw about the equilibrium θe = m λ (g·a)/k with
 -- ω² = k/(I + m λ²), from rest: θ = θe (1 − cos ωt); the puck with no gravity in its plane
 -- (normal along gravity), spinning from w0: θ = (w0/ω) sin ωt, ω² = k/I
 case { "rotational spring on a screw", function()
