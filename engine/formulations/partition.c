@@ -519,7 +519,11 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     d->v[p->perm[ma + k]] = y[fp + k];
   }
   double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY;
+  // the dense jd's pivot ratio at its last factorization, when the convergence test took it
+  // (the watch below reads the same factors), or −1
+  double jd_ratio = -1;
   for (int it = 0;; it++) {
+    jd_ratio = -1;
     // the rows alone (γ follows once, at the converged positions and the new velocities)
     int rc = mbd_kin_update(m, d, MBD_EVAL_POSITION, err);
     if (rc < 0) {
@@ -551,6 +555,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       double ratio = p->sep             ? pivot_ratio(p->jp, mp, d, p->n)
                      : mbd_sparse_on(d) ? p->sratio
                                         : pivot_ratio(p->jd, ma, d, p->n);
+      jd_ratio = p->sep || mbd_sparse_on(d) ? -1 : ratio;
       if (ratio >= PART_ILL_RATIO || step <= fmax(ratio * p->position_tol, p->q_round) ||
           step > 0.25 * step_prev || it >= p->max_newton) {
         break;
@@ -606,7 +611,9 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   // watch the conditioning of the dependent block (once per evaluation, at the converged state;
   // not from samples, so recording never steers the integration)
   if (!(flags & MBD_DERIV_SAMPLE)) {
-    p->rcond = mbd_sparse_on(d) ? p->sratio : pivot_ratio(p->jd, ma, d, p->n);
+    p->rcond = mbd_sparse_on(d) ? p->sratio
+               : jd_ratio >= 0  ? jd_ratio
+                                : pivot_ratio(p->jd, ma, d, p->n);
     if (p->rcond < 0.1 * p->rcond0) {
       p->degraded = 1;
     }

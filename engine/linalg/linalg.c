@@ -152,16 +152,57 @@ static inline __attribute__((always_inline)) void solve_trans_kernel(const int n
   case 11: F(11, __VA_ARGS__); break;                                                            \
   case 12: F(12, __VA_ARGS__); break;
 
-#define LU_CALL(N, a, lda, ipiv, info) info = lu_kernel(N, a, lda, ipiv)
-#define SOLVE_CALL(N, lu, lda, ipiv, x) solve_kernel(N, lu, lda, ipiv, x)
-#define SOLVE_T_CALL(N, lu, lda, ipiv, x) solve_trans_kernel(N, lu, lda, ipiv, x)
+/* Each size's copy is a function of its own, called through the switch: inlined into one body,
+ * the compiler set up the addresses of every case before the switch (about 100 instructions on
+ * each call, more than the 2×2 solve itself) */
+#define SIZED_FNS(N, unused)                                                                     \
+  static __attribute__((noinline)) int lu_##N(double *a, int lda, int *ipiv) {                   \
+    return lu_kernel(N, a, lda, ipiv);                                                           \
+  }                                                                                              \
+  static __attribute__((noinline)) void solve_##N(const double *lu, int lda, const int *ipiv,    \
+                                                  double *b, int nrhs) {                         \
+    for (int c = 0; c < nrhs; c++) {                                                             \
+      solve_kernel(N, lu, lda, ipiv, b + (size_t)c * N);                                         \
+    }                                                                                            \
+  }
+#define SIZED_FNS_T(N, unused)                                                                   \
+  static __attribute__((noinline)) void solve_t_##N(const double *lu, int lda, const int *ipiv,  \
+                                                    double *b, int nrhs) {                       \
+    for (int c = 0; c < nrhs; c++) {                                                             \
+      solve_trans_kernel(N, lu, lda, ipiv, b + (size_t)c * N);                                   \
+    }                                                                                            \
+  }
+#define EACH_SIZE_8(F) F(1, _) F(2, _) F(3, _) F(4, _) F(5, _) F(6, _) F(7, _) F(8, _)
+#define EACH_SIZE_12(F) EACH_SIZE_8(F) F(9, _) F(10, _) F(11, _) F(12, _)
+EACH_SIZE_12(SIZED_FNS)
+EACH_SIZE_8(SIZED_FNS_T)
+
+// the other sizes up to LU_SMALL: the same kernels with n a variable
+static __attribute__((noinline)) int lu_n(int n, double *a, int lda, int *ipiv) {
+  return lu_kernel(n, a, lda, ipiv);
+}
+
+static __attribute__((noinline)) void solve_n(int n, const double *lu, int lda, const int *ipiv,
+                                              double *b, int nrhs, int trans) {
+  for (int c = 0; c < nrhs; c++) {
+    if (trans) {
+      solve_trans_kernel(n, lu, lda, ipiv, b + (size_t)c * n);
+    } else {
+      solve_kernel(n, lu, lda, ipiv, b + (size_t)c * n);
+    }
+  }
+}
+
+#define LU_CALL(N, a, lda, ipiv, info) info = lu_##N(a, lda, ipiv)
+#define SOLVE_CALL(N, lu, lda, ipiv, b, nrhs) solve_##N(lu, lda, ipiv, b, nrhs)
+#define SOLVE_T_CALL(N, lu, lda, ipiv, b, nrhs) solve_t_##N(lu, lda, ipiv, b, nrhs)
 
 static int lu_small(int n, double *a, int lda, int *ipiv) {
   int info = 0;
   switch (n) {
     SMALL_CASES_12(LU_CALL, a, lda, ipiv, info)
     default:
-      info = lu_kernel(n, a, lda, ipiv);
+      info = lu_n(n, a, lda, ipiv);
   }
   return info;
 }
@@ -189,20 +230,17 @@ static inline void lu_solve_any(int n, const double *lu, int lda, const int *ipi
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, nrhs, lu, lda, ipiv, b, n);
     return;
   }
-  for (int c = 0; c < nrhs; c++) {
-    double *x = b + (size_t)c * n;
-    if (trans) {
-      switch (n) {
-        SMALL_CASES_8(SOLVE_T_CALL, lu, lda, ipiv, x)
-        default:
-          solve_trans_kernel(n, lu, lda, ipiv, x);
-      }
-    } else {
-      switch (n) {
-        SMALL_CASES_12(SOLVE_CALL, lu, lda, ipiv, x)
-        default:
-          solve_kernel(n, lu, lda, ipiv, x);
-      }
+  if (trans) {
+    switch (n) {
+      SMALL_CASES_8(SOLVE_T_CALL, lu, lda, ipiv, b, nrhs)
+      default:
+        solve_n(n, lu, lda, ipiv, b, nrhs, 1);
+    }
+  } else {
+    switch (n) {
+      SMALL_CASES_12(SOLVE_CALL, lu, lda, ipiv, b, nrhs)
+      default:
+        solve_n(n, lu, lda, ipiv, b, nrhs, 0);
     }
   }
 }
