@@ -345,7 +345,7 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
   const double *q = d->q + tj->qadr, *v = d->v + tj->qadr;
   double cc, sc;  // cos, sin of the child's angle, once (the parent's are in its A)
-  int fast = R && tj->kind == MBD_TJ_JOINT && tj->rotk == MBD_TROT_AXIS && tj->ndisp == 0;
+  int fast = R && tj->pin;
   if (!fast || C->ny != 3 || C->J) {
     memset(C, 0, sizeof *C);
     C->vadr = 0;

@@ -528,6 +528,7 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
       tj->ndisp = mo->ndisp;
       tj->disp = mo->ndisp ? mo->disp_at : -1;
     }
+    tj->pin = tj->rotk == MBD_TROT_AXIS && tj->ndisp == 0;
     nq += tj->nq;
     if (tj->joint >= 0) {
       joint_constants(m, d, tj);

@@ -35,6 +35,7 @@ typedef struct mbd_tree_joint {
   int joint;           /* the model's joint, −1 for a floating joint */
   int kind;            /* mbd_tree_kind */
   int rotk;            /* its rotation, mbd_tree_rot (MBD_TROT_NONE for a floating joint) */
+  int pin;             /* 1: a rotation about u alone, no displacement (the revolute) */
   int parent, child;   /* bodies; the parent is nearer the ground */
   int sigma;           /* +1: the child is the joint's body2; −1: its body1 */
   int qadr, nq;        /* its coordinates q[qadr .. qadr + nq); q̇ = v, the same addresses in v */
