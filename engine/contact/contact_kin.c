@@ -141,6 +141,7 @@ void mbd_contact_guess(const mbd_model *m, mbd_data *d) {
     guess_contact(m, d, ct, d->q + ct->qadr);
     d->cstate[c].t_eval = NAN;
   }
+  mbd_stage_touch(d, MBD_STAGE_NONE);  // (the surface parameters are positions)
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -795,6 +796,7 @@ void mbd_contact_activate(const mbd_model *m, mbd_data *d) {
     insert_sorted(d->active, &n, r);
   }
   d->ma = n;
+  mbd_stage_touch(d, MBD_STAGE_NONE);  // (the active rows to gather again)
 }
 
 double mbd_contact_speed_scale(const mbd_model *m, const mbd_data *d, int c) {
@@ -816,6 +818,7 @@ void mbd_contact_open0(mbd_model *m, mbd_data *d) {
     ct->mode0 = ct->has_e && cs->gap > MBD_CONTACT_OPEN_GAP ? MBD_CMODE_OPEN : MBD_CMODE_SLIP;
     cs->mode = ct->mode0;
   }
+  mbd_stage_touch(d, MBD_STAGE_NONE);
 }
 
 int mbd_contact_check_ranges(const mbd_model *m, const mbd_data *d, mbd_error *err) {
@@ -848,6 +851,7 @@ static double jfric_scale(const mbd_model *m, const mbd_data *d, int k) {
 
 void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick) {
   mbd_jfric_state *js = &d->jfstate[k];
+  mbd_stage_touch(d, MBD_STAGE_NONE);  // (a mode decides its rows and its friction)
   if (stick < 0) {
     stick = fabs(js->rate) <= 1e-9 * jfric_scale(m, d, k);
   }
@@ -858,6 +862,7 @@ void mbd_jfric_set_mode(const mbd_model *m, mbd_data *d, int k, int stick) {
 void mbd_contact_set_mode(const mbd_model *m, mbd_data *d, int c, int open, int stick) {
   const mbd_contact *ct = &m->contact[c];
   mbd_contact_state *cs = &d->cstate[c];
+  mbd_stage_touch(d, MBD_STAGE_NONE);  // (a mode decides its rows and its friction)
   memset(cs->dir, 0, sizeof cs->dir);
   cs->sgn = 0;
   if (open) {

@@ -156,19 +156,18 @@ void mbd_explain_free(mbd_explain *e) {
   free(e);
 }
 
-/* an explain sized for m (every array allocated, zeroed); NULL without memory */
-static mbd_explain *explain_alloc(const mbd_model *m, int ma) {
+/* an explain sized for m (every array allocated, zeroed; the partition's for any number of
+ * active rows up to nv, set by fill); NULL without memory */
+static mbd_explain *explain_alloc(const mbd_model *m) {
   mbd_explain *e = calloc(1, sizeof *e);
   if (!e) {
     return NULL;
   }
-  size_t n = (size_t)m->nv, r = (size_t)m->mrow, f = (size_t)(m->nv - ma);
-  size_t n1 = n ? n : 1, r1 = r ? r : 1, f1 = f ? f : 1, ma1 = ma ? (size_t)ma : 1;
+  size_t n = (size_t)m->nv, r = (size_t)m->mrow;
+  size_t n1 = n ? n : 1, r1 = r ? r : 1, f1 = n1, ma1 = n1;
   e->nq = m->nq;
   e->n = m->nv;
   e->nrow = m->mrow;
-  e->ma = ma;
-  e->f = m->nv - ma;
   e->coord = calloc(n1, sizeof *e->coord);
   e->row = calloc(r1, sizeof *e->row);
   e->meaning = calloc(r1, sizeof *e->meaning);
@@ -207,14 +206,42 @@ static double channel(const mbd_model *m, const mbd_data *d, const char *joint, 
   return ok ? v : 0;
 }
 
-/* copy the evaluated data d and the partition p into a new explain */
-static int fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, mbd_explain **out,
-                mbd_error *err) {
-  mbd_explain *e = explain_alloc(m, d->ma);
-  if (!e) {
-    return MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
+/* the recorder of the evaluation's stages (model_impl.h): what each stage realized, into the
+ * explain; the last evaluation at the consistent state is the one that stays */
+static void record(void *ud, const mbd_model *m, const mbd_data *d, int stage) {
+  mbd_explain *e = ud;
+  size_t n = (size_t)m->nv, nr = (size_t)m->mrow;
+  switch (stage) {
+  case MBD_STAGE_POSITION:
+    memcpy(e->q, d->q, (size_t)m->nq * sizeof(double));
+    memcpy(e->phi, d->phi, nr * sizeof(double));
+    memcpy(e->phiq, d->phiq, nr * n * sizeof(double));
+    memcpy(e->phit, d->phit, nr * sizeof(double));
+    break;
+  case MBD_STAGE_VELOCITY:
+    memcpy(e->v, d->v, n * sizeof(double));
+    memcpy(e->gamma, d->gamma, nr * sizeof(double));
+    break;
+  case MBD_STAGE_FORCES:
+    memcpy(e->M, d->M, n * n * sizeof(double));
+    break;
+  case MBD_STAGE_ACCELERATION:
+    // (Q as the solve used it: with contacts, the friction of the normal forces included)
+    memcpy(e->Q, d->Q, n * sizeof(double));
+    memcpy(e->vdot, d->vdot, n * sizeof(double));
+    memcpy(e->lambda, d->lambda, nr * sizeof(double));
+    break;
+  default:
+    break;
   }
+}
+
+/* the rest of the explain e from the evaluated data d and the partition p: names, active rows,
+ * the partition, reactions and contacts */
+static void fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, mbd_explain *e) {
   int n = m->nv, nr = m->mrow;
+  e->ma = d->ma;
+  e->f = m->nv - d->ma;
   e->t = d->t;
   e->residual = residual;
   for (int i = 0; i < n; i++) {
@@ -226,16 +253,6 @@ static int fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, m
   for (int k = 0; k < d->ma; k++) {
     e->active[d->active[k]] = 1;
   }
-  memcpy(e->q, d->q, (size_t)m->nq * sizeof(double));
-  memcpy(e->v, d->v, (size_t)n * sizeof(double));
-  memcpy(e->phi, d->phi, (size_t)nr * sizeof(double));
-  memcpy(e->phiq, d->phiq, (size_t)nr * (size_t)n * sizeof(double));
-  memcpy(e->phit, d->phit, (size_t)nr * sizeof(double));
-  memcpy(e->gamma, d->gamma, (size_t)nr * sizeof(double));
-  memcpy(e->M, d->M, (size_t)n * (size_t)n * sizeof(double));
-  memcpy(e->Q, d->Q, (size_t)n * sizeof(double));
-  memcpy(e->vdot, d->vdot, (size_t)n * sizeof(double));
-  memcpy(e->lambda, d->lambda, (size_t)nr * sizeof(double));
   // the partition: dependent columns first in p->perm (each part sorted)
   memcpy(e->dependent, p->perm, (size_t)p->ma * sizeof(int));
   memcpy(e->independent, p->perm + p->ma, (size_t)p->f * sizeof(int));
@@ -286,8 +303,6 @@ static int fill(const mbd_model *m, mbd_data *d, mbd_part *p, double residual, m
     ec->mode = d->jfstate[k].mode == MBD_CMODE_STICK;
     ec->friction = channel(m, d, nm, "friction");
   }
-  *out = e;
-  return MBD_OK;
 }
 
 /* the contacts' and frictional joints' regimes at the evaluated kinematics of d: from the run's
@@ -318,17 +333,25 @@ static int solve_augmented(void *self, const mbd_model *m, mbd_data *d, int want
 /* ------------------------------------------------------------------------------------------ */
 /* the state and its equations                                                                 */
 
-/* evaluate everything at the state in d (q, v, t, memos set): analyses, rows, forces, v̇ and λ,
- * the partition and B; then fill *out.  Contacts and frictional joints take their regimes from
- * hint (set_modes), their rows follow them and their friction enters v̇ as in a run. */
+/* evaluate everything at the state in d (q, v, t, memos set): the analyses that make it
+ * consistent, then the evaluation's stages up to v̇ and λ with a recorder attached (record: the
+ * explain keeps what each stage realized, so it shows the pipeline a run evaluates, not a copy
+ * of it), then the rank and the partition.  Contacts and frictional joints take their regimes
+ * from hint (set_modes), their rows follow them and their friction enters v̇ as in a run. */
 static int evaluate(const mbd_model *m, mbd_data *d, const int *hint, mbd_explain **out,
                     mbd_error *err) {
   double t = d->t;
+  mbd_explain *e = explain_alloc(m);
+  if (!e) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_EXPLAIN_NOMEM);
+  }
+  d->record = (mbd_stage_recorder){record, e};
+  mbd_stage_touch(d, MBD_STAGE_NONE);  // (the caller wrote the state)
   mbd_error inner;
   mbd_error_clear(&inner);
   int contacts = m->ncontact + m->njfric > 0;
   // how far the given state is from the constraints, then the analyses that make it consistent
-  int rc = mbd_kin_update(m, d, 0, &inner);
+  int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, &inner);
   if (rc == MBD_OK && contacts) {
     set_modes(m, d, hint);
     mbd_contact_activate(m, d);
@@ -338,34 +361,30 @@ static int evaluate(const mbd_model *m, mbd_data *d, const int *hint, mbd_explai
     rc = mbd_position_analysis(m, d, m->assembly_tol > 0 ? m->assembly_tol : 1e-10, 50, &inner);
   }
   if (rc == MBD_OK) {
-    rc = mbd_kin_update(m, d, 0, &inner);
-  }
-  if (rc == MBD_OK) {
     rc = mbd_velocity_analysis(m, d, &inner);
-  }
-  if (rc == MBD_OK) {
-    mbd_kin_poses(m, d);
-    rc = mbd_kin_update(m, d, MBD_EVAL_GAMMA, &inner);
   }
   if (rc == MBD_OK && contacts) {
     // a sliding contact's friction along its slip at the consistent velocities
-    for (int c = 0; c < m->ncontact; c++) {
+    rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, &inner);
+    for (int c = 0; rc == MBD_OK && c < m->ncontact; c++) {
       int mode = d->cstate[c].mode;
       mbd_contact_set_mode(m, d, c, mode == MBD_CMODE_OPEN, mode == MBD_CMODE_STICK);
     }
-    for (int k = 0; k < m->njfric; k++) {
+    for (int k = 0; rc == MBD_OK && k < m->njfric; k++) {
       mbd_jfric_set_mode(m, d, k, d->jfstate[k].mode == MBD_CMODE_STICK);
     }
   }
-  // forces, then paper 000 eq 13 for v̇ and λ (the rows may be chosen again: then once more);
-  // with contacts the friction of the normal forces it gives, to their fixed point
+  // the stages at the consistent state: rows, γ, forces, then paper 000 eq 13 for v̇ and λ (the
+  // rows may be chosen again: then once more); with contacts the friction of the normal forces
+  // it gives, to their fixed point
   if (rc == MBD_OK) {
-    rc = mbd_forces_eval(m, d, &inner);
+    rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, &inner);
   }
   if (rc == MBD_OK) {
     rc = contacts ? mbd_contact_dynamics(NULL, solve_augmented, m, d, 1, &inner)
                   : mbd_dynamics_augmented(m, d, d->gamma_a, &inner);
   }
+  d->record = (mbd_stage_recorder){NULL, NULL};
   // the rank of the active rows and how far from singular they are (QR with column pivoting)
   int rank = 0;
   double ratio = 1;
@@ -401,15 +420,15 @@ static int evaluate(const mbd_model *m, mbd_data *d, const int *hint, mbd_explai
   }
   if (rc != MBD_OK) {
     mbd_part_free(p);
+    mbd_explain_free(e);
     return MBD_FAIL(err, rc < 0 ? rc : MBD_E_SINGULAR, MSG_EXPLAIN_STATE, t, inner.msg);
   }
-  rc = fill(m, d, p, residual, out, err);
+  fill(m, d, p, residual, e);
   mbd_part_free(p);
-  if (rc == MBD_OK) {
-    (*out)->rank = rank;
-    (*out)->pivot_ratio = ratio;
-  }
-  return rc;
+  e->rank = rank;
+  e->pivot_ratio = ratio;
+  *out = e;
+  return MBD_OK;
 }
 
 int mbd_explain_state(const mbd_model *m, const double *q, const double *v, double t,
@@ -426,6 +445,7 @@ int mbd_explain_state(const mbd_model *m, const double *q, const double *v, doub
   d->t = t;
   memcpy(d->q, q, (size_t)m->nq * sizeof(double));
   memcpy(d->v, v, (size_t)m->nv * sizeof(double));
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   int rc = evaluate(m, d, NULL, out, err);
   mbd_data_free(d);
   return rc;

@@ -113,13 +113,13 @@ int mbd_aug_pass_switch(mbd_aug_pass *ps, const mbd_model *m, mbd_data *d, doubl
     // into the passage: the consistent state nearest y, then its partition
     int rc = mbd_position_project(m, d, ps->p->position_tol, ps->p->max_newton, err);
     if (rc == MBD_OK) {
-      rc = mbd_kin_update(m, d, 0, err);
+      rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     }
     if (rc == MBD_OK) {
       rc = mbd_velocity_analysis(m, d, err);
     }
     if (rc == MBD_OK) {
-      rc = mbd_kin_update(m, d, MBD_EVAL_GAMMA, err);
+      rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     }
     // the independent coordinates: those that move most (the QR's columns weighted by
     // 1 / (0.1 + |v_c| / max |v|), the moving ones last), so that the passage goes through the

@@ -176,7 +176,7 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
   for (int k = 0; k < d->ma; k++) {
     d->lambda[d->active[k]] = d->augrhs[n + k];
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 
@@ -198,7 +198,7 @@ int mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *
   for (int k = 0; k < d->ma; k++) {
     d->lambda[d->active[k]] = d->augrhs[n + k];
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 

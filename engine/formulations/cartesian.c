@@ -20,10 +20,10 @@ void mbd_cart_pack(const void *self, const mbd_model *m, const mbd_data *d, doub
 /* q, v from y; poses; every row evaluated and the active ones gathered */
 int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err) {
   d->t = t;
-  d->have_dynamics = 0;
   memcpy(d->q, y, (size_t)m->nqi * sizeof(double));
   memcpy(d->v, y + m->nqi, (size_t)m->nv * sizeof(double));
-  return mbd_kin_update(m, d, 0, err);
+  mbd_stage_touch(d, MBD_STAGE_NONE);
+  return mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
 }
 
 void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
@@ -45,7 +45,7 @@ int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, con
   if (rc != 0 || (flags & MBD_DERIV_KINEMATIC)) {
     return rc;
   }
-  rc = mbd_forces_eval(m, d, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
   *solve = rc == MBD_OK;
   return rc;
 }

@@ -295,12 +295,13 @@ static int range_stop(const mbd_model *m, const mbd_data *d, int c, mbd_error *e
 /* rows of the current modes active, constraints evaluated, velocities projected on them */
 static int refresh_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
   mbd_contact_activate(m, d);
-  int rc = mbd_kin_update(m, d, 0, err);
+  int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc == MBD_OK) {
     rc = mbd_velocity_analysis(m, d, err);
   }
   if (rc == MBD_OK) {
-    rc = mbd_kin_update(m, d, 0, err);  // γ and the contact rates at the projected velocities
+    // γ and the contact rates at the projected velocities
+    rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   }
   return rc;
 }
@@ -333,7 +334,7 @@ static int impulse_solve(const mbd_model *m, mbd_data *d, int c, int mode, doubl
   const mbd_contact *ct = &m->contact[c];
   d->cstate[c].mode = mode;
   mbd_contact_activate(m, d);
-  int rc = mbd_kin_update(m, d, 0, err);
+  int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc != MBD_OK) {
     return rc;
   }
@@ -346,6 +347,7 @@ static int impulse_solve(const mbd_model *m, mbd_data *d, int c, int mode, doubl
     d->gamma_a[k] = r == ct->row0 ? -(1 + ct->e) * vn : -s;
   }
   memset(d->Q, 0, (size_t)m->nv * sizeof(double));
+  mbd_stage_touch(d, MBD_STAGE_VELOCITY);  // (Q is no force but the impulse's right side)
   rc = mbd_dynamics_augmented(m, d, d->gamma_a, err);
   return rc == MBD_OK
              ? MBD_OK
@@ -364,10 +366,7 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
   mbd_contact_state *cs = &d->cstate[c];
   cs->mode = MBD_CMODE_SLIP;
   mbd_contact_activate(m, d);
-  int rc = mbd_kin_update(m, d, 0, err);
-  if (rc == MBD_OK) {
-    rc = mbd_forces_eval(m, d, err);
-  }
+  int rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
   if (rc != MBD_OK) {
     return rc;
   }
@@ -435,7 +434,7 @@ static int impact(const mbd_model *m, mbd_data *d, int c, double *rebound, mbd_e
   mbd_contact_activate(m, d);
   log_event(d, c, EV_IMPACT);
   *rebound = -ct->e * vn;
-  rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   return rc;
 }
 
@@ -447,6 +446,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
   int nitem = m->ncontact + m->njfric;
   int *prev = d->evwork, *stopped = prev + nitem, *flying = stopped + nitem;
   d->t = t;
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   for (int i = 0; i < nitem; i++) {
     prev[i] = i < m->ncontact ? d->cstate[i].mode : d->jfstate[i - m->ncontact].mode;
     stopped[i] = flying[i] = 0;
@@ -551,7 +551,7 @@ int mbd_contact_event(const mbd_form_ops *ops, void *self, mbd_form_solve_fn sol
       rc = rebase(self, m, d, err);
     }
     if (rc == MBD_OK) {
-      rc = mbd_forces_eval(m, d, err);
+      rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
     }
     if (rc == MBD_OK) {
       rc = mbd_contact_dynamics(self, solve, m, d, 1, err);

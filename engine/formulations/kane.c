@@ -110,7 +110,7 @@ static int lambdas(mbd_part *p, const mbd_model *m, mbd_data *d, int want_lambda
       d->lambda[d->active[k]] = d->tmp_m[k];
     }
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 

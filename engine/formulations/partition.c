@@ -511,13 +511,13 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
     d->q[p->pperm[k]] += dt * d->v[p->pperm[k]] + 0.5 * dt * dt * d->vdot[p->pperm[k]];
   }
   d->t = t;
-  d->have_dynamics = 0;
   for (int k = 0; k < fp; k++) {
     d->q[p->pperm[mp + k]] = y[k];
   }
   for (int k = 0; k < f; k++) {
     d->v[p->perm[ma + k]] = y[fp + k];
   }
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY;
   // the dense jd's pivot ratio at its last factorization, when the convergence test took it
   // (the watch below reads the same factors), or −1
@@ -525,7 +525,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   for (int it = 0;; it++) {
     jd_ratio = -1;
     // the rows alone (γ follows once, at the converged positions and the new velocities)
-    int rc = mbd_kin_update(m, d, MBD_EVAL_POSITION, err);
+    int rc = mbd_eval_to(m, d, MBD_STAGE_POSITION, err);
     if (rc < 0) {
       return rc;
     }
@@ -593,6 +593,7 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
       d->q[p->pperm[k]] += d->tmp_m[k];
       step = fmax(step, fabs(d->tmp_m[k]));
     }
+    mbd_stage_touch(d, MBD_STAGE_NONE);
     d->newton_iterations++;
   }
   // with velocity rows: the dependent velocities' block of every active row, factored once
@@ -644,8 +645,9 @@ int mbd_part_state(mbd_part *p, const mbd_model *m, mbd_data *d, double t, const
   for (int k = 0; k < ma; k++) {
     d->v[p->perm[k]] = d->tmp_m[k];
   }
+  mbd_stage_touch(d, MBD_STAGE_POSITION);
   // γ depends on v: evaluate it once more at the consistent state (q unchanged: Φq stands)
-  int rc = mbd_kin_update(m, d, MBD_EVAL_GAMMA, err);
+  int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   return rc < 0 ? rc : 0;
 }
 
@@ -679,7 +681,7 @@ void mbd_part_partial_velocities(mbd_part *p, const mbd_data *d) {
  * pivot loss triggered a re-partition). */
 static int better(mbd_part *p, const mbd_model *m, mbd_data *d) {
   int ma = p->ma, n = p->n, rank = 0;
-  if (ma == 0 || !d->have_dynamics) {
+  if (ma == 0 || !mbd_stage_has(m, d, MBD_STAGE_ACCELERATION)) {
     return p->degraded;
   }
   // as good as when it was chosen: no need to look (saves the QR on most steps)
@@ -887,6 +889,7 @@ static int window_at(mbd_part *p, void *self, mbd_part_base_fn base, const mbd_m
   }
   mbd_kin_move(m, d->q, dq);
   d->t = t;
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   int rc = base(self, m, d, t, ys, flags, err);
   if (rc != 0) {
     return rc;
@@ -956,7 +959,7 @@ int mbd_part_windowed(mbd_part *p, void *self, mbd_part_base_fn base, const mbd_
         for (int k = 0; k < p->f; k++) {
           d->vdot[p->perm[p->ma + k]] = am[k] + a * (ap[k] - am[k]);
         }
-        d->have_dynamics = 1;
+        mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
         d->gauss_evaluations++;
         mbd_error_clear(err);
         wrc = 0;

@@ -173,7 +173,7 @@ static int create(void **self, const mbd_model *m, mbd_data *d, const mbd_sim_op
   if (rc == MBD_OK) {
     mbd_data_reset(r->mr, r->dr);
     r->dr->t = d->t;
-    rc = mbd_kin_update(r->mr, r->dr, 0, err);
+    rc = mbd_eval_to(r->mr, r->dr, MBD_STAGE_VELOCITY, err);
   }
   if (rc == MBD_OK) {
     r->io = *o;
@@ -253,29 +253,26 @@ static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_
   if (!r->recursive) {
     mbd_tree_poses(r->mr, x);
   }
-  int accel = !(flags & MBD_DERIV_KINEMATIC) && x->have_dynamics;
+  int accel = !(flags & MBD_DERIV_KINEMATIC) && mbd_stage_has(r->mr, x, MBD_STAGE_ACCELERATION);
   mbd_tree_to_cartesian(r->mr, x, m, d, accel);
-  d->have_dynamics = 0;
-  // the channels read the rows, not their active copies: the recursive solve skips the gather
-  // (O(rows · coordinates) of the Cartesian model)
-  int rc;
+  // the recursive solve's rows in the sparse form (O(rows): the reactions read the local rows,
+  // and the gather copies no Φq)
   if (r->recursive) {
-    mbd_sparse_set(m, d, 1);  // (rows sparse, O(rows): the reactions read the local rows)
-    mbd_kin_poses(m, d);
-    rc = mbd_constraints_eval(m, d, 0, err);
-  } else {
-    rc = mbd_kin_update(m, d, 0, err);
+    mbd_sparse_set(m, d, 1);
   }
+  int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc < 0 || !accel) {
     return rc;
   }
   // the recursive solve has each body's forces in its records: the Cartesian M (nv × nv) and Q
-  // are not formed
-  rc = r->recursive ? MBD_OK : mbd_forces_eval(m, d, err);
+  // are not formed, so its data go from the velocity stage straight to the multipliers
+  rc = r->recursive ? MBD_OK : mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
   if (rc == MBD_OK) {
     rc = mbd_tree_multipliers(r->mr, x, m, d, err);
   }
-  d->have_dynamics = rc == MBD_OK;
+  if (rc == MBD_OK) {
+    mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
+  }
   return rc;
 }
 
@@ -288,15 +285,20 @@ static int direct_eval(relative *r, double t, const double *y, mbd_error *err) {
   const mbd_model *mr = r->mr;
   mbd_data *x = r->dr;
   x->t = t;
-  x->have_dynamics = 0;
   for (int i = 0; i < mr->nqi; i++) {
     x->q[i] = y[i];
   }
   for (int i = 0; i < mr->nv; i++) {
     x->v[i] = y[mr->nqi + i];
   }
+  mbd_stage_touch(x, MBD_STAGE_NONE);
+  // (the generated code gives the rows, M̄ and ḡ in one call: the forces stage)
   int rc = mr->eqs->rows(mr->eqs->ud, mr, x, 0, err);
-  return rc < 0 ? rc : mbd_dynamics_augmented(mr, x, x->gamma_a, err);
+  if (rc < 0) {
+    return rc;
+  }
+  mbd_stage_reached(mr, x, MBD_STAGE_FORCES);
+  return mbd_dynamics_augmented(mr, x, x->gamma_a, err);
 }
 
 /* the inner formulation on the joint coordinates; the Cartesian state of d when asked for (a

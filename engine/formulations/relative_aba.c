@@ -863,7 +863,7 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
   if (flags && mg > 0) {
     body_accelerations(m, d);
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 

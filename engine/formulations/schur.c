@@ -566,6 +566,6 @@ int mbd_schur_dynamics(mbd_schur **ps, const mbd_model *m, mbd_data *d, mbd_erro
   d->lu_factorizations++;
   d->aug_ratio = ratio;
   d->gauss_solved = 0;
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return 1;
 }

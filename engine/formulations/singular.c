@@ -246,7 +246,7 @@ static int gauss_at_state(const mbd_model *m, mbd_data *d, const double *rs, int
       d->lambda[d->active[k]] = d->tmp_m[k];
     }
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 

@@ -98,7 +98,7 @@ int mbd_form_choose_solver(const mbd_model *m, mbd_data *d, const mbd_sim_opts *
   if (want == MBD_LINSOLVE_SPARSE && !d->sp->on) {
     // the rows evaluated again into the sparse form (they were written densely)
     mbd_sparse_set(m, d, 1);
-    int rc = mbd_kin_update(m, d, 0, err);
+    int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     if (rc < 0) {
       return rc;
     }

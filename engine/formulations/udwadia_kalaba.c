@@ -446,7 +446,7 @@ static int accel_kkt(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda
       d->lambda[d->active[k]] = rhs[n + k];
     }
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 
@@ -464,7 +464,7 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
   memcpy(d->vdot, u->a, (size_t)n * sizeof(double));
   memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
   if (mr == 0) {
-    d->have_dynamics = 1;
+    mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
     return MBD_OK;
   }
   if (u->sparse && !u->kkt && !u->svdU) {
@@ -526,7 +526,7 @@ static int accel(mbd_uk *u, const mbd_model *m, mbd_data *d, int want_lambda, mb
       return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_UK_MULT_SVD, d->t);
     }
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 
@@ -591,7 +591,7 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
   const double *U = NULL, *Vt = NULL;
   double res = 0, res_prev = INFINITY, step = INFINITY, step_prev = INFINITY, ratio = 1;
   for (int it = 0;; it++) {
-    int rc = mbd_kin_update(m, d, 0, err);
+    int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     if (rc < 0) {
       return rc;
     }
@@ -652,6 +652,7 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
       min_norm_correction(u, U, Vt, d->phi, d->tmp_n);
     }
     mbd_kin_move(m, d->q, d->tmp_n);
+    mbd_stage_touch(d, MBD_STAGE_NONE);
     step_prev = step;
     step = 0;
     for (int j = 0; j < u->n; j++) {
@@ -672,6 +673,7 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
   for (int j = 0; j < u->n; j++) {
     d->v[j] += d->tmp_n[j];
   }
+  mbd_stage_touch(d, MBD_STAGE_POSITION);
   // planar: the same B = Φq M^(−1/2) serves the accelerations (spatial ones use L⁻ᵀ); the sparse
   // form: the same LU
   if (!u->L && !u->kkt) {
@@ -679,7 +681,7 @@ static int project(mbd_uk *u, const mbd_model *m, mbd_data *d, mbd_error *err) {
     u->svdVt = Vt;
   }
   // γ depends on v (q unchanged: Φq stands)
-  return mbd_kin_update(m, d, MBD_EVAL_GAMMA, err);
+  return mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
 }
 
 /* v̇ and λ at an evaluated state (contacts: again with new friction forces; B is unchanged, so
@@ -708,9 +710,9 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
     return mbd_contact_dynamics(self, solve_fn, m, d, flags & MBD_DERIV_LAMBDA, err);
   }
   d->t = t;
-  d->have_dynamics = 0;
   memcpy(d->q, y, (size_t)m->nqi * sizeof(double));
   memcpy(d->v, y + m->nqi, (size_t)m->nv * sizeof(double));
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   int rc = project(u, m, d, err);
   if (rc != 0 || (flags & MBD_DERIV_KINEMATIC)) {
     return rc;
@@ -718,7 +720,7 @@ static int eval(void *self, const mbd_model *m, mbd_data *d, double t, const dou
   for (int i = 0; i < m->nqi + m->nv; i++) {
     u->drift[i] = (i < m->nqi ? d->q[i] : d->v[i - m->nqi]) - y[i];
   }
-  rc = mbd_forces_eval(m, d, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
   if (rc != MBD_OK) {
     return rc;
   }

@@ -139,7 +139,7 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
     if (rc < 0) {
       return rc;
     }
-    rc = mbd_kin_update(m, d, 0, err);
+    rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     if (rc < 0) {
       return rc;
     }
@@ -172,6 +172,7 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
       }
       if (rc == 0) {
         mbd_kin_move(m, d->q, d->tmp_n);
+        mbd_stage_touch(d, MBD_STAGE_NONE);
         d->newton_iterations++;
         continue;
       }
@@ -199,6 +200,7 @@ static int position_analysis(const mbd_model *m, mbd_data *d, double tol, int ma
                       "position analysis", d->t);
     }
     mbd_kin_move(m, d->q, d->tmp_n);
+    mbd_stage_touch(d, MBD_STAGE_NONE);
     d->newton_iterations++;
     step_prev = step;
     step = 0;
@@ -218,7 +220,7 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
   if (sparse_analysis(m, d)) {
     int was = mbd_sparse_on(d);
     mbd_sparse_set(m, d, 1);
-    int rc = was ? MBD_OK : mbd_kin_update(m, d, 0, err);
+    int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     for (int k = 0; rc == MBD_OK && k < d->ma; k++) {
       d->tmp_m[k] = -(d->phit_a[k] + mbd_sparse_row_dot(d, d->active[k], d->v));
     }
@@ -233,6 +235,7 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
       for (int c = 0; c < n; c++) {
         d->v[c] += d->tmp_n[c];
       }
+      mbd_stage_touch(d, MBD_STAGE_POSITION);
       return MBD_OK;
     }
   }
@@ -257,6 +260,7 @@ int mbd_velocity_analysis(const mbd_model *m, mbd_data *d, mbd_error *err) {
   for (int c = 0; c < n; c++) {
     d->v[c] += d->tmp_n[c];
   }
+  mbd_stage_touch(d, MBD_STAGE_POSITION);
   return MBD_OK;
 }
 
@@ -303,6 +307,10 @@ int mbd_reselect_rows(const mbd_model *m, mbd_data *d, mbd_error *err) {
   memcpy(d->active, rows, (size_t)rank * sizeof(int));
   d->row_reselections++;
   mbd_constraints_gather(m, d);
+  // the new active rows gathered at the same state: the kinematic stages stand for them, the
+  // forces and accelerations do not
+  mbd_stage_touch(d, MBD_STAGE_VELOCITY);
+  mbd_stage_rekey(m, d);
   return 1;
 }
 
@@ -312,12 +320,12 @@ int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int m
                     mbd_error *err) {
   int n = m->nv, ma = d->ma;
   d->t = t;
-  d->have_dynamics = 0;
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   int rc = mbd_position_analysis(m, d, tol, maxit, err);
   if (rc < 0) {
     return rc;
   }
-  rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc < 0) {
     return rc;
   }
@@ -328,8 +336,9 @@ int mbd_kin_analyse(const mbd_model *m, mbd_data *d, double t, double tol, int m
     d->tmp_m[i] = -d->phit_a[i];
   }
   rc = mbd_lsq_solve(&d->lsq, ma, n, d->phiq_a, ma, d->tmp_m, d->v, 1e-12, NULL);
+  mbd_stage_touch(d, MBD_STAGE_POSITION);
   if (rc == MBD_OK) {
-    rc = mbd_kin_update(m, d, 0, err);  // γ depends on v
+    rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);  // γ depends on v
   }
   if (rc == MBD_OK) {
     rc = mbd_lsq_solve(&d->lsq, ma, n, d->phiq_a, ma, d->gamma_a, d->vdot, 1e-12, NULL);

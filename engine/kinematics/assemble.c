@@ -369,13 +369,15 @@ static int starts_singular(mbd_model *m, mbd_data *d, mbd_error *err) {
     d->tmp_n[c] *= 1e-6 * qmax / vmax;
   }
   mbd_kin_move(m, d->q, d->tmp_n);
-  rc = mbd_kin_update(m, d, 0, err);
+  mbd_stage_touch(d, MBD_STAGE_NONE);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc == MBD_OK) {
     rc = rank_test(m, d, 0, err);
   }
   int moved_rank = m->ma0;
   memcpy(d->q, q0, (size_t)m->nq * sizeof(double));
-  int rc2 = mbd_kin_update(m, d, 0, err);
+  mbd_stage_touch(d, MBD_STAGE_NONE);
+  int rc2 = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc < 0 || rc2 < 0) {
     return rc < 0 ? rc : rc2;
   }
@@ -514,6 +516,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   for (int i = 0; i < m->mrow; i++) {
     d->active[i] = i;
   }
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   // a large model keeps Φq sparse through the assembly: its dense arrays (rows × coordinates)
   // are written only where a step needs them
   mbd_sparse_set(m, d, mbd_kin_sparse_assembly(m, d));
@@ -523,7 +526,7 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
     mbd_kin_poses(m, d);
     mbd_contact_guess(m, d);
     mbd_contact_activate(m, d);
-    int rc = mbd_kin_update(m, d, 0, err);
+    int rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     if (rc < 0) {
       char msg[sizeof err->msg];
       snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
@@ -574,9 +577,10 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
     const mbd_block *bl = &m->block[m->body[b].block];
     mbd_body_kind_get(m->body[b].kind)->velocity0(&m->body[b], d->q + bl->qadr, d->v + bl->vadr);
   }
+  mbd_stage_touch(d, MBD_STAGE_POSITION);
   // contacts: each one's first mode from its slip speed (rolling rows enabled when it sticks)
   if (m->ncontact > 0 || m->njfric > 0) {
-    rc = mbd_kin_update(m, d, 0, err);
+    rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     if (rc == MBD_OK) {
       rc = mbd_contact_check_ranges(m, d, err);
     }
@@ -584,14 +588,14 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
       return rc;
     }
     mbd_contact_modes0(m, d);
-    rc = mbd_kin_update(m, d, 0, err);
+    rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
     if (rc < 0) {
       return rc;
     }
   }
   // the rank test on Φq at the assembled pose (the last Newton evaluation); rows dependent only
   // there (a singular configuration to start from) are all kept
-  rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc == MBD_OK) {
     rc = rank_test(m, d, 0, err);
   }
@@ -615,8 +619,9 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   }
   d->ma = m->ma0;
   memcpy(d->active, m->active0, (size_t)m->ma0 * sizeof(int));
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   // velocity analysis on the independent rows
-  rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc < 0) {
     return rc;
   }
@@ -713,6 +718,7 @@ static int velocity_keep_given(mbd_model *m, mbd_data *d, mbd_error *err) {
       for (int j = 0; j < nfree; j++) {
         d->v[col[j]] += d->tmp_n[j];
       }
+      mbd_stage_touch(d, MBD_STAGE_POSITION);
       return MBD_OK;
     }
   }

@@ -241,7 +241,7 @@ double mbd_channel_value(const mbd_model *m, const mbd_data *d, int ch, int *ok)
     return NAN;
   }
   const mbd_channel *c = &m->channel[ch];
-  if (c->dynamic && !d->have_dynamics) {
+  if (c->dynamic && d->stage < MBD_STAGE_ACCELERATION) {
     if (ok) {
       *ok = 0;
     }

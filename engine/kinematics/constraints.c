@@ -424,24 +424,6 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d) {
   }
 }
 
-int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
-  if (flags == MBD_EVAL_GAMMA) {
-    // only v moved: the poses' rates, then γ (Φ, Φq, Φt and their copies stand)
-    mbd_kin_rates(m, d);
-    int rc = mbd_constraints_eval(m, d, flags, err);
-    for (int k = 0; rc == MBD_OK && k < d->ma; k++) {
-      d->gamma_a[k] = d->gamma[d->active[k]];
-    }
-    return rc;
-  }
-  mbd_kin_poses(m, d);
-  int rc = mbd_constraints_eval(m, d, flags, err);
-  if (rc == MBD_OK) {
-    mbd_constraints_gather(m, d);
-  }
-  return rc;
-}
-
 /* the violation measures look at every row, also those the rank test set aside: a row that was
  * redundant at the assembled pose is implied by the others only on that branch of the motion */
 double mbd_position_violation(const mbd_model *m, const mbd_data *d) {
@@ -518,6 +500,8 @@ void mbd_sparse_set(const mbd_model *m, mbd_data *d, int on) {
   if (!on) {
     // the dense arrays take over where the sparse form stands (rows evaluated)
     mbd_sparse_densify(m, d);
+  } else {
+    mbd_stage_touch(d, MBD_STAGE_NONE);  // the sparse values were not written while it was off
   }
   d->sp->on = on;
 }

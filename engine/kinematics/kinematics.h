@@ -33,10 +33,16 @@ void mbd_kin_move(const mbd_model *m, double *q, const double *dv);
 int mbd_constraints_eval(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
 /* copy the active rows into phi_a, phiq_a, gamma_a, phit_a */
 void mbd_constraints_gather(const mbd_model *m, mbd_data *d);
-/* poses, constraints and gather: the kinematic stage of every evaluation.  flags =
- * MBD_EVAL_GAMMA when only v changed since the last update: the poses' rates, γ and its gathered
- * copy are brought up to date, the rest stands */
-int mbd_kin_update(const mbd_model *m, mbd_data *d, int flags, mbd_error *err);
+/* bring d up to `stage` (mbd_stage, model_impl.h) for the state it holds, doing only what is not
+ * realized yet (kinematics/stages.c): MBD_STAGE_POSITION (poses, Φ, Φq, Φt, gathered),
+ * MBD_STAGE_VELOCITY (with the poses' rates and γ) or MBD_STAGE_FORCES (with M and Q).  The
+ * acceleration stage is a formulation's solve. */
+int mbd_eval_to(const mbd_model *m, mbd_data *d, int stage, mbd_error *err);
+/* the same from the state alone, every stage again: for a caller that wrote t, q or v itself */
+static inline int mbd_eval_anew(const mbd_model *m, mbd_data *d, int stage, mbd_error *err) {
+  mbd_stage_touch(d, MBD_STAGE_NONE);
+  return mbd_eval_to(m, d, stage, err);
+}
 
 /* max |Φ| over the position-level rows, max |Φq v + Φt| over all rows (every row, also those
  * set aside as redundant: constraints evaluated) */

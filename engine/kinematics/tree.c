@@ -517,6 +517,7 @@ void mbd_tree_poses(const mbd_model *m, mbd_data *d) {
 void mbd_tree_to_cartesian(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
                            int accel) {
   d->t = x->t;
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   for (int b = 1; b < m->nbody; b++) {
     const mbd_block *bl = &m->block[m->body[b].block];
     const mbd_pose *ps = &x->pose[b];

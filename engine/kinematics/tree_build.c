@@ -581,8 +581,9 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
   for (int i = 0; i < mr->mrow; i++) {
     dr->active[i] = i;
   }
+  mbd_stage_touch(dr, MBD_STAGE_NONE);
   if (rc == MBD_OK) {
-    rc = mbd_kin_update(mr, dr, 0, err);
+    rc = mbd_eval_to(mr, dr, MBD_STAGE_VELOCITY, err);
   }
   if (rc == MBD_OK) {
     double res = 0;
@@ -647,7 +648,7 @@ int mbd_tree_of_model(mbd_model *m, const mbd_assembly_opts *ao, const char *con
     return MBD_E_NOMEM;
   }
   mbd_data_reset(m, d);
-  rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   if (rc == MBD_OK) {
     rc = mbd_tree_build_ex(m, d, cut, ncut, 0, slow_first, out, err);
   }

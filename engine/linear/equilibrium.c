@@ -73,7 +73,7 @@ typedef struct eq {
 static int eq_rows(eq *E, mbd_error *err) {
   const mbd_model *w = E->w;
   mbd_data *d = E->d;
-  int rc = mbd_kin_update(w, d, 0, err);
+  int rc = mbd_eval_to(w, d, MBD_STAGE_VELOCITY, err);
   if (rc != MBD_OK) {
     return rc;
   }
@@ -166,6 +166,7 @@ static int eq_complete(eq *E, const double *x, mbd_error *err) {
   for (int k = 0; k < E->f; k++) {
     d->q[E->perm[mr + k]] = x[k];
   }
+  mbd_stage_touch(d, MBD_STAGE_NONE);
   double size = E->s->m->size > 0 ? E->s->m->size : 1;
   double tol = 4 * DBL_EPSILON * size, prev = INFINITY;
   for (int it = 0;; it++) {
@@ -200,6 +201,7 @@ static int eq_complete(eq *E, const double *x, mbd_error *err) {
     for (int r = 0; r < mr; r++) {
       d->q[E->perm[r]] += dq[r];
     }
+    mbd_stage_touch(d, MBD_STAGE_NONE);
   }
 }
 
@@ -210,7 +212,7 @@ static int eq_force(eq *E, double *r, mbd_error *err) {
   mbd_data *d = E->d;
   int mr = E->mr;
   lin_sys_poses(E->s, d);
-  int rc = mbd_forces_eval(w, d, err);
+  int rc = mbd_eval_to(w, d, MBD_STAGE_FORCES, err);
   if (rc != MBD_OK) {
     return rc;
   }
@@ -367,14 +369,13 @@ static int record(eq *E, mbd_run *run, mbd_error *err) {
   const mbd_model *m = s->m;
   mbd_data *dc = s->dc;
   memset(E->d->v, 0, (size_t)E->w->nv * sizeof(double));
+  mbd_stage_touch(E->d, MBD_STAGE_POSITION);
   int rc = lin_sys_cartesian(s, E->d, dc, err);
   if (rc == MBD_OK) {
     dc->t = 0;
     memset(dc->v, 0, (size_t)m->nv * sizeof(double));
-    rc = mbd_kin_update(m, dc, 0, err);
-  }
-  if (rc == MBD_OK) {
-    rc = mbd_forces_eval(m, dc, err);
+    mbd_stage_touch(dc, MBD_STAGE_NONE);
+    rc = mbd_eval_to(m, dc, MBD_STAGE_FORCES, err);
   }
   if (rc == MBD_OK) {
     rc = mbd_dynamics_augmented(m, dc, dc->gamma_a, err);
@@ -460,6 +461,7 @@ static int iterate(eq *E, const mbd_eq_opts *o, long *iters, double *resid, int 
     memcpy(E->qb, E->q, (size_t)E->w->nq * sizeof(double));
     memcpy(E->d->q, E->q, (size_t)E->w->nq * sizeof(double));
     memset(E->d->v, 0, (size_t)E->w->nv * sizeof(double));
+    mbd_stage_touch(E->d, MBD_STAGE_NONE);
     rc = eq_rows(E, err);
     if (rc == MBD_OK) {
       rc = eq_partition(E, err);
@@ -738,7 +740,7 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
     // the held joints' coordinates at the start
     if (rc == MBD_OK) {
       mbd_data_copy_state(w, E.d, s.d0);
-      rc = mbd_kin_update(w, E.d, 0, err);
+      rc = mbd_eval_to(w, E.d, MBD_STAGE_VELOCITY, err);
       int k = 0;
       for (int i = 0; rc == MBD_OK && i < o->nfixed; i++) {
         const mbd_joint_type_desc *jt = mbd_joint_type_get(w->joint[o->fixed[i]].type);
@@ -758,7 +760,7 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
     // the size of the forces at the start (the scale of "balanced")
     if (rc == MBD_OK) {
       lin_sys_poses(&s, E.d);
-      rc = mbd_forces_eval(w, E.d, err);
+      rc = mbd_eval_to(w, E.d, MBD_STAGE_FORCES, err);
       double f2 = 0;
       E.mref = 0;
       for (int c = 0; rc == MBD_OK && c < E.n; c++) {
@@ -789,6 +791,7 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
       mbd_error e2;
       mbd_error_clear(&e2);
       memcpy(E.d->q, E.q, (size_t)w->nq * sizeof(double));
+      mbd_stage_touch(E.d, MBD_STAGE_NONE);
       int rr = record(&E, run, rc == MBD_OK ? err : &e2);
       if (rc == MBD_OK) {
         rc = rr;

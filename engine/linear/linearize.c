@@ -401,11 +401,12 @@ static int outputs_at(lin_sys *s, const double *x, const mbd_lin_input *u, doubl
     rc = lin_sys_cartesian(s, s->d, dc, err);
   }
   if (rc == MBD_OK) {
-    rc = mbd_forces_eval(m, dc, err);
+    rc = mbd_eval_to(m, dc, MBD_STAGE_FORCES, err);
   }
   if (rc == MBD_OK && u) {
     double *Qu = s->tmp;
     lin_input_force(m, dc, u, Qu);
+    mbd_stage_touch(dc, MBD_STAGE_VELOCITY);  // (Q with the input: no longer the forces alone)
     for (int i = 0; i < m->nv; i++) {
       dc->Q[i] += uval * Qu[i];
     }
@@ -478,10 +479,11 @@ static int input_matrix(lin_sys *s, const mbd_lin_opts *o, mbd_linear *l, mbd_er
     rc = lin_sys_complete(s, s->x0, err);
     if (rc == MBD_OK) {
       lin_sys_poses(s, d);
-      rc = mbd_forces_eval(w, d, err);  // M
+      rc = mbd_eval_to(w, d, MBD_STAGE_FORCES, err);  // M
     }
     if (rc == MBD_OK) {
       lin_input_force(w, d, &o->input[k], d->Q);
+      mbd_stage_touch(d, MBD_STAGE_VELOCITY);  // (Q the input alone: no longer the forces)
       rc = mbd_dynamics_augmented(w, d, zero, err);
       if (rc == MBD_RESELECTED) {
         lin_input_force(w, d, &o->input[k], d->Q);

@@ -168,7 +168,7 @@ static int body_motions(lin_sys *s, mbd_linear *l, mbd_error *err) {
     }
   }
   // the model's mass matrix at the operating point
-  int rc = mbd_forces_eval(m, s->dm, err);
+  int rc = mbd_eval_to(m, s->dm, MBD_STAGE_FORCES, err);
   if (rc == MBD_OK) {
     rc = position_jacobian(s, Jq, err);
   }

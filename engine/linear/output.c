@@ -182,7 +182,7 @@ int mbd_linear_mode_run(const mbd_model *m, const mbd_linear *l, int k, double a
       rc = lin_sys_cartesian(&s, s.d, s.dc, err);
     }
     if (rc == MBD_OK) {
-      rc = mbd_forces_eval(m, s.dc, err);
+      rc = mbd_eval_to(m, s.dc, MBD_STAGE_FORCES, err);
     }
     if (rc == MBD_OK) {
       rc = mbd_dynamics_augmented(m, s.dc, s.dc->gamma_a, err);

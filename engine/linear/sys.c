@@ -172,21 +172,22 @@ static int operating_point(lin_sys *s, const char *fn, const double *q, const do
     memcpy(dm->angle_memo, memo, (size_t)m->njoint * sizeof(double));
   }
   dm->t = s->t;
+  mbd_stage_touch(dm, MBD_STAGE_NONE);  // (the operating point written: every stage again)
   mbd_error inner;
   mbd_error_clear(&inner);
   double tol = 4 * DBL_EPSILON * (m->size > 0 ? m->size : 1);
-  int rc = mbd_kin_update(m, dm, 0, &inner);
+  int rc = mbd_eval_to(m, dm, MBD_STAGE_VELOCITY, &inner);
   if (rc == MBD_OK) {
     rc = mbd_position_analysis(m, dm, tol, 50, &inner);
   }
   if (rc == MBD_OK) {
-    rc = mbd_kin_update(m, dm, 0, &inner);
+    rc = mbd_eval_to(m, dm, MBD_STAGE_VELOCITY, &inner);
   }
   if (rc == MBD_OK) {
     rc = mbd_velocity_analysis(m, dm, &inner);
   }
   if (rc == MBD_OK) {
-    rc = mbd_kin_update(m, dm, 0, &inner);
+    rc = mbd_eval_to(m, dm, MBD_STAGE_VELOCITY, &inner);
   }
   if (rc != MBD_OK) {
     return MBD_FAIL(err, rc < 0 ? rc : MBD_E_NEWTON, MSG_LIN_STATE, fn, s->t, inner.msg);
@@ -273,7 +274,8 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
     mbd_data_reset(w, s->d0);
   }
   s->d0->t = t;
-  rc = mbd_kin_update(w, s->d0, 0, err);
+  mbd_stage_touch(s->d0, MBD_STAGE_NONE);
+  rc = mbd_eval_to(w, s->d0, MBD_STAGE_VELOCITY, err);
   if (rc != MBD_OK) {
     return rc;
   }
@@ -351,11 +353,11 @@ int lin_sys_open(lin_sys *s, const char *fn, const mbd_model *m, const double *q
   rc = lin_sys_complete(s, s->x0, err);
   if (rc == MBD_OK) {
     mbd_data_copy_state(w, s->d0, s->d);
-    rc = mbd_kin_update(w, s->d0, 0, err);
+    rc = mbd_eval_to(w, s->d0, MBD_STAGE_VELOCITY, err);
   }
   if (rc == MBD_OK) {
     lin_sys_poses(s, s->d0);
-    rc = mbd_forces_eval(w, s->d0, err);
+    rc = mbd_eval_to(w, s->d0, MBD_STAGE_FORCES, err);
   }
   return rc;
 }
@@ -426,7 +428,8 @@ int lin_sys_cartesian(lin_sys *s, mbd_data *dw, mbd_data *dc, mbd_error *err) {
     mbd_tree_to_cartesian(s->w, dw, s->m, dc, 0);
   }
   dc->t = s->t;
-  return mbd_kin_update(s->m, dc, 0, err);
+  mbd_stage_touch(dc, MBD_STAGE_NONE);
+  return mbd_eval_to(s->m, dc, MBD_STAGE_VELOCITY, err);
 }
 
 int lin_sys_icoord(const lin_sys *s, int k) { return s->p->perm[s->p->ma + k]; }

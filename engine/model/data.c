@@ -205,7 +205,7 @@ void mbd_data_reset(const mbd_model *m, mbd_data *d) {
   memcpy(d->angle_memo, m->memo_asm, (size_t)m->njoint * sizeof(double));
   d->ma = m->ma0;
   memcpy(d->active, m->active0, (size_t)m->ma0 * sizeof(int));
-  d->have_dynamics = 0;
+  d->stage = MBD_STAGE_NONE;
   d->newton_iterations = 0;
   d->lu_factorizations = 0;
   d->gauss_evaluations = 0;
@@ -249,7 +249,7 @@ void mbd_data_copy_state(const mbd_model *m, mbd_data *dst, const mbd_data *src)
   memcpy(dst->active, src->active, (size_t)src->ma * sizeof(int));
   dst->aug_ratio0 = src->aug_ratio0;
   dst->aug_ratio_start = src->aug_ratio_start;
-  dst->have_dynamics = 0;
+  dst->stage = MBD_STAGE_NONE;
   if (dst->sp && src->sp) {
     // a sample evaluates as the integration does, its factorizations pivoting anew each time (so
     // its values do not depend on the samples before it)
@@ -318,4 +318,80 @@ void mbd_model_row_name(const mbd_model *m, int i, char *buf, size_t len) {
       snprintf(buf, len, "Euler-parameter norm of body '%s'", m->body[r->index].name);
       return;
   }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the evaluation's stages (model_impl.h)                                                      */
+
+#ifndef NDEBUG
+/* checking builds: a key of the state a stage was realized for (FNV-1a over its bytes): t, q,
+ * the active rows and the contacts' modes for the position stage, v
+ * for the velocity stage.  A stage found realized for another key was skipped wrongly: some
+ * writer changed the state without mbd_stage_touch. */
+static unsigned long fnv(unsigned long h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) {
+    h = (h ^ c[i]) * 1099511628211ul;
+  }
+  return h;
+}
+
+static unsigned long stage_key(const mbd_model *m, const mbd_data *d, int stage) {
+  unsigned long h = 14695981039346656037ul;
+  if (stage == MBD_STAGE_VELOCITY) {
+    return fnv(h, d->v, (size_t)m->nv * sizeof(double));
+  }
+  h = fnv(h, &d->t, sizeof d->t);
+  h = fnv(h, d->q, (size_t)m->nq * sizeof(double));
+  h = fnv(h, &d->ma, sizeof d->ma);
+  h = fnv(h, d->active, (size_t)d->ma * sizeof(int));
+  for (int c = 0; c < m->ncontact; c++) {
+    h = fnv(h, &d->cstate[c].mode, sizeof d->cstate[c].mode);
+  }
+  for (int k = 0; k < m->njfric; k++) {
+    h = fnv(h, &d->jfstate[k].mode, sizeof d->jfstate[k].mode);
+  }
+  return h;
+}
+#endif
+
+void mbd_stage_key(const mbd_model *m, mbd_data *d, int stage) {
+#ifndef NDEBUG
+  if (stage >= MBD_STAGE_POSITION && d->stage < MBD_STAGE_POSITION) {
+    d->stage_key[0] = stage_key(m, d, MBD_STAGE_POSITION);
+  }
+  if (stage >= MBD_STAGE_VELOCITY && d->stage < MBD_STAGE_VELOCITY) {
+    d->stage_key[1] = stage_key(m, d, MBD_STAGE_VELOCITY);
+  }
+#else
+  (void)m, (void)d, (void)stage;
+#endif
+}
+
+void mbd_stage_rekey(const mbd_model *m, mbd_data *d) {
+#ifndef NDEBUG
+  int s = d->stage;
+  d->stage = MBD_STAGE_NONE;
+  mbd_stage_key(m, d, s);
+  d->stage = s;
+#else
+  (void)m, (void)d;
+#endif
+}
+
+int mbd_stage_has(const mbd_model *m, const mbd_data *d, int stage) {
+  if (d->stage < stage) {
+    return 0;
+  }
+#ifndef NDEBUG
+  if ((stage >= MBD_STAGE_POSITION && d->stage_key[0] != stage_key(m, d, MBD_STAGE_POSITION)) ||
+      (stage >= MBD_STAGE_VELOCITY && d->stage_key[1] != stage_key(m, d, MBD_STAGE_VELOCITY))) {
+    fprintf(stderr, "mbd: internal error: stage %d of model '%s' realized for another state (a "
+                    "write of the state without mbd_stage_touch)\n", stage, m->name);
+    abort();
+  }
+#else
+  (void)m;
+#endif
+  return 1;
 }

@@ -498,6 +498,33 @@ int mbd_sparse_applies(const mbd_model *m);
 mbd_sparse *mbd_sparse_new(const mbd_model *m, mbd_error *err);
 void mbd_sparse_free(mbd_sparse *sp);
 
+/* ------------------------------------------------------------------------------------------ */
+/* the evaluation's stages                                                                     */
+
+/* What an evaluation has realized for the state (t, q, v) in an mbd_data, in order: each stage
+ * needs the ones before it (as MuJoCo's mj_fwdPosition … mj_fwdAcceleration and Simbody's
+ * Stage).  mbd_eval_to (kinematics/stages.c) brings d up to a stage, doing only what is missing;
+ * whoever writes the state lowers the stage (mbd_stage_touch):
+ *   t or q changed, the active rows or a contact's mode changed  → MBD_STAGE_NONE
+ *   only v changed (a velocity analysis, an impulse)              → MBD_STAGE_POSITION
+ *   only the forces' inputs changed (friction of new normal forces) → MBD_STAGE_VELOCITY
+ * A formulation's solve realizes MBD_STAGE_ACCELERATION (mbd_stage_reached): v̇ and λ. */
+typedef enum mbd_stage {
+  MBD_STAGE_NONE = 0,      /* the state alone */
+  MBD_STAGE_POSITION,      /* the poses, Φ, Φq and Φt of every row, the active rows gathered:
+                              what a Newton iteration reads */
+  MBD_STAGE_VELOCITY,      /* the poses' rates and γ (gathered) */
+  MBD_STAGE_FORCES,        /* M and Q */
+  MBD_STAGE_ACCELERATION   /* v̇ and λ */
+} mbd_stage;
+
+/* a recorder of the stages: fn(ud, m, d, stage) after each stage is realized in d */
+typedef struct mbd_stage_recorder {
+  void (*fn)(void *ud, const mbd_model *m, const mbd_data *d, int stage);
+  void *ud;
+} mbd_stage_recorder;
+
+
 struct mbd_data {
   double t;
   double *q;               /* nq positions */
@@ -527,7 +554,9 @@ struct mbd_data {
   double *tmp_m;           /* nv+mrow scratch */
   mbd_lsq_ws lsq;          /* least squares, max(nv, mrow) square */
   int dense_ready;         /* aug and lsq allocated (mbd_data_dense) */
-  int have_dynamics;       /* vdot and lambda valid for the current state */
+  int stage;               /* mbd_stage: what is realized for the state (t, q, v) in this data */
+  mbd_stage_recorder record; /* called as each stage is realized (m:explain), or {NULL} */
+  unsigned long stage_key[2]; /* (checking builds) the state each stage was realized for */
   long newton_iterations;
   long lu_factorizations;
   long row_reselections;   /* active rows chosen again during the run */
@@ -571,6 +600,31 @@ struct mbd_data {
   int direct_rows;         /* 1 (default): planar revolute joints of rigid bodies written out
                               (kinematics/constraints.c); 0: through the generic rows (tests) */
 };
+
+/* lower d's realized stage to at most `stage` (the state's inputs of the next stages changed) */
+static inline void mbd_stage_touch(mbd_data *d, int stage) {
+  if (d->stage > stage) {
+    d->stage = stage;
+  }
+}
+/* d has realized `stage` (and every one before it): recorded, and in checking builds the state
+ * it was realized for remembered (model/data.c) */
+void mbd_stage_key(const mbd_model *m, mbd_data *d, int stage);
+/* (checking builds) the realized stages stand for d's state as it is now: after a change the
+ * stages do not depend on (the active rows gathered anew at the same state) */
+void mbd_stage_rekey(const mbd_model *m, mbd_data *d);
+static inline void mbd_stage_reached(const mbd_model *m, mbd_data *d, int stage) {
+#ifndef NDEBUG
+  mbd_stage_key(m, d, stage);
+#endif
+  d->stage = stage;
+  if (d->record.fn) {
+    d->record.fn(d->record.ud, m, d, stage);
+  }
+}
+/* whether d has realized `stage`; in checking builds (no NDEBUG) a realized stage whose state
+ * has changed since without mbd_stage_touch stops the program (a writer that forgot it) */
+int mbd_stage_has(const mbd_model *m, const mbd_data *d, int stage);
 
 /* whether d evaluates in the sparse form now */
 static inline int mbd_sparse_on(const mbd_data *d) { return d->sp && d->sp->on; }

@@ -31,7 +31,7 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
   run->t_end = o->t_end;
   // the tree from the assembled state, its code, its data
   mbd_data_reset(m, d);
-  rc = mbd_kin_update(m, d, 0, err);
+  rc = mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
   mbd_model *mr = NULL;
   mbd_data *x = NULL;
   mbd_gencode *code = NULL;
@@ -79,6 +79,7 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
       for (int c = 0; c < n; c++) {
         x->q[c] += hstep * x->v[c] + 0.5 * hstep * hstep * x->vdot[c];
       }
+      mbd_stage_touch(x, MBD_STAGE_NONE);
     }
     rc = mbd_kin_analyse(mr, x, t, tol, maxit, err);
     if (rc < 0) {
@@ -91,14 +92,13 @@ int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, 
     if (rc == MBD_OK) {
       mbd_tree_poses(mr, x);
       mbd_tree_to_cartesian(mr, x, m, d, 1);
-      rc = mbd_kin_update(m, d, 0, err);
-    }
-    if (rc == MBD_OK) {
-      rc = mbd_forces_eval(m, d, err);
+      rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
     }
     if (rc == MBD_OK) {
       rc = mbd_tree_multipliers(mr, x, m, d, err);
-      d->have_dynamics = rc == MBD_OK;
+    }
+    if (rc == MBD_OK) {
+      mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
     }
     if (rc < 0) {
       break;

@@ -59,6 +59,7 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
         d->tmp_n[c] = hstep * d->v[c] + 0.5 * hstep * hstep * d->vdot[c];
       }
       mbd_kin_move(m, d->q, d->tmp_n);
+      mbd_stage_touch(d, MBD_STAGE_NONE);
     }
     rc = mbd_kin_analyse(m, d, t, tol, maxit, err);
     if (rc == MBD_OK) {

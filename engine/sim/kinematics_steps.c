@@ -12,7 +12,7 @@
 /* inverse dynamics: Φqᵀλ = Q − M v̇ (least squares; exact when the mechanism is fully driven) */
 int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
   int n = m->nv, ma = d->ma;
-  int rc = mbd_forces_eval(m, d, err);
+  int rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
   if (rc < 0) {
     return rc;
   }
@@ -37,7 +37,7 @@ int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err) {
   for (int k = 0; k < ma; k++) {
     d->lambda[d->active[k]] = d->tmp_m[k];
   }
-  d->have_dynamics = 1;
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
   return MBD_OK;
 }
 

@@ -386,7 +386,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
     mbd_sparse_set(m, s.d, 1);
     mbd_sparse_set(m, s.ds, 1);
   }
-  rc = mbd_kin_update(m, s.d, 0, err);
+  rc = mbd_eval_to(m, s.d, MBD_STAGE_VELOCITY, err);
   if (rc == MBD_OK) {
     rc = ops->create(&s.self, m, s.d, o, err);
   }

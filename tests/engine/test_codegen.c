@@ -204,7 +204,7 @@ static mbd_model *tree_model(mbd_model *m, int all) {
   }
   mbd_data *d = mbd_data_alloc(m, &err);
   mbd_data_reset(m, d);
-  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
+  assert_int_equal(mbd_eval_anew(m, d, MBD_STAGE_VELOCITY, &err), MBD_OK);
   const char *names[16];
   for (int j = 0; j < m->njoint; j++) {
     names[j] = m->joint[j].name;
@@ -227,7 +227,7 @@ static void evaluate(mbd_model *mr, const mbd_eqs_hook *eqs, mbd_data *d, double
   memcpy(d->q, q, (size_t)mr->nq * sizeof(double));
   memcpy(d->v, v, (size_t)mr->nv * sizeof(double));
   mr->eqs = eqs;
-  if (mbd_kin_update(mr, d, 0, &err) != MBD_OK || mbd_forces_eval(mr, d, &err) != MBD_OK) {
+  if (mbd_eval_anew(mr, d, MBD_STAGE_VELOCITY, &err) != MBD_OK || mbd_forces_eval(mr, d, &err) != MBD_OK) {
     fail_msg("%s: %s", mr->name, err.msg);
   }
   mr->eqs = NULL;

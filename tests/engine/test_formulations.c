@@ -143,7 +143,7 @@ static void test_partial_velocities(void **state) {
   mbd_data *d = mbd_data_alloc(m, &err);
   assert_non_null(d);
   mbd_data_reset(m, d);
-  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
+  assert_int_equal(mbd_eval_anew(m, d, MBD_STAGE_VELOCITY, &err), MBD_OK);
   mbd_sim_opts o;
   mbd_sim_opts_default(&o);
   o.position_tol = 1e-12;

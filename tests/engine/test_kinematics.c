@@ -37,7 +37,7 @@ static void test_pose_jacobian_scatter(void **state) {
   assert_non_null(d);
   mbd_data_reset(m, d);
   // identity: the pose coordinates are the block (today's rigid body)
-  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
+  assert_int_equal(mbd_eval_anew(m, d, MBD_STAGE_VELOCITY, &err), MBD_OK);
   assert_int_equal(mbd_forces_eval(m, d, &err), MBD_OK);
   int n = m->nv, mr = m->mrow;
   assert_int_equal(n, 3);
@@ -124,14 +124,18 @@ static void test_planar_revolute_direct(void **state) {
   }
   size_t mr = (size_t)m->mrow, nv = (size_t)m->nv;
   for (int pass = 0; pass < 2; pass++) {
-    int flags = pass ? MBD_EVAL_GAMMA : 0;
     if (pass) {
       for (int i = 0; i < 6; i++) {
         dd->v[i] = dg->v[i] = 0.5 * v[5 - i];  // only the velocities move: the γ pass
       }
+      mbd_stage_touch(dd, MBD_STAGE_POSITION);
+      mbd_stage_touch(dg, MBD_STAGE_POSITION);
+    } else {
+      mbd_stage_touch(dd, MBD_STAGE_NONE);
+      mbd_stage_touch(dg, MBD_STAGE_NONE);
     }
-    assert_int_equal(mbd_kin_update(m, dd, flags, &err), MBD_OK);
-    assert_int_equal(mbd_kin_update(m, dg, flags, &err), MBD_OK);
+    assert_int_equal(mbd_eval_to(m, dd, MBD_STAGE_VELOCITY, &err), MBD_OK);
+    assert_int_equal(mbd_eval_to(m, dg, MBD_STAGE_VELOCITY, &err), MBD_OK);
     assert_memory_equal(dd->phi, dg->phi, mr * sizeof(double));
     assert_memory_equal(dd->gamma, dg->gamma, mr * sizeof(double));
     assert_memory_equal(dd->phiq, dg->phiq, mr * nv * sizeof(double));

@@ -202,9 +202,9 @@ static void eval_at(const mbd_model *m, mbd_data *d, const double *q, const doub
   d->t = t;
   mbd_error err;
   mbd_error_clear(&err);
-  int rc = mbd_kin_update(m, d, 0, &err);
+  int rc = mbd_eval_anew(m, d, MBD_STAGE_VELOCITY, &err);
   if (rc != MBD_OK) {
-    fail_msg("mbd_kin_update: %s", err.msg);
+    fail_msg("mbd_eval_anew: %s", err.msg);
   }
 }
 

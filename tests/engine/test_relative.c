@@ -20,7 +20,7 @@ static mbd_model *tree_of(mbd_model *m, const char *const *cut, int ncut) {
   mbd_data *d = mbd_data_alloc(m, &err);
   assert_non_null(d);
   mbd_data_reset(m, d);
-  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
+  assert_int_equal(mbd_eval_anew(m, d, MBD_STAGE_VELOCITY, &err), MBD_OK);
   mbd_model *mr = NULL;
   int rc = mbd_tree_build(m, d, cut, ncut, &mr, &err);
   if (rc != MBD_OK) {
@@ -323,7 +323,7 @@ static void check_aba_tol(mbd_model *m, const char *const *cut, int ncut, const 
   assert_int_equal(mbd_model_assemble(m, NULL, &err), MBD_OK);
   mbd_data *d = mbd_data_alloc(m, &err);
   mbd_data_reset(m, d);
-  assert_int_equal(mbd_kin_update(m, d, 0, &err), MBD_OK);
+  assert_int_equal(mbd_eval_anew(m, d, MBD_STAGE_VELOCITY, &err), MBD_OK);
   mbd_model *md = NULL, *mr = NULL;
   assert_int_equal(mbd_tree_build_ex(m, d, cut, ncut, 0, 0, &md, &err), MBD_OK);
   if (mbd_tree_build_ex(m, d, cut, ncut, 1, 0, &mr, &err) != MBD_OK) {
@@ -345,12 +345,12 @@ static void check_aba_tol(mbd_model *m, const char *const *cut, int ncut, const 
     memcpy(dr->q, dd->q, (size_t)n * sizeof(double));
     memcpy(dr->v, dd->v, (size_t)n * sizeof(double));
     dd->t = dr->t = 0.1 * trial;
-    assert_int_equal(mbd_kin_update(md, dd, 0, &err), MBD_OK);
+    assert_int_equal(mbd_eval_anew(md, dd, MBD_STAGE_VELOCITY, &err), MBD_OK);
     assert_int_equal(mbd_forces_eval(md, dd, &err), MBD_OK);
     if (mbd_dynamics_augmented(md, dd, dd->gamma_a, &err) != MBD_OK) {
       fail_msg("%s, dense: %s", what, err.msg);
     }
-    assert_int_equal(mbd_kin_update(mr, dr, 0, &err), MBD_OK);
+    assert_int_equal(mbd_eval_anew(mr, dr, MBD_STAGE_VELOCITY, &err), MBD_OK);
     assert_int_equal(mbd_forces_eval(mr, dr, &err), MBD_OK);
     if (mbd_relative_aba(mr, dr, dr->gamma_a, MBD_DERIV_LAMBDA, &err) != MBD_OK) {
       fail_msg("%s, recursive: %s", what, err.msg);
