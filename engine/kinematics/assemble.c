@@ -632,6 +632,12 @@ static int assemble(mbd_model *m, mbd_data *d, double tol, int max_iter, mbd_err
   memcpy(m->q_asm, d->q, (size_t)m->nq * sizeof(double));
   memcpy(m->v_asm, d->v, (size_t)m->nv * sizeof(double));
   memcpy(m->memo_asm, d->angle_memo, (size_t)m->njoint * sizeof(double));
+  // the drives' values the assembled state rests on (every drive row was evaluated at t = 0)
+  m->drive0 = calloc(3 * (size_t)m->ndrive + 1, sizeof(double));
+  if (!m->drive0) {
+    return MBD_FAIL(err, MBD_E_NOMEM, MSG_KIN_NOMEM, "assembly");
+  }
+  memcpy(m->drive0, d->drive_f, 3 * (size_t)m->ndrive * sizeof(double));
   return mbd_channels_build(m, err);
 }
 
@@ -784,7 +790,41 @@ int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
     return rc;
   }
   m->assembled = 1;
+  m->nwarning_asm = m->nwarning;
+  m->nassembled++;
   return MBD_OK;
+}
+
+/* whether m's assembly stands for a run that asks for tolerance tol: assembled since its last
+ * change (every builder function unassembles it), to that tolerance, and every drive giving at
+ * t = 0 the values assembly took from it — a drive is a script's function, which may return
+ * other values without any change to the model */
+static int assembly_stands(const mbd_model *m, double tol) {
+  if (!m->assembled || m->assembly_tol != tol) {
+    return 0;
+  }
+  for (int di = 0; di < m->ndrive; di++) {
+    double f[3] = {0, 0, 0};
+    mbd_error e;
+    mbd_error_clear(&e);
+    if (m->drive[di].fn(m->drive[di].ud, 0, f, &e) < 0 ||
+        memcmp(f, m->drive0 + 3 * di, sizeof f) != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int mbd_model_assemble_for_run(mbd_model *m, const mbd_assembly_opts *opts,
+                               int (*poll)(void *ud, double t, mbd_error *err), void *ud,
+                               mbd_error *err) {
+  double tol = opts && opts->position_tol > 0 ? opts->position_tol : 1e-10;
+  if (assembly_stands(m, tol)) {
+    m->nwarning = m->nwarning_asm;  // (the last run's warnings go; assembly's stay)
+    return MBD_OK;
+  }
+  mbd_model_clear_warnings(m);
+  return mbd_model_assemble_polled(m, opts, poll, ud, err);
 }
 
 int mbd_kin_rank_test(mbd_model *m, const mbd_data *d, mbd_error *err) {

@@ -2,10 +2,10 @@
  * constraint rows and their Jacobians, position and velocity analyses, the rank test and the
  * re-selection of active rows, channels, assembly.
  *
- * The state's path inside one evaluation: d->q, d->v → mbd_kin_poses (the pose cache) →
- * mbd_constraints_eval (every row in pose coordinates, scattered through the pose Jacobians
- * into Φq over v) → mbd_constraints_gather (the active rows) → mbd_forces_eval (model/forces.c)
- * → a formulation. */
+ * The state's path inside one evaluation, as stages (mbd_eval_to, stages.c): d->q, d->v →
+ * mbd_kin_poses (the pose cache) → mbd_constraints_eval (every row in pose coordinates,
+ * scattered through the pose Jacobians into Φq over v) → mbd_constraints_gather (the active
+ * rows) → mbd_forces_eval (model/forces.c) → a formulation's solve. */
 #ifndef MBD_KINEMATICS_H
 #define MBD_KINEMATICS_H
 

@@ -683,9 +683,8 @@ int mbd_equilibrium(mbd_model *m, const mbd_eq_opts *o, mbd_run **out, mbd_error
   }
   // from the poses the user gave, as a run starts
   if (!m->running) {
-    mbd_model_clear_warnings(m);
     mbd_assembly_opts ao = {1e-10, 50};
-    int rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
+    int rc = mbd_model_assemble_for_run(m, &ao, o->poll, o->poll_ud, err);
     if (rc < 0) {
       return rc;
     }

@@ -59,6 +59,8 @@ int mbd_model_check_idle(const mbd_model *m, const char *what, mbd_error *err) {
 
 int mbd_model_running(const mbd_model *m) { return m->running; }
 
+long mbd_model_assemblies(const mbd_model *m) { return m->nassembled; }
+
 // any structural change invalidates the assembly (sizes, rows, channels, the assembled state)
 void mbd_model_unassemble(mbd_model *m) {
   free(m->block);
@@ -74,6 +76,8 @@ void mbd_model_unassemble(mbd_model *m) {
   m->v_asm = NULL;
   free(m->memo_asm);
   m->memo_asm = NULL;
+  free(m->drive0);
+  m->drive0 = NULL;
   free(m->channel);
   m->channel = NULL;
   m->nchannel = 0;

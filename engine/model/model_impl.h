@@ -23,7 +23,7 @@
 #include "mbd/model.h"
 #include "mbd/rot.h"
 #include "mbd/sparse.h"
-#include "../contact/contact_types.h"
+#include "contact_records.h"
 
 #define MBD_NAME_MAX 64
 #define MBD_MAX_WARNINGS 32
@@ -423,6 +423,9 @@ struct mbd_model {
   int nchannel;
   mbd_channel *channel;
   double assembly_tol;
+  double *drive0;          /* 3 ndrive: each drive's f, f', f'' at t = 0 as assembly took them */
+  int nwarning_asm;        /* the warnings once assembled (a run's own come after them) */
+  long nassembled;         /* assemblies done (a run reuses the last one while it stands) */
   double moved;            /* largest change assembly made to a given coordinate */
   int moved_body;          /* the body it belongs to, −1 for none */
   double moved_dist;       /* largest distance assembly moved a body's centre of mass [m] */

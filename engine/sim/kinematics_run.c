@@ -23,9 +23,8 @@ int mbd_kinematics(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error
   int rc = MBD_OK;
   // nested in a run of the same model (from a drive function): its current assembly, own data
   if (m->running == 0) {
-    mbd_model_clear_warnings(m);
     mbd_assembly_opts ao = {fmin(tol, 1e-10), 50};
-    rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
+    rc = mbd_model_assemble_for_run(m, &ao, o->poll, o->poll_ud, err);
     if (rc < 0) {
       return rc;
     }

@@ -253,10 +253,10 @@ int mbd_simulate(mbd_model *m, const mbd_sim_opts *o, mbd_run **out, mbd_error *
   if (m->running > 0) {
     return mbd_sim_run(m, o, out, err);
   }
-  // always start from the poses the user gave (drive functions may have changed since)
-  mbd_model_clear_warnings(m);
+  // the assembled state of the poses the user gave: again only when the model or a drive's
+  // values at t = 0 changed since
   mbd_assembly_opts ao = {o->position_tol > 0 ? fmin(o->position_tol, 1e-10) : 1e-10, 50};
-  rc = mbd_model_assemble_polled(m, &ao, o->poll, o->poll_ud, err);
+  rc = mbd_model_assemble_for_run(m, &ao, o->poll, o->poll_ud, err);
   if (rc < 0) {
     return rc;
   }

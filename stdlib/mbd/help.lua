@@ -477,6 +477,9 @@ topics.simulate = {
   title = "m:simulate { t_end, formulation, integrator, ... }  -> Run   (also s:simulate)",
   text = [[
 Assembles the model (initial position and velocity analysis) and integrates it from t = 0.
+A model simulated again keeps its assembly while it stands: nothing added since, the same
+position_tol, and every drive function giving the same values at t = 0 (changed, it is
+assembled again from the poses you gave).
   t_end            end time (s)
   formulation      kane (default, see below) | augmented | baumgarte | gcp | udwadia_kalaba |
                    relative

@@ -1,7 +1,10 @@
 /* the kinematics stages: rows and forces scattered through a pose Jacobian that is not the
  * identity (the chain rule relative coordinates and flexible bodies build on) */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../engine/kinematics/kinematics.h"
 #include "mbd/model.h"
@@ -147,10 +150,115 @@ static void test_planar_revolute_direct(void **state) {
   mbd_model_free(m);
 }
 
+
+/* the evaluation's stages (kinematics/stages.c): mbd_eval_to realizes each stage once per state,
+ * a change of v alone keeps the positions' stage, and what the shorter path gives is the same
+ * to the bit as every stage from the start (the same operations on the same numbers) */
+static void count_stage(void *ud, const mbd_model *m, const mbd_data *d, int stage) {
+  (void)m, (void)d;
+  ((int *)ud)[stage]++;
+}
+
+static void assert_same_stages(const mbd_model *m, const mbd_data *a, const mbd_data *b) {
+  size_t mr = (size_t)m->mrow, nv = (size_t)m->nv;
+  assert_memory_equal(a->phi, b->phi, mr * sizeof(double));
+  assert_memory_equal(a->phiq, b->phiq, mr * nv * sizeof(double));
+  assert_memory_equal(a->phit, b->phit, mr * sizeof(double));
+  assert_memory_equal(a->gamma, b->gamma, mr * sizeof(double));
+  assert_memory_equal(a->gamma_a, b->gamma_a, (size_t)a->ma * sizeof(double));
+  assert_memory_equal(a->M, b->M, nv * nv * sizeof(double));
+  assert_memory_equal(a->Q, b->Q, nv * sizeof(double));
+}
+
+static void test_stages(void **state) {
+  (void)state;
+  mbd_model *m = pendulum();
+  mbd_error err;
+  mbd_data *d = mbd_data_alloc(m, &err), *ref = mbd_data_alloc(m, &err);
+  assert_non_null(d);
+  assert_non_null(ref);
+  mbd_data_reset(m, d);
+  mbd_data_reset(m, ref);
+  int n[5] = {0, 0, 0, 0, 0};
+  d->record = (mbd_stage_recorder){count_stage, n};
+  // from the state alone: each stage once, then nothing again at the same state
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_int_equal(d->stage, MBD_STAGE_FORCES);
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_POSITION, &err), MBD_OK);
+  assert_true(n[MBD_STAGE_POSITION] == 1 && n[MBD_STAGE_VELOCITY] == 1 && n[MBD_STAGE_FORCES] == 1);
+  // only v moves: the velocity and forces stages again, the rows' values stand
+  d->v[2] += 0.7;
+  ref->v[2] += 0.7;
+  mbd_stage_touch(d, MBD_STAGE_POSITION);
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_true(n[MBD_STAGE_POSITION] == 1 && n[MBD_STAGE_VELOCITY] == 2 && n[MBD_STAGE_FORCES] == 2);
+  assert_int_equal(mbd_eval_anew(m, ref, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_same_stages(m, d, ref);
+  // q moves: the position stage alone (a Newton iteration), then γ at the same positions
+  d->q[0] += 0.01;
+  ref->q[0] += 0.01;
+  mbd_stage_touch(d, MBD_STAGE_NONE);
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_POSITION, &err), MBD_OK);
+  assert_int_equal(d->stage, MBD_STAGE_POSITION);
+  assert_true(n[MBD_STAGE_POSITION] == 2 && n[MBD_STAGE_VELOCITY] == 2);
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_true(n[MBD_STAGE_POSITION] == 2 && n[MBD_STAGE_VELOCITY] == 3 && n[MBD_STAGE_FORCES] == 3);
+  assert_int_equal(mbd_eval_anew(m, ref, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_same_stages(m, d, ref);
+  // the forces' inputs alone (Q changed by hand): the forces stage again, nothing before it
+  d->Q[0] = 1e6;
+  mbd_stage_touch(d, MBD_STAGE_VELOCITY);
+  assert_int_equal(mbd_eval_to(m, d, MBD_STAGE_FORCES, &err), MBD_OK);
+  assert_true(n[MBD_STAGE_VELOCITY] == 3 && n[MBD_STAGE_FORCES] == 4);
+  assert_same_stages(m, d, ref);
+  // the accelerations are a formulation's: marked, then lowered by a new time
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
+  assert_int_equal(n[MBD_STAGE_ACCELERATION], 1);
+  d->t = 0.1;
+  mbd_stage_touch(d, MBD_STAGE_NONE);
+  assert_int_equal(d->stage, MBD_STAGE_NONE);
+  mbd_data_free(d);
+  mbd_data_free(ref);
+  mbd_model_free(m);
+}
+
+
+#ifndef NDEBUG
+/* checking builds (no NDEBUG: the ASan/UBSan build of CI): a write of the state without
+ * mbd_stage_touch stops the program at the next mbd_eval_to, instead of skipping the stages on
+ * stale values (a child process does it; the parent sees its SIGABRT) */
+static void test_stage_check(void **state) {
+  (void)state;
+  mbd_model *m = pendulum();
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    mbd_error err;
+    mbd_data *d = mbd_data_alloc(m, &err);
+    mbd_data_reset(m, d);
+    mbd_eval_to(m, d, MBD_STAGE_VELOCITY, &err);
+    d->q[0] += 0.1;  // (no mbd_stage_touch)
+    freopen("/dev/null", "w", stderr);
+    mbd_eval_to(m, d, MBD_STAGE_VELOCITY, &err);
+    _exit(0);  // not reached in a checking build
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+  mbd_model_free(m);
+}
+#endif
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pose_jacobian_scatter),
       cmocka_unit_test(test_planar_revolute_direct),
+      cmocka_unit_test(test_stages),
+#ifndef NDEBUG
+      cmocka_unit_test(test_stage_check),
+#endif
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,11 +211,100 @@ static void test_stop_when_other_outcomes(void **state) {
   mbd_model_free(m);
 }
 
+
+/* a run keeps the model's assembly while it stands (issue 23, step 3): the same model simulated
+ * again assembles nothing and gives the same numbers to the bit; a new tolerance, a builder call
+ * or a drive function that now gives another value at t = 0 assembles it again, and the run
+ * starts from the new assembled state */
+static double drive_angle = 0.7853981633974483;
+
+static int crank_drive(void *ud, double t, double out[3], mbd_error *err) {
+  (void)ud, (void)err;
+  out[0] = drive_angle + 2 * t;
+  out[1] = 2;
+  out[2] = 0;
+  return 0;
+}
+
+static mbd_run *simulate(mbd_model *m, double position_tol) {
+  mbd_sim_opts o;
+  mbd_sim_opts_default(&o);
+  o.t_end = 0.5;
+  o.output_every = 0.1;
+  o.formulation = MBD_FORM_KANE;
+  if (position_tol > 0) {
+    o.position_tol = position_tol;
+  }
+  mbd_run *r = NULL;
+  mbd_error err;
+  mbd_error_clear(&err);
+  if (mbd_simulate(m, &o, &r, &err) != MBD_OK) {
+    fail_msg("simulate: %s", err.msg);
+  }
+  return r;
+}
+
+static void test_assembly_reuse(void **state) {
+  (void)state;
+  mbd_model *m = slider_crank();
+  mbd_run *a = simulate(m, 0), *b = simulate(m, 0);
+  assert_int_equal(mbd_model_assemblies(m), 1);
+  double xa = last(a, "slider.x"), xb = last(b, "slider.x");
+  assert_memory_equal(&xa, &xb, sizeof xa);
+  mbd_run_free(b);
+  b = simulate(m, 1e-11);  // another tolerance
+  assert_int_equal(mbd_model_assemblies(m), 2);
+  mbd_run_free(b);
+  // a force changes no assembled quantity (positions, velocities, rows, channels): kept, and the
+  // run has the force
+  mbd_error err;
+  mbd_force_spec f = {.body = 3, .value = {1, 0}};
+  assert_true(mbd_model_add_force(m, &f, &err) >= 0);
+  b = simulate(m, 1e-11);
+  assert_int_equal(mbd_model_assemblies(m), 2);
+  assert_true(fabs(last(b, "slider.x") - xa) > 1e-6);
+  mbd_run_free(b);
+  // a body: new coordinates and channels, assembled again
+  mbd_body_spec free_body = {.name = "free", .mass = 1, .inertia = {0.01}, .pos = {2, 1}};
+  assert_true(mbd_model_add_body(m, &free_body, &err) >= 0);
+  b = simulate(m, 1e-11);
+  assert_int_equal(mbd_model_assemblies(m), 3);
+  assert_true(mbd_run_find(b, "free.y") >= 0);
+  mbd_run_free(a);
+  mbd_run_free(b);
+  mbd_model_free(m);
+  // a driven crank (a kinematic run): the drive's value at t = 0 decides the assembled state
+  m = slider_crank();
+  int O = mbd_model_find_joint(m, "O");
+  assert_true(O >= 0);
+  assert_true(mbd_model_add_drive(m, O, crank_drive, NULL, &err) >= 0);
+  mbd_kin_opts ko;
+  memset(&ko, 0, sizeof ko);
+  ko.t_end = 0.5;
+  ko.steps = 5;
+  long before = mbd_model_assemblies(m);
+  for (int k = 0; k < 3; k++) {
+    if (k == 2) {
+      drive_angle = 1.0;  // the same function, another value
+    }
+    mbd_run *r = NULL;
+    if (mbd_kinematics(m, &ko, &r, &err) != MBD_OK) {
+      fail_msg("kinematics: %s", err.msg);
+    }
+    assert_int_equal(mbd_model_assemblies(m), before + (k == 2 ? 2 : 1));
+    // the crank's angle at t = 0 is the drive's (Newton to 1e-10: the run's default tolerance)
+    MBD_ASSERT_NEAR(mbd_run_sample(r, mbd_run_find(r, "crank.theta"), 0), drive_angle, 1e-9);
+    mbd_run_free(r);
+  }
+  mbd_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sampling_does_not_steer),
       cmocka_unit_test(test_stop_when_quarter_period),
       cmocka_unit_test(test_stop_when_other_outcomes),
+      cmocka_unit_test(test_assembly_reuse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,6 +213,16 @@ int mbd_model_assemble(mbd_model *m, const mbd_assembly_opts *opts, mbd_error *e
 int mbd_model_assemble_polled(mbd_model *m, const mbd_assembly_opts *opts,
                               int (*poll)(void *ud, double t, mbd_error *err), void *ud,
                               mbd_error *err);
+/* the assembly a run starts from (mbd_simulate, mbd_kinematics, mbd_equilibrium): kept when it
+ * stands — m unchanged since it was assembled (every builder function undoes the assembly), the
+ * same tolerance, and each drive function giving the values at t = 0 that assembly took — else
+ * assembled again from the poses the user gave.  Its warnings stay, a previous run's go.  Status
+ * as mbd_model_assemble_polled. */
+int mbd_model_assemble_for_run(mbd_model *m, const mbd_assembly_opts *opts,
+                               int (*poll)(void *ud, double t, mbd_error *err), void *ud,
+                               mbd_error *err);
+/* assemblies of m so far (a run that kept the last one did none) */
+long mbd_model_assemblies(const mbd_model *m);
 int mbd_model_is_assembled(const mbd_model *m);
 /* > 0 while a run of m is going on (its force, drive and stop_when functions run inside it): the
  * model refuses changes and re-assembly then (MBD_E_STATE); a nested m:simulate runs on its own

@@ -1,8 +1,8 @@
-/* mbd — the model's and the data's records of surfaces and contacts (paper 001).  Included by
- * model/model_impl.h, so that the model owns its surfaces and contacts and a run's data holds
- * their state; the functions that work on them are in contact_impl.h. */
-#ifndef MBD_CONTACT_TYPES_H
-#define MBD_CONTACT_TYPES_H
+/* mbd — the model's and the data's records of surfaces and contacts (paper 001), in the model's
+ * room like the flexible bodies' (flex_impl.h): the model owns its surfaces and contacts and a
+ * run's data holds their state; the functions that work on them are in contact/contact_impl.h. */
+#ifndef MBD_CONTACT_RECORDS_H
+#define MBD_CONTACT_RECORDS_H
 
 #include "mbd/sym.h"
 
