@@ -10,7 +10,7 @@
  *                    (eq 16) and the rolling rows (eq 18–19) over (Y1 | Y2), channels
  *   contact_force.c  friction forces and the joints' friction from the multipliers
  *
- * The modes (slip, stick, open) and their switches are the formulations' (formulations/contact.c):
+ * The modes (slip, stick, open) and their switches are the formulations' (formulations/contact_dynamics.c):
  * this library evaluates, for a given mode, what the formulations need. */
 #ifndef MBD_CONTACT_IMPL_H
 #define MBD_CONTACT_IMPL_H
@@ -71,7 +71,7 @@ void mbd_contact_guess(const mbd_model *m, mbd_data *d);
  * it starts above zero (a root function that starts at zero is not watched until it leaves zero,
  * which a flight shorter than the integrator's first step may never show) and the impact is found
  * 1e-12 m into the surface near the origin.  A zero of it where the surfaces neither approach nor
- * accelerate towards each other is no impact: the flight goes on (formulations/contact.c) */
+ * accelerate towards each other is no impact: the flight goes on (formulations/contact_dynamics.c) */
 #define MBD_CONTACT_GAP_EPS 1e-12
 void mbd_contact_open0(mbd_model *m, mbd_data *d);
 /* every contact's parameters within their ranges: MBD_OK or MBD_E_STATE naming the contact */

@@ -249,7 +249,7 @@ void mbd_aug_stats(const void *self, mbd_run_stats *st) {
 
 typedef struct augmented {
   mbd_aug_pass pass;      /* singular configurations (first: the shared ops read it) */
-  mbd_form_solver solver; /* dense or sparse (formulations/sparse.c) */
+  mbd_form_solver solver; /* dense or sparse (formulations/linear_solver.c) */
 } augmented;
 
 /* v̇ and λ at an evaluated state (contacts: again with new friction forces, reuse = 1) */

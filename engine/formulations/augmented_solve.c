@@ -1,7 +1,7 @@
 /* the augmented solve: the index-1 Lagrange-multiplier system of formulation "augmented"
  * (augmented.c) factored and solved, dense or by KLU, with Gauss's principle near a singular
  * configuration, and the watch of the leading matrix's pivot ratio.  Apart from the formulation
- * because every Cartesian formulation and the contacts' fixed point and impulses (contact.c) call
+ * because every Cartesian formulation and the contacts' fixed point and impulses (contact_dynamics.c) call
  * it: it calls nothing of formulations/ back, and the formulations built on it stand above. */
 #include <math.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 
 /* build [M Φqᵀ; Φq 0] on the active rows and factor it; returns the LU status (0, the pivot, or
  * MBD_E_LAPACK) and the pivot ratio min|U_kk| / max|U_kk| in *ratio, the least pivot in *kmin.
- * The sparse form (formulations/sparse.c): KLU's factorization of the same matrix, its pivot ratio
+ * The sparse form (formulations/linear_solver.c): KLU's factorization of the same matrix, its pivot ratio
  * and least pivot read the same way (a failure other than a singular matrix fills err). */
 static int factor(const mbd_model *m, mbd_data *d, double *ratio, int *kmin, mbd_error *err) {
   if (mbd_sparse_on(d)) {

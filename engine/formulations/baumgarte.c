@@ -13,7 +13,7 @@ typedef struct baumgarte {
   mbd_aug_pass pass; /* singular configurations (augmented.c; first: the shared ops read it) */
   double alpha, beta;
   double *gstar;          /* mrow: the corrected γ* of the active rows */
-  mbd_form_solver solver; /* dense or sparse (formulations/sparse.c) */
+  mbd_form_solver solver; /* dense or sparse (formulations/linear_solver.c) */
 } baumgarte;
 
 /* γ* = γ − 2α Φ̇ − β² Φ on the active rows (constraints evaluated and gathered) */

@@ -119,7 +119,7 @@ void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, dou
 int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel);
 int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err);
 
-/* sparse.c: what a formulation's run state keeps of the choice (for run.stats) */
+/* linear_solver.c: what a formulation's run state keeps of the choice (for run.stats) */
 typedef struct mbd_form_solver {
   int solver;        /* MBD_LINSOLVE_DENSE or MBD_LINSOLVE_SPARSE */
   const mbd_data *d; /* the integration's data (its symbolic analyses are counted) */
@@ -280,7 +280,7 @@ double mbd_pivot_watch(mbd_data *d, int piv, double ratio);
 int mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *gamma_star,
                                  mbd_error *err);
 
-/* contact.c: contacts in every formulation (paper 001).  A formulation's solve: v̇ (and λ with
+/* contact_dynamics.c: contacts in every formulation (paper 001).  A formulation's solve: v̇ (and λ with
  * want_lambda) at a state whose constraints and forces are evaluated; reuse = 1 when only d->Q
  * changed since its last call (its factorization stands).  Its rebase: after the active rows
  * changed, its own state follows (a new partition); may be NULL. */
@@ -330,11 +330,11 @@ void mbd_gauss_filter(int mr, int mn, const double *U, const double *sv, const d
 /* v̇ = a + S x (x, n entries, is overwritten) */
 void mbd_gauss_apply(int n, const mbd_uk_root *S, const double *a, double *x, double *vdot);
 
-/* sparse.c: whether udwadia_kalaba's sparse form applies to m on d — planar rigid bodies (M
+/* linear_solver.c: whether udwadia_kalaba's sparse form applies to m on d — planar rigid bodies (M
  * diagonal), no contacts nor joint friction, every row active (none set aside by the rank test) */
 int mbd_uk_sparse_fits(const mbd_model *m, const mbd_data *d);
 
-/* sparse.c: the linear solver of a run (linear_solver; "auto" by size and structure) for
+/* linear_solver.c: the linear solver of a run (linear_solver; "auto" by size and structure) for
  * formulation form on the data d of its integration: MBD_LINSOLVE_DENSE, or MBD_LINSOLVE_SPARSE
  * with the sparse form switched on in d; MBD_E_INPUT when "sparse" was asked where it is not
  * written (err says why) */

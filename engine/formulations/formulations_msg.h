@@ -142,7 +142,7 @@
 /* udwadia_kalaba: the SVD for the multipliers did not converge: time */
 #define MSG_FORM_UK_MULT_SVD "udwadia_kalaba: multipliers: SVD did not converge at t = %g"
 
-/* ---- contacts (contact.c) ------------------------------------------------------------------- */
+/* ---- contacts (contact_dynamics.c) ------------------------------------------------------------------- */
 
 /* the fixed-point iteration on the normal forces did not converge: contact, time, iterations,
  * the last change of N */

@@ -799,7 +799,7 @@ int mbd_partitioned_create(void **self, const mbd_model *m, mbd_data *d, const m
                            mbd_error *err) {
   mbd_part *p = NULL;
   int rc = mbd_part_alloc(&p, m, d, o, err);
-  // the linear solver (formulations/sparse.c), the sparse dependent block's arrays
+  // the linear solver (formulations/linear_solver.c), the sparse dependent block's arrays
   if (rc == MBD_OK) {
     rc = mbd_form_solver_init(&p->solver, m, d, o, o->formulation, err);
   }

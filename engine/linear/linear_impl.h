@@ -96,7 +96,7 @@ int lin_analytic_A(lin_sys *s, double *A, mbd_error *err);
  * springs on cut joints' angles, macro copies): NULL, or why not */
 const char *lin_analytic_refusal(const mbd_model *m);
 
-/* modes.c: eigenvalues, modes and their participation for l (A, M, K filled; s at the operating
+/* vibration_modes.c: eigenvalues, modes and their participation for l (A, M, K filled; s at the operating
  * point) */
 int lin_modes(lin_sys *s, mbd_linear *l, mbd_error *err);
 

@@ -20,7 +20,7 @@
  *
  * The reduced mass M = BᵀMB (B the partial velocities at the operating point) and
  * A = [0 I; A_vq A_vv] give the reduced stiffness K = −M A_vq and damping C = −M A_vv (with the
- * gyroscopic and constraint-force terms), from which modes.c takes the energy of each mode. */
+ * gyroscopic and constraint-force terms), from which vibration_modes.c takes the energy of each mode. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>

@@ -446,8 +446,8 @@ struct mbd_model {
 /* ------------------------------------------------------------------------------------------ */
 /* the data of a run                                                                           */
 
-/* the sparse form of the constraint Jacobian and of the leading matrix (model/sparse.c; the
- * formulations' sparse solve, formulations/sparse.c).  A row of a joint, drive, contact or
+/* the sparse form of the constraint Jacobian and of the leading matrix (model/sparse_pattern.c; the
+ * formulations' sparse solve, formulations/linear_solver.c).  A row of a joint, drive, contact or
  * frictional joint has the columns of its two bodies' blocks (a node's: its flexible body's
  * whole block), a norm row the four of its Euler parameters: the pattern is fixed when the data
  * is made, and an evaluation writes O(nnz) values where the dense Φq costs mrow × nv.  M is
@@ -464,7 +464,7 @@ typedef struct mbd_sparse {
   int *scol;               /* 2 mrow: the first column of that side's block */
   int nm;                  /* entries of M's blocks that may be nonzero */
   int *mi, *mj;            /* nm: their rows and columns, by columns */
-  /* the leading matrix of the active rows (formulations/sparse.c) */
+  /* the leading matrix of the active rows (formulations/linear_solver.c) */
   int kma;                 /* active rows it was made for, −1: not made */
   int *kact;               /* mrow: those rows */
   int kn;                  /* its order nv + kma */
@@ -570,7 +570,7 @@ struct mbd_data {
   /* contacts (engine/contact): their state, the applied forces without friction, counters */
   mbd_contact_state *cstate; /* ncontact */
   mbd_jfric_state *jfstate; /* njfric: the frictional joints' regimes */
-  int *evwork;              /* 3 (ncontact + njfric): a switch's scratch (contact.c) */
+  int *evwork;              /* 3 (ncontact + njfric): a switch's scratch (contact_dynamics.c) */
   double *Q0;              /* nv: Q before the friction forces (the normal-force iteration) */
   long contact_iterations; /* fixed-point iterations on the normal forces */
   long events[4];          /* contact events: stick, slip, separate, impact */
@@ -588,7 +588,7 @@ struct mbd_data {
   double floor_res, floor_t; /* the largest such residual, and where it was first */
   double aug_ratio;        /* the pivot ratio of the last factorization of the leading matrix */
   double *grs;             /* mrow: the stabilization γ* − γ (with aug: mbd_data_dense) */
-  mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */
+  mbd_sparse *sp;          /* the sparse form (model/sparse_pattern.c), NULL for models it does not fit */
   struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
                                 in place of poseJ, else NULL */
   /* a model whose mass matrix and the inertia part of Q are constant (planar rigid bodies in

@@ -84,21 +84,21 @@ int mbd_sim_grid(double t_end, double h, double **out);
 /* whether a recorder of cap samples of nchan channels fits mbd_memory_limit(): MBD_OK, or
  * MBD_E_NOMEM with a message naming who asks ("simulate") and the remedy */
 int mbd_run_fits(int nchan, int cap, const char *who, const char *remedy, mbd_error *err);
-/* kinematics_steps.c: Φqᵀλ = Q − M v̇ at the evaluated state of d (reactions and efforts) */
+/* driven_steps.c: Φqᵀλ = Q − M v̇ at the evaluated state of d (reactions and efforts) */
 int mbd_inverse_dynamics(const mbd_model *m, mbd_data *d, mbd_error *err);
-/* kinematics_steps.c: a kinematic run's recorder (o->steps + 1 samples, if they fit the memory
+/* driven_steps.c: a kinematic run's recorder (o->steps + 1 samples, if they fit the memory
  * limit) and data for m; MBD_OK, or MBD_E_NOMEM with both NULL */
 int mbd_kin_start(const mbd_model *m, const mbd_kin_opts *o, mbd_run **run, mbd_data **d,
                   mbd_error *err);
-/* kinematics_steps.c: an output of a kinematic run at t (d evaluated): the caller's poll (an
+/* driven_steps.c: an output of a kinematic run at t (d evaluated): the caller's poll (an
  * interrupt), the largest violations so far, the sample recorded; MBD_OK or the first failure */
 int mbd_kin_output(const mbd_kin_opts *o, double t, mbd_run *run, const mbd_model *m,
                    const mbd_data *d, double *maxp, double *maxv, mbd_error *err);
-/* kinematics_steps.c: a kinematic run's counters at its end (clocks started at w0, c0; outputs
+/* driven_steps.c: a kinematic run's counters at its end (clocks started at w0, c0; outputs
  * hstep apart; Newton iterations; the largest position and velocity violations) */
 void mbd_kin_stats(mbd_run *run, double w0, double c0, double hstep, long newton, double maxp,
                    double maxv);
-/* kinematics_relative.c: mbd_kinematics on the joint coordinates of a spanning tree, m assembled
+/* driven_relative.c: mbd_kinematics on the joint coordinates of a spanning tree, m assembled
  * and fully driven */
 int mbd_kinematics_relative(mbd_model *m, const mbd_kin_opts *o, mbd_run **out, mbd_error *err);
 

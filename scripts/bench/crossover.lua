@@ -1,5 +1,5 @@
 -- Benchmark (issue 14): where linear_solver = "auto" turns from the dense to the sparse solve of
--- the Cartesian formulations (engine/formulations/sparse.c, SPARSE_MIN_ORDER).  For planar and
+-- the Cartesian formulations (engine/formulations/linear_solver.c, SPARSE_MIN_ORDER).  For planar and
 -- spatial chains of growing size, each of augmented, baumgarte, gcp and kane is run with
 -- linear_solver = "dense" and "sparse" (same tolerance: both take the same steps, the counts are
 -- checked) and the CPU per right-hand-side evaluation of each is printed with their ratio and the

@@ -248,7 +248,7 @@ static void run_model_t(mbd_model *(*make)(probe *), const char *what, double t_
   }
 }
 
-/* the sparse solve (formulations/sparse.c), asked for where auto would be dense: its patterns
+/* the sparse solve (formulations/linear_solver.c), asked for where auto would be dense: its patterns
  * are made with the data and analysed at the first evaluation (KLU's own objects, inside
  * SuiteSparse), nothing of the engine's allocates per evaluation; nor after a contact's switch,
  * whose new active rows are analysed again */

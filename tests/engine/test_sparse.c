@@ -1,4 +1,4 @@
-/* the sparse solve of the Cartesian formulations (formulations/sparse.c, kinematics/kkt.c,
+/* the sparse solve of the Cartesian formulations (formulations/linear_solver.c, kinematics/kkt.c,
  * linalg/sparse.c): KLU against LAPACK on one matrix; dense and sparse runs of planar and spatial
  * chains ending in the same state for every formulation that has both; the automatic choice, the
  * override, the refusals; one symbolic analysis per set of active rows. */

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "analysis_msg.h"
+#include "stability_msg.h"
 #include "mbd/analysis.h"
 #include "mbd/linalg.h"
 

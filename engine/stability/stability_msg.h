@@ -1,7 +1,7 @@
-/* mbd — message templates of the analyses (analysis/).  One place for the text the user sees;
+/* mbd — message templates of the stability analysis (stability/).  One place for the text the user sees;
  * the tests match these templates, not copies of the text. */
-#ifndef MBD_ANALYSIS_MSG_H
-#define MBD_ANALYSIS_MSG_H
+#ifndef MBD_STABILITY_MSG_H
+#define MBD_STABILITY_MSG_H
 
 /* stability: an allocation failed */
 #define MSG_ANALYSIS_NOMEM "stability: out of memory"

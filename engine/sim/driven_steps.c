@@ -1,5 +1,5 @@
-/* what both kinematic analyses (kinematics_run.c on the model's coordinates,
- * kinematics_relative.c on a spanning tree's) do at each output and at the end: the reactions and
+/* what both kinematic analyses (driven.c on the model's coordinates,
+ * driven_relative.c on a spanning tree's) do at each output and at the end: the reactions and
  * drive efforts by inverse dynamics, and the run's counters */
 #include <math.h>
 #include <string.h>
