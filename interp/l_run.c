@@ -109,6 +109,8 @@ static void push_stats(lua_State *L, mbd_run *r) {
   NUM(wall_time);
   NUM(cpu_time);
   INT(nfev);
+  INT(sample_evaluations);
+  INT(samples_reused);
   INT(steps);
   INT(rejected);
   NUM(avg_step);

@@ -58,6 +58,15 @@ typedef struct sim {
   long stall_n;   /* accepted steps in that window */
   double t_last;  /* the last sample's time (−∞ before the first) */
   double h_step;  /* default sampling: accepted steps at least this far apart are recorded (0: off) */
+  /* what ds holds: its evaluation at (tkey, ykey) with flags fkey, copied from d when d had made
+   * gen evaluations (gkey); key_ok 0: nothing to reuse (eval_sampling) */
+  long gen;       /* evaluations of d and changes of the formulation's state so far */
+  double *ykey;   /* ny */
+  double tkey;
+  int fkey, key_ok;
+  long gkey;
+  long reused;    /* sampling evaluations kept (a step's sample after its root functions) */
+  long nsample_eval; /* sampling evaluations done */
 } sim;
 
 /* a stalled integration: SIM_STALL_STEPS accepted steps that together advance t by less than
@@ -80,6 +89,7 @@ typedef struct sim {
 /* y' = f(t, y) on the integration data.  0, > 0 retry a smaller step, < 0 stop. */
 static int rhs(double t, const double *y, double *ydot, void *ud) {
   sim *s = ud;
+  s->gen++;
   int rc = s->ops->eval(s->self, s->m, s->d, t, y, 0, s->err);
   if (rc != 0) {
     return rc;
@@ -99,10 +109,33 @@ static int rhs(double t, const double *y, double *ydot, void *ud) {
   return 0;
 }
 
+/* the sampling data ds evaluated at (t, y) with flags from a copy of the integration data d —
+ * or kept as it is when its last evaluation was that one: the same t, y and flags, and d not
+ * evaluated since it was copied (a step's root functions, then that step's sample, at the step's
+ * end).  The same evaluation of the same copy: the same numbers, one evaluation less. */
+static int eval_sampling(sim *s, double t, const double *y, int flags) {
+  if (s->key_ok && s->tkey == t && s->fkey == flags && s->gkey == s->gen &&
+      memcmp(s->ykey, y, (size_t)s->ny * sizeof(double)) == 0) {
+    s->reused++;
+    return 0;
+  }
+  s->nsample_eval++;
+  s->key_ok = 0;
+  mbd_data_copy_state(s->m, s->ds, s->d);
+  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, flags, s->err);
+  if (rc == 0) {
+    memcpy(s->ykey, y, (size_t)s->ny * sizeof(double));
+    s->tkey = t;
+    s->fkey = flags;
+    s->gkey = s->gen;
+    s->key_ok = 1;
+  }
+  return rc;
+}
+
 /* a sample at (t, y): evaluated with multipliers on the sampling data, recorded */
 static int sample(sim *s, double t, const double *y) {
-  mbd_data_copy_state(s->m, s->ds, s->d);
-  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, MBD_DERIV_LAMBDA | MBD_DERIV_SAMPLE, s->err);
+  int rc = eval_sampling(s, t, y, MBD_DERIV_LAMBDA | MBD_DERIV_SAMPLE);
   if (rc > 0) {
     return s->err->code < 0 ? s->err->code : MBD_E_NEWTON;  // no retry for an output sample
   }
@@ -147,16 +180,16 @@ static int step(double t, double *y, void *ud) {
     s->stall_t = t;
     s->stall_n = 0;
   }
+  s->gen++;  // (a re-partition changes what y means)
   return s->ops->step ? s->ops->step(s->self, s->m, s->d, t, y, s->err) : 0;
 }
 
 /* root functions on the sampling data: the formulation's own, then stop_when */
 static int roots(double t, const double *y, double *g, void *ud) {
   sim *s = ud;
-  mbd_data_copy_state(s->m, s->ds, s->d);
   int dyn = s->nroot_form && !(s->ops->roots_kinematic && s->ops->roots_kinematic(s->self, s->m));
   int flags = MBD_DERIV_SAMPLE | (dyn ? MBD_DERIV_LAMBDA : MBD_DERIV_KINEMATIC);
-  int rc = s->ops->eval(s->self, s->m, s->ds, t, y, flags, s->err);
+  int rc = eval_sampling(s, t, y, flags);
   if (rc != 0) {
     return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);
   }
@@ -289,6 +322,7 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
       return sample(s, t, *y);
     }
     // the formulation's switch at t, on the integration data evaluated there
+    s->gen++;
     rc = s->ops->eval(s->self, s->m, s->d, t, *y, MBD_DERIV_LAMBDA, s->err);
     if (rc != 0) {
       return rc < 0 ? rc : (s->err->code < 0 ? s->err->code : MBD_E_NEWTON);
@@ -300,10 +334,14 @@ static int run_segments(sim *s, mbd_ode *ode, double **y) {
     if (rc == MBD_EVENT_RESIZED) {
       int ny = s->ops->ny(s->self, s->m);
       double *ny_buf = realloc(*y, (size_t)(ny ? ny : 1) * sizeof(double));
-      if (!ny_buf) {
+      if (ny_buf) {
+        *y = ny_buf;
+      }
+      double *key_buf = ny_buf ? realloc(s->ykey, (size_t)(ny ? ny : 1) * sizeof(double)) : NULL;
+      if (!key_buf) {
         return MBD_FAIL(s->err, MBD_E_NOMEM, MSG_SIM_NOMEM_AT, t);
       }
-      *y = ny_buf;
+      s->ykey = key_buf;
       s->ny = ny;
       s->ops->pack(s->self, s->m, s->d, *y);
     }
@@ -411,7 +449,8 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
     s.ny = ops->ny(s.self, m);
     s.nroot_form = ops->nroot ? ops->nroot(s.self, m) : 0;
     y = calloc((size_t)(s.ny ? s.ny : 1), sizeof(double));
-    if (!y) {
+    s.ykey = calloc((size_t)(s.ny ? s.ny : 1), sizeof(double));
+    if (!y || !s.ykey) {
       rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
     } else if (s.ny == 0) {
       rc = MBD_FAIL(err, MBD_E_INPUT, MSG_SIM_NO_DOF, m->name);
@@ -430,9 +469,12 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
     if (rc == MBD_EVENT_RESIZED) {
       int ny = ops->ny(s.self, m);
       double *ny_buf = realloc(y, (size_t)(ny ? ny : 1) * sizeof(double));
-      rc = ny_buf ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
+      double *key_buf = realloc(s.ykey, (size_t)(ny ? ny : 1) * sizeof(double));
+      rc = ny_buf && key_buf ? MBD_OK : MBD_FAIL(err, MBD_E_NOMEM, MSG_SIM_NOMEM, "simulate");
       y = ny_buf ? ny_buf : y;
+      s.ykey = key_buf ? key_buf : s.ykey;
       s.ny = ny;
+      s.key_ok = 0;
     } else if (rc > 0) {
       rc = err->code < 0 ? err->code : MBD_E_NEWTON;
     }
@@ -463,6 +505,8 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   run->stats.wall_time = mbd_clock_wall() - w0;
   run->stats.cpu_time = mbd_clock_cpu() - c0;
   run->stats.nfev = st.nfev;
+  run->stats.sample_evaluations = s.nsample_eval;
+  run->stats.samples_reused = s.reused;
   run->stats.steps = st.steps;
   run->stats.rejected = st.rejected;
   run->stats.avg_step = st.avg_step;
@@ -525,6 +569,7 @@ int mbd_sim_run(const mbd_model *m, const mbd_sim_opts *o_in, mbd_run **out, mbd
   free(grid);
   free(y);
   free(s.found);
+  free(s.ykey);
   *out = run;
   return rc;
 }

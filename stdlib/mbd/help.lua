@@ -694,7 +694,10 @@ contact_iterations (fixed-point iterations on the normal
 forces), stick_events, slip_events, separations, impacts; with generated code (help("code")):
 code, derive_time, compile_time (s), cache_hit; linear_solver ("dense", "sparse" or
 "recursive": which ran, help("linear_solver")) and symbolic_analyses (the sparse solve's analyses
-of its patterns).  Counts are the integration's work (the samples' evaluations are not counted).
+of its patterns).  Counts are the integration's work (the samples' evaluations are not counted):
+sample_evaluations are those of the samples and root functions, on a copy of the state, and
+samples_reused how many of them were kept from the evaluation just before at the same state (a
+step's sample after the root functions there).
 An equilibrium (m:equilibrium) has iterations, residual (N or N m), residual_coordinate, stable
 and min_omega2 (help("equilibrium")).]],
   example = [[print(run.stats.nfev, run.stats.avg_step, run.stats.max_position_violation)]],

@@ -432,6 +432,9 @@ typedef struct mbd_run_stats {
   double wall_time;     /* s */
   double cpu_time;      /* s, process CPU */
   long nfev;            /* right-hand-side evaluations */
+  long sample_evaluations; /* evaluations of the samples and root functions (on a copy) */
+  long samples_reused;  /* of those, kept from the last one at the same state (a step's sample
+                           after the root functions there) */
   long steps;           /* accepted steps */
   long rejected;        /* rejected steps */
   double avg_step;      /* s */
