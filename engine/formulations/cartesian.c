@@ -17,13 +17,12 @@ void mbd_cart_pack(const void *self, const mbd_model *m, const mbd_data *d, doub
   memcpy(y + m->nqi, d->v, (size_t)m->nv * sizeof(double));
 }
 
-/* q, v from y; poses; every row evaluated and the active ones gathered */
-int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err) {
+/* q, v from y at t: nothing realized for them yet */
+static void cart_state(const mbd_model *m, mbd_data *d, double t, const double *y) {
   d->t = t;
   memcpy(d->q, y, (size_t)m->nqi * sizeof(double));
   memcpy(d->v, y + m->nqi, (size_t)m->nv * sizeof(double));
   mbd_stage_touch(d, MBD_STAGE_NONE);
-  return mbd_eval_to(m, d, MBD_STAGE_VELOCITY, err);
 }
 
 void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot) {
@@ -41,11 +40,17 @@ int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel) {
 int mbd_form_prepare(const mbd_model *m, mbd_data *d, mbd_part *p, double t, const double *y,
                      int flags, int *solve, mbd_error *err) {
   *solve = 0;
-  int rc = p ? mbd_part_state(p, m, d, t, y, flags, err) : mbd_cart_state(m, d, t, y, err);
-  if (rc != 0 || (flags & MBD_DERIV_KINEMATIC)) {
+  int rc = MBD_OK;
+  if (p) {
+    rc = mbd_part_state(p, m, d, t, y, flags, err);  // (the analyses: the velocities' stage)
+  } else {
+    cart_state(m, d, t, y);
+  }
+  if (rc != 0) {
     return rc;
   }
-  rc = mbd_eval_to(m, d, MBD_STAGE_FORCES, err);
-  *solve = rc == MBD_OK;
+  // the rows and γ (and M, Q unless only the kinematic state is asked for)
+  rc = mbd_eval_to(m, d, (flags & MBD_DERIV_KINEMATIC) ? MBD_STAGE_VELOCITY : MBD_STAGE_FORCES, err);
+  *solve = rc == MBD_OK && !(flags & MBD_DERIV_KINEMATIC);
   return rc;
 }

@@ -112,12 +112,11 @@ int mbd_dynamics_gcp(const mbd_model *m, mbd_data *d, const double *gamma_star, 
 int mbd_dynamics_gauss(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
                        mbd_error *err);
 /* cartesian.c: the state of the formulations that integrate every coordinate, y = [q; v]: the
- * ops ny, pack, deriv, ycoord they share, and the state from y (poses, rows evaluated) */
+ * ops ny, pack, deriv, ycoord they share (mbd_form_prepare takes the state from y) */
 int mbd_cart_ny(const void *self, const mbd_model *m);
 void mbd_cart_pack(const void *self, const mbd_model *m, const mbd_data *d, double *y);
 void mbd_cart_deriv(const void *self, const mbd_model *m, const mbd_data *d, double *ydot);
 int mbd_cart_ycoord(const void *self, const mbd_model *m, int i, int *accel);
-int mbd_cart_state(const mbd_model *m, mbd_data *d, double t, const double *y, mbd_error *err);
 
 /* linear_solver.c: what a formulation's run state keeps of the choice (for run.stats) */
 typedef struct mbd_form_solver {

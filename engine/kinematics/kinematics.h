@@ -36,8 +36,23 @@ void mbd_constraints_gather(const mbd_model *m, mbd_data *d);
 /* bring d up to `stage` (mbd_stage, model_impl.h) for the state it holds, doing only what is not
  * realized yet (kinematics/stages.c): MBD_STAGE_POSITION (poses, Φ, Φq, Φt, gathered),
  * MBD_STAGE_VELOCITY (with the poses' rates and γ) or MBD_STAGE_FORCES (with M and Q).  The
- * acceleration stage is a formulation's solve. */
-int mbd_eval_to(const mbd_model *m, mbd_data *d, int stage, mbd_error *err);
+ * acceleration stage is a formulation's solve.  (mbd_eval_realize: the stages missing below
+ * `stage`, called when one is.) */
+int mbd_eval_realize(const mbd_model *m, mbd_data *d, int stage, mbd_error *err);
+static inline int mbd_eval_to(const mbd_model *m, mbd_data *d, int stage, mbd_error *err) {
+  if (mbd_stage_has(m, d, stage)) {
+    return MBD_OK;
+  }
+  if (stage == MBD_STAGE_FORCES && d->stage == MBD_STAGE_VELOCITY) {
+    // (an evaluation's last step, written here: a formulation's state has just realized the rest)
+    int rc = mbd_forces_eval(m, d, err);
+    if (rc == MBD_OK) {
+      mbd_stage_reached(m, d, MBD_STAGE_FORCES);
+    }
+    return rc;
+  }
+  return mbd_eval_realize(m, d, stage, err);
+}
 /* the same from the state alone, every stage again: for a caller that wrote t, q or v itself */
 static inline int mbd_eval_anew(const mbd_model *m, mbd_data *d, int stage, mbd_error *err) {
   mbd_stage_touch(d, MBD_STAGE_NONE);

@@ -11,30 +11,25 @@
  * Each stage realized is passed to d's recorder when it has one (m:explain's). */
 #include "kinematics.h"
 
-/* every row at the cached poses, then the active ones gathered; `upto` POSITION leaves γ */
-static int rows(const mbd_model *m, mbd_data *d, int flags, mbd_error *err) {
-  int rc = mbd_constraints_eval(m, d, flags, err);
-  if (rc == MBD_OK) {
-    mbd_constraints_gather(m, d);
-  }
-  return rc;
-}
-
-int mbd_eval_to(const mbd_model *m, mbd_data *d, int stage, mbd_error *err) {
-  int rc = MBD_OK;
-  if (stage >= MBD_STAGE_POSITION && !mbd_stage_has(m, d, MBD_STAGE_POSITION)) {
-    d->stage = MBD_STAGE_NONE;
+int mbd_eval_realize(const mbd_model *m, mbd_data *d, int stage, mbd_error *err) {
+  int have = d->stage, rc;
+#ifndef NDEBUG
+  mbd_stage_check(m, d, have);  // (what is realized stands for the state in d)
+#endif
+  if (have < MBD_STAGE_POSITION) {
+    // every row formed once: with γ unless only the positions are asked for (a Newton step)
     mbd_kin_poses(m, d);
-    rc = rows(m, d, stage == MBD_STAGE_POSITION ? MBD_EVAL_POSITION : 0, err);
+    rc = mbd_constraints_eval(m, d, stage == MBD_STAGE_POSITION ? MBD_EVAL_POSITION : 0, err);
     if (rc != MBD_OK) {
       return rc;
     }
+    mbd_constraints_gather(m, d);
     mbd_stage_reached(m, d, MBD_STAGE_POSITION);
-    if (stage > MBD_STAGE_POSITION) {
-      mbd_stage_reached(m, d, MBD_STAGE_VELOCITY);
+    if (stage == MBD_STAGE_POSITION) {
+      return MBD_OK;
     }
-  }
-  if (stage >= MBD_STAGE_VELOCITY && !mbd_stage_has(m, d, MBD_STAGE_VELOCITY)) {
+    mbd_stage_reached(m, d, MBD_STAGE_VELOCITY);
+  } else if (have < MBD_STAGE_VELOCITY) {
     // only v moved: the poses' rates, then γ (Φ, Φq, Φt and their copies stand)
     mbd_kin_rates(m, d);
     rc = mbd_constraints_eval(m, d, MBD_EVAL_GAMMA, err);
@@ -46,12 +41,12 @@ int mbd_eval_to(const mbd_model *m, mbd_data *d, int stage, mbd_error *err) {
     }
     mbd_stage_reached(m, d, MBD_STAGE_VELOCITY);
   }
-  if (stage >= MBD_STAGE_FORCES && !mbd_stage_has(m, d, MBD_STAGE_FORCES)) {
+  if (stage >= MBD_STAGE_FORCES) {
     rc = mbd_forces_eval(m, d, err);
     if (rc != MBD_OK) {
       return rc;
     }
     mbd_stage_reached(m, d, MBD_STAGE_FORCES);
   }
-  return rc;
+  return MBD_OK;
 }

@@ -379,7 +379,7 @@ void mbd_stage_rekey(const mbd_model *m, mbd_data *d) {
 #endif
 }
 
-int mbd_stage_has(const mbd_model *m, const mbd_data *d, int stage) {
+int mbd_stage_check(const mbd_model *m, const mbd_data *d, int stage) {
   if (d->stage < stage) {
     return 0;
   }
