@@ -90,6 +90,18 @@ double mbd_pivot_watch(mbd_data *d, int piv, double ratio) {
   return start;
 }
 
+/* the solution [v̇; λ_a] of the leading system in d->augrhs into v̇ and λ (the inactive rows' 0):
+ * the acceleration stage */
+static void unpack(const mbd_model *m, mbd_data *d) {
+  int n = m->nv;
+  memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
+  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  for (int k = 0; k < d->ma; k++) {
+    d->lambda[d->active[k]] = d->augrhs[n + k];
+  }
+  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
+}
+
 /* the solve of eq 13 on the LU of the leading matrix, or Gauss's principle near a singular
  * configuration (a zero pivot, a pivot ratio fallen by AUG_GAUSS_REL, a solve that overflowed) */
 static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, int want_lambda,
@@ -167,16 +179,7 @@ static int dynamics(const mbd_model *m, mbd_data *d, const double *gamma_star, i
     }
     return mbd_dynamics_gauss(m, d, gamma_star, want_lambda, err);
   }
-  for (int i = 0; i < n; i++) {
-    d->vdot[i] = d->augrhs[i];
-  }
-  for (int r = 0; r < m->mrow; r++) {
-    d->lambda[r] = 0;
-  }
-  for (int k = 0; k < d->ma; k++) {
-    d->lambda[d->active[k]] = d->augrhs[n + k];
-  }
-  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
+  unpack(m, d);
   return MBD_OK;
 }
 
@@ -193,12 +196,7 @@ int mbd_dynamics_augmented_again(const mbd_model *m, mbd_data *d, const double *
   } else {
     mbd_lu_solve(N, d->aug, N, d->ipiv, d->augrhs, 1);
   }
-  memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
-  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
-  for (int k = 0; k < d->ma; k++) {
-    d->lambda[d->active[k]] = d->augrhs[n + k];
-  }
-  mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
+  unpack(m, d);
   return MBD_OK;
 }
 
