@@ -534,6 +534,30 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
       joint_constants(m, d, tj);
     }
   }
+  // planar pins: their points as the pose pass and the pin sweeps read them (tree_impl.h), and
+  // whether the whole tree is of them between rigid bodies (relative_aba.c: the pin sweeps)
+  t->pins = recursive && m->dim == 2 && t->ntj > 0;
+  for (int k = 0; k < t->ntj; k++) {
+    mbd_tree_joint *tj = &t->tj[k];
+    tj->ptk = tj->parent > 0 ? t->body_tj[tj->parent] : -1;
+    t->pins &= tj->pin && tj->kind == MBD_TJ_JOINT && m->body[tj->child].kind == MBD_BODY_RIGID2;
+    if (!tj->pin || m->dim != 2) {
+      continue;
+    }
+    for (int i = 0; i < 2; i++) {
+      double a1 = tj->s1[i] + tj->d0[i];
+      tj->pa[i] = tj->sigma > 0 ? a1 : tj->s2[i];
+      tj->pc[i] = tj->sigma > 0 ? tj->s2[i] : a1;
+    }
+    tj->pcc = tj->pc[0] * tj->pc[0] + tj->pc[1] * tj->pc[1];
+  }
+  for (int k = 0; k < t->ntj; k++) {
+    mbd_tree_joint *tj = &t->tj[k];
+    const mbd_tree_joint *tp = tj->ptk >= 0 ? &t->tj[tj->ptk] : NULL;
+    for (int i = 0; i < 2 && tj->pin && m->dim == 2; i++) {
+      tj->pl[i] = tp && tp->pin ? tj->pa[i] - tp->pc[i] : 0;
+    }
+  }
   mr->nq = mr->nv = nq;
   mr->nqi = nq;  // every tree coordinate is integrated (no surface parameters)
   mr->nblock = 1;

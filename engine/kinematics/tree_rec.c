@@ -104,8 +104,11 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     }
     memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
   }
-  // the cut joints' equations; the spatial relative angles' memos follow every joint
-  for (int ji = 0; ji < m->njoint; ji++) {
+  // the cut joints' equations (the tree joints have none); the spatial relative angles' memos
+  // follow every joint, so a spatial tree visits them all, a planar one its cut joints alone
+  int nvisit = dx == 1 ? m->njoint : m->tree->ncut;
+  for (int i = 0; i < nvisit; i++) {
+    int ji = dx == 1 ? i : m->tree->cut[i];
     const mbd_joint *j = &m->joint[ji];
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];

@@ -559,6 +559,8 @@ struct mbd_data {
   mbd_sparse *sp;          /* the sparse form (model/sparse.c), NULL for models it does not fit */
   struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
                                 in place of poseJ, else NULL */
+  struct mbd_pin_rec *pin;   /* tree models with pins (tree_impl.h, mbd_tree.pins): ntj records
+                                of the pin sweeps, else NULL */
   /* a model whose mass matrix and the inertia part of Q are constant (planar rigid bodies in
    * their own coordinates): built at the first evaluation, kept in M and Qg (forces.c) */
   int inertia_const;       /* 1: the model is such (set at allocation) */

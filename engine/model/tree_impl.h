@@ -54,6 +54,14 @@ typedef struct mbd_tree_joint {
   double c[4];         /* spatial: Euler parameters of C = A1ᵀA2 at assembly (unit);
                           planar: c[0] = θ2 − θ1 at assembly */
   double coord0[MBD_JOINT_MAXCOORD]; /* the joint's channel coordinates (its type's coord) at q = 0 */
+  /* planar pins (pin = 1, dim 2): the joint's point where the pose pass and the pin sweeps
+     (relative_aba.c) read it, chosen by sigma once */
+  double pa[2]; /* in the parent's frame (s1 + d0 when the child is body2, else s2) */
+  double pc[2]; /* in the child's frame (the other one) */
+  double pl[2]; /* from the parent's own joint point to this one, in the parent's frame (0 when
+                   the parent is the ground) */
+  double pcc;   /* |pc|² */
+  int ptk;      /* the parent's tree joint, −1 for the ground */
 } mbd_tree_joint;
 
 struct mbd_tree {
@@ -71,6 +79,10 @@ struct mbd_tree {
                          leaves each body's recursion F, S, c (mbd_tree_rec) instead of the
                          Jacobians over every coordinate, and the rows and forces go through
                          the tree's own stage (kinematics/tree_rec.c) */
+  int pins;           /* 1: a planar recursive tree whose every joint is a pin (tj->pin) and
+                         every moving body a planar rigid body (M_Y = diag(m, m, J)): without
+                         cut-joint or drive rows the recursion runs as the pin sweeps of
+                         relative_aba.c, over d->pin (below, mbd_pin_rec) */
   int norms_implicit; /* 1: a recursive tree whose rows are all Euler-parameter norms, past
                          TREE_NORMS_IMPLICIT_NV coordinates: the rows' entries 2pᵀ stay out of
                          the dense Φq and its active copy (one nonzero in every column, which
@@ -109,6 +121,21 @@ typedef struct mbd_tree_rec {
   double mu;     /* its multiplier */
   int nl;        /* local rows: 0 or 1 */
 } mbd_tree_rec;
+
+/* the pin sweeps (relative_aba.c) keep what goes from one joint to the next in one small record
+ * per tree joint, d->pin[k], in the tree's order (parents first): each sweep walks the array once
+ * in order (the inward sweep backwards), reading its own record and writing its parent's, where
+ * the records of mbd_tree_rec (2.9 KB a body, sized for the general joints) would put the same
+ * dozen numbers a stride of that size apart.  (One array per field, as the hand-written program
+ * keeps, streams the same way, but its nineteen pointers outnumber the registers of the loop.) */
+typedef struct mbd_pin_rec {
+  double i00, i01, i02, i11, i12, i22; /* Σ children's Fᵀ Ia F (symmetric): zero between sweeps */
+  double p0, p1, p2;                   /* Σ children's Fᵀ pa: zero between sweeps */
+  double f0, f1;                       /* F's column over the parent's angle, R90 A_p l */
+  double c0, c1;                       /* c: the joint point's quadratic term, −A_p l θ̇_p² */
+  double k0, k1, kp;                   /* the joint's terms of q̈ (left by the inward sweep) */
+  double a0, a1, a2;                   /* the joint point's Z̈ (left by the outward sweep) */
+} mbd_pin_rec;
 
 /* the size above which a norms-only recursive tree keeps its rows out of the dense Φq: above the
  * limit of the passage of singular configurations (augmented.c, AUG_PASS_MAX_NV), which reads Φq
