@@ -620,7 +620,7 @@ static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
  *
  *   Z̈_c = F Z̈_p + S q̈ + c,   F = [I f; 0 1],  f = R90 A_p l,  c = (−A_p l θ̇_p², 0)
  *
- * with l the parent-frame vector from the parent's own joint point to this one (tj->pl).  With
+ * with l the parent-frame vector from the parent's own joint point to this one.  With
  * a unit S the joint's terms are entries of IA (U = σ IA e₃, D = IA₃₃), and the articulated
  * inertia left for the parent, IA − U Uᵀ/D, has its third row and column zero, so that its carry
  * through F takes six products (backward_planar1, whose S, F and c are those of the body's
@@ -632,33 +632,27 @@ static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
  *
  * The q̈ is the general recursion's to round-off (the same equations eliminated body by body in
  * other coordinates).  What goes from one joint to the next lives in d->pin (tree_impl.h,
- * mbd_pin_rec), a small record per joint in the tree's order, which each sweep walks once; of
- * the bodies' records only M_Y and Q_Y (the force stage) are read, and of the poses A and θ̇.
- * MBD_OK, or MBD_E_SINGULAR naming the coordinate whose pivot vanished. */
+ * mbd_pin_rec), a small record per joint in the tree's order, which each sweep walks once: the
+ * pose pass leaves there A_c a_C, A_p l and θ̇², and of the bodies' records the sweeps read only
+ * M_Y and Q_Y (the force stage).  MBD_OK, or MBD_E_SINGULAR naming the coordinate whose pivot
+ * vanished. */
 ABA_SCALAR static int pin_backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  static const double none[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // a leaf's shares
   const mbd_tree *t = m->tree;
   for (int k = t->ntj - 1; k >= 0; k--) {
     const mbd_tree_joint *tj = &t->tj[k];
-    const mbd_pose *C = &d->pose[tj->child];
     const mbd_tree_rec *R = &d->trec[tj->child];
     mbd_pin_rec *r = &d->pin[k];
-    // the body's A_c a_C, its t and e, and M_Z, Q_Z (above)
-    double cc = C->A[0], sc = C->A[3], w2 = C->pd[0] * C->pd[0];
-    double ax = cc * tj->pc[0] - sc * tj->pc[1], ay = sc * tj->pc[0] + cc * tj->pc[1];
-    double mass = R->MY[0], t0 = ay, t1 = -ax;
-    double g0 = R->QY[0] - mass * ax * w2, g1 = R->QY[1] - mass * ay * w2;
-    // its articulated inertia IA = M_Z + children's, its bias force pA = −Q_Z + children's; the
-    // children's shares are read once, and set back to zero for the next sweep
-    double a00 = mass + r->i00, a01 = r->i01, a02 = mass * t0 + r->i02, a11 = mass + r->i11,
-           a12 = mass * t1 + r->i12, a22 = R->MY[8] + mass * tj->pcc + r->i22;
-    double b0 = r->p0 - g0, b1 = r->p1 - g1, b2 = r->p2 - (R->QY[2] + t0 * g0 + t1 * g1);
-    r->i00 = r->i01 = r->i02 = r->i11 = r->i12 = r->i22 = 0;
-    r->p0 = r->p1 = r->p2 = 0;
+    const double *sh = tj->pleaf ? none : r->s;
+    // the body's t = −R90 A_c a_C and e = A_c a_C θ̇², and M_Z, Q_Z (above)
+    double ax = r->ax, ay = r->ay, mass = R->MY[0], t0 = ay, t1 = -ax;
+    double g0 = R->QY[0] - mass * ax * r->w2, g1 = R->QY[1] - mass * ay * r->w2;
+    // its articulated inertia IA = M_Z + children's, its bias force pA = −Q_Z + children's
+    double a00 = mass + sh[0], a01 = sh[1], a02 = mass * t0 + sh[2], a11 = mass + sh[3],
+           a12 = mass * t1 + sh[4], a22 = R->MY[8] + mass * tj->pcc + sh[5];
+    double b0 = sh[6] - g0, b1 = sh[7] - g1, b2 = sh[8] - (R->QY[2] + t0 * g0 + t1 * g1);
     // the joint: D = Sᵀ IA S = a22; q̈ = −σ(b2 + a02 Z̈₀ + a12 Z̈₁ + a22 Z̈₂)/D (pin_forward)
     if (!(fabs(a22) > 0)) {
-      for (int l = 0; l < k; l++) {
-        d->pin[l] = (mbd_pin_rec){0};  // (the shares summed so far: the next sweep starts clean)
-      }
       char what[160];
       mbd_model_coord_name(m, tj->qadr, what, sizeof what);
       return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
@@ -671,11 +665,9 @@ ABA_SCALAR static int pin_backward(const mbd_model *m, mbd_data *d, mbd_error *e
     if (tj->ptk < 0) {
       continue;  // hung from the ground, which takes nothing
     }
-    // F and c of the joint from the parent's A_p l and θ̇_p
-    const mbd_pose *P = &d->pose[tj->parent];
-    double cp = P->A[0], sp = P->A[3], wp2 = P->pd[0] * P->pd[0];
-    double lx = cp * tj->pl[0] - sp * tj->pl[1], ly = sp * tj->pl[0] + cp * tj->pl[1];
-    double f0 = -ly, f1 = lx, c0 = -lx * wp2, c1 = -ly * wp2;
+    // F and c of the joint, from A_p l and the parent's θ̇
+    mbd_pin_rec *rp = &d->pin[tj->ptk];
+    double f0 = -r->ly, f1 = r->lx, c0 = -r->lx * rp->w2, c1 = -r->ly * rp->w2;
     r->f0 = f0;
     r->f1 = f1;
     r->c0 = c0;
@@ -685,16 +677,14 @@ ABA_SCALAR static int pin_backward(const mbd_model *m, mbd_data *d, mbd_error *e
     double q0 = b0 + e00 * c0 + e01 * c1 - k0 * b2, q1 = b1 + e01 * c0 + e11 * c1 - k1 * b2;
     // the parent's shares: Fᵀ Ia F = [E, E f; (E f)ᵀ, fᵀ E f], Fᵀ pa = (pa, f · pa)
     double h0 = e00 * f0 + e01 * f1, h1 = e01 * f0 + e11 * f1;
-    mbd_pin_rec *rp = &d->pin[tj->ptk];
-    rp->i00 += e00;
-    rp->i01 += e01;
-    rp->i11 += e11;
-    rp->i02 += h0;
-    rp->i12 += h1;
-    rp->i22 += f0 * h0 + f1 * h1;
-    rp->p0 += q0;
-    rp->p1 += q1;
-    rp->p2 += f0 * q0 + f1 * q1;
+    double out[9] = {e00, e01, h0, e11, h1, f0 * h0 + f1 * h1, q0, q1, f0 * q0 + f1 * q1};
+    if (tj->pfirst) {
+      memcpy(rp->s, out, sizeof out);
+    } else {
+      for (int i = 0; i < 9; i++) {
+        rp->s[i] += out[i];
+      }
+    }
   }
   return MBD_OK;
 }
@@ -720,12 +710,9 @@ static void pin_forward(const mbd_model *m, mbd_data *d, double *vdot, int flags
     r->a1 = a1;
     r->a2 = a2;
     if (flags) {
-      const mbd_pose *C = &d->pose[tj->child];
-      double cc = C->A[0], sc = C->A[3], w2 = C->pd[0] * C->pd[0];
-      double ax = cc * tj->pc[0] - sc * tj->pc[1], ay = sc * tj->pc[0] + cc * tj->pc[1];
       double *ya = d->trec[tj->child].a;
-      ya[0] = a0 + ay * a2 + ax * w2;
-      ya[1] = a1 - ax * a2 + ay * w2;
+      ya[0] = a0 + r->ay * a2 + r->ax * r->w2;
+      ya[1] = a1 - r->ax * a2 + r->ay * r->w2;
       ya[2] = a2;
     }
   }

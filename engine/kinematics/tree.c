@@ -335,7 +335,8 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
 }
 
 /* planar: R90 v = (−v1, v0) */
-static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data *d) {
+static void planar_child(const mbd_model *m, int k, mbd_data *d) {  // (tree joint k)
+  const mbd_tree_joint *tj = &m->tree->tj[k];
   int n = m->nv;
   const mbd_pose *P = &d->pose[tj->parent];
   mbd_pose *C = &d->pose[tj->child];
@@ -392,21 +393,38 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
       C->h[1] = hp1 - AaP1 * wp * wp - (RaC1 * hth - AaC1 * wc * wc);
       C->h[2] = hth;
     }
-    // the record F = [1 0 f0; 0 1 f1; 0 0 1], S = (s0, s1, σ), c = (c0, c1, 0): its constant
-    // entries are written once, when the data is allocated (model/data.c)
-    R->F[6] = RaP0 - RaC0;
-    R->F[7] = RaP1 - RaC1;
-    R->S[0] = -RaC0 * sg;
-    R->S[1] = -RaC1 * sg;
-    R->c[0] = -AaP0 * wp * wp - (-AaC0 * wc * wc);
-    R->c[1] = -AaP1 * wp * wp - (-AaC1 * wc * wc);
+    if (!d->pin || m->mrow > 0 || d->pin_yrec) {
+      // the record F = [1 0 f0; 0 1 f1; 0 0 1], S = (s0, s1, σ), c = (c0, c1, 0), its constant
+      // entries written once, when the data is allocated (model/data.c).  A tree of pins without
+      // rows runs the pin sweeps alone, which read their own record below: this one only when
+      // the velocity fit of tree_build.c asks (pin_yrec)
+      R->F[6] = RaP0 - RaC0;
+      R->F[7] = RaP1 - RaC1;
+      R->S[0] = -RaC0 * sg;
+      R->S[1] = -RaC1 * sg;
+      R->c[0] = -AaP0 * wp * wp - (-AaC0 * wc * wc);
+      R->c[1] = -AaP1 * wp * wp - (-AaC1 * wc * wc);
+    }
+    if (d->pin) {
+      // a tree of pins: what its sweeps read of the pose, in its record (tree_impl.h), the
+      // vector A_p l from the parent's joint point as A_p a_P less the parent's A_p a_C
+      mbd_pin_rec *pr = &d->pin[k];
+      pr->ax = AaC0;
+      pr->ay = AaC1;
+      pr->w2 = wc * wc;
+      if (tj->ptk >= 0) {
+        const mbd_pin_rec *pp = &d->pin[tj->ptk];
+        pr->lx = AaP0 - pp->ax;
+        pr->ly = AaP1 - pp->ay;
+      }
+    }
   } else if (tj->kind == MBD_TJ_FLOATING) {
     if (R) {
       rec_floating(R, 3);
     } else {
       memset(JC, 0, (size_t)3 * n * sizeof(double));
-      for (int k = 0; k < 3; k++) {
-        MBD_AT(JC, 3, k, tj->qadr + k) = 1;
+      for (int i = 0; i < 3; i++) {
+        MBD_AT(JC, 3, i, tj->qadr + i) = 1;
       }
     }
     C->r[0] = q[0];
@@ -505,7 +523,7 @@ void mbd_tree_poses(const mbd_model *m, mbd_data *d) {
     if (m->dim == 3) {
       spatial_child(m, &t->tj[k], d);
     } else {
-      planar_child(m, &t->tj[k], d);
+      planar_child(m, k, d);
     }
   }
 }

@@ -281,7 +281,9 @@ static int fit_velocities_rec(const mbd_model *m, const mbd_data *d, const mbd_m
   const mbd_tree *t = mr->tree;
   int ny = m->dim == 3 ? 7 : 3;
   memset(dr->v, 0, (size_t)mr->nv * sizeof(double));
+  dr->pin_yrec = 1;        // (every record's F and S, which a tree of pins may skip)
   mbd_tree_poses(mr, dr);  // F and S depend on the positions only
+  dr->pin_yrec = 0;
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
     const mbd_tree_rec *R = &dr->trec[tj->child];
@@ -551,11 +553,16 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     }
     tj->pcc = tj->pc[0] * tj->pc[0] + tj->pc[1] * tj->pc[1];
   }
+  // the order of the inward sweep's shares: a joint is a leaf until a child is met, and the
+  // first child met (from the end of the tree's order) sets its parent's shares
   for (int k = 0; k < t->ntj; k++) {
+    t->tj[k].pleaf = 1;
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
     mbd_tree_joint *tj = &t->tj[k];
-    const mbd_tree_joint *tp = tj->ptk >= 0 ? &t->tj[tj->ptk] : NULL;
-    for (int i = 0; i < 2 && tj->pin && m->dim == 2; i++) {
-      tj->pl[i] = tp && tp->pin ? tj->pa[i] - tp->pc[i] : 0;
+    tj->pfirst = tj->ptk >= 0 && t->tj[tj->ptk].pleaf;
+    if (tj->ptk >= 0) {
+      t->tj[tj->ptk].pleaf = 0;
     }
   }
   mr->nq = mr->nv = nq;

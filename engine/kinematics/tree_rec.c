@@ -177,6 +177,7 @@ static void add_force(const mbd_model *m, mbd_data *d, int b, const double *QY) 
 static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err) {
   (void)ud;
   int ny = ny_of(m);
+  double g0 = m->gravity[0], g1 = m->gravity[1];  // (read once: the records' stores may alias)
   // each body's mass matrix, gravity and velocity terms in its pose coordinates
   for (int b = 1; b < m->nbody; b++) {
     mbd_tree_rec *R = &d->trec[b];
@@ -188,8 +189,8 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
       M[0] = mass;
       M[4] = mass;
       M[8] = bd->inertia[8];
-      Q[0] = 0 + mass * m->gravity[0];
-      Q[1] = 0 + mass * m->gravity[1];
+      Q[0] = 0 + mass * g0;
+      Q[1] = 0 + mass * g1;
       Q[2] = 0;
       continue;
     }

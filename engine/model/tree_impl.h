@@ -58,10 +58,11 @@ typedef struct mbd_tree_joint {
      (relative_aba.c) read it, chosen by sigma once */
   double pa[2]; /* in the parent's frame (s1 + d0 when the child is body2, else s2) */
   double pc[2]; /* in the child's frame (the other one) */
-  double pl[2]; /* from the parent's own joint point to this one, in the parent's frame (0 when
-                   the parent is the ground) */
   double pcc;   /* |pc|² */
   int ptk;      /* the parent's tree joint, −1 for the ground */
+  int pfirst;   /* 1: the first of its parent's children the inward sweep meets (the last in
+                   the tree's order): it sets the parent's shares, the others add to them */
+  int pleaf;    /* 1: no child (no shares to read) */
 } mbd_tree_joint;
 
 struct mbd_tree {
@@ -123,18 +124,22 @@ typedef struct mbd_tree_rec {
 } mbd_tree_rec;
 
 /* the pin sweeps (relative_aba.c) keep what goes from one joint to the next in one small record
- * per tree joint, d->pin[k], in the tree's order (parents first): each sweep walks the array once
- * in order (the inward sweep backwards), reading its own record and writing its parent's, where
- * the records of mbd_tree_rec (2.9 KB a body, sized for the general joints) would put the same
- * dozen numbers a stride of that size apart.  (One array per field, as the hand-written program
- * keeps, streams the same way, but its nineteen pointers outnumber the registers of the loop.) */
+ * per tree joint, d->pin[k], in the tree's order (parents first): the pose pass and each sweep
+ * walk the array once in order (the inward sweep backwards), reading a joint's own record and
+ * its parent's, where the records of mbd_tree_rec (2.9 KB a body, sized for the general joints)
+ * would put the same dozen numbers a stride of that size apart.  (One array per field, as the
+ * hand-written program keeps them, streams the same way, but its two dozen pointers outnumber the
+ * registers of the loop.) */
 typedef struct mbd_pin_rec {
-  double i00, i01, i02, i11, i12, i22; /* Σ children's Fᵀ Ia F (symmetric): zero between sweeps */
-  double p0, p1, p2;                   /* Σ children's Fᵀ pa: zero between sweeps */
-  double f0, f1;                       /* F's column over the parent's angle, R90 A_p l */
-  double c0, c1;                       /* c: the joint point's quadratic term, −A_p l θ̇_p² */
-  double k0, k1, kp;                   /* the joint's terms of q̈ (left by the inward sweep) */
-  double a0, a1, a2;                   /* the joint point's Z̈ (left by the outward sweep) */
+  double ax, ay; /* A_c a_C: from the body's centre to its joint point (the pose pass) */
+  double lx, ly; /* A_p l: from the parent's joint point to this one (the pose pass) */
+  double w2;     /* the body's θ̇² (the pose pass) */
+  double s[9];   /* the children's shares: Σ Fᵀ Ia F (entries 00 01 02 11 12 22) and Σ Fᵀ pa
+                    (the inward sweep: the first child met sets them, the others add) */
+  double f0, f1; /* F's column over the parent's angle, R90 A_p l */
+  double c0, c1; /* c: the joint point's quadratic term, −A_p l θ̇_p² */
+  double k0, k1, kp; /* the joint's terms of q̈ (left by the inward sweep) */
+  double a0, a1, a2; /* the joint point's Z̈ (left by the outward sweep) */
 } mbd_pin_rec;
 
 /* the size above which a norms-only recursive tree keeps its rows out of the dense Φq: above the
