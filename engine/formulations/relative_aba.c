@@ -807,8 +807,10 @@ static void body_accelerations(const mbd_model *m, mbd_data *d) {
 static int split_rows(const mbd_model *m, mbd_data *d, const double *gamma_star, int *gidx) {
   const mbd_tree *t = m->tree;
   // (planar trees have no Euler parameters: their records' nl stay the allocation's zeros)
-  for (int k = 0; m->dim == 3 && k < t->ntj; k++) {
-    d->trec[t->tj[k].child].nl = 0;
+  if (m->dim == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      d->trec[t->tj[k].child].nl = 0;
+    }
   }
   int mg = 0;
   for (int k = 0; k < d->ma; k++) {
@@ -983,10 +985,12 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
   }
   // the local rows' multipliers; each body's Ÿ for the Cartesian state of a sample
   const mbd_tree *t = m->tree;
-  for (int k = 0; m->dim == 3 && k < t->ntj; k++) {
-    const mbd_tree_joint *tj = &t->tj[k];
-    if (d->trec[tj->child].nl && tj->norm >= 0) {
-      d->lambda[tj->norm] = d->trec[tj->child].mu;
+  if (m->dim == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      const mbd_tree_joint *tj = &t->tj[k];
+      if (d->trec[tj->child].nl && tj->norm >= 0) {
+        d->lambda[tj->norm] = d->trec[tj->child].mu;
+      }
     }
   }
   if (flags && mg > 0) {

@@ -106,9 +106,7 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
   }
   // the cut joints' equations (the tree joints have none); the spatial relative angles' memos
   // follow every joint, so a spatial tree visits them all, a planar one its cut joints alone
-  int nvisit = dx == 1 ? m->njoint : m->tree->ncut;
-  for (int i = 0; i < nvisit; i++) {
-    int ji = dx == 1 ? i : m->tree->cut[i];
+  for (int ji = 0; dx == 1 && ji < m->njoint; ji++) {
     const mbd_joint *j = &m->joint[ji];
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];
@@ -118,8 +116,18 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     for (int k = 0; k < j->nrow; k++) {
       put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);
     }
-    if (dx == 1 && jt->angle_coord[1] >= 0) {
+    if (jt->angle_coord[1] >= 0) {
       d->angle_memo[ji] = mbd_joint_angle_value(m, d, ji);
+    }
+  }
+  for (int i = 0; dx == 0 && i < m->tree->ncut; i++) {
+    const mbd_joint *j = &m->joint[m->tree->cut[i]];
+    mbd_row rows[MBD_JOINT_MAXROW];
+    if (j->nrow > 0) {
+      mbd_joint_rows(m, d, m->tree->cut[i], rows);
+    }
+    for (int k = 0; k < j->nrow; k++) {
+      put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);
     }
   }
   // drives: coordinate(q) − f(t) = 0 (constraints.c)
