@@ -59,6 +59,7 @@ typedef struct mbd_tree_joint {
   double pa[2]; /* in the parent's frame (s1 + d0 when the child is body2, else s2) */
   double pc[2]; /* in the child's frame (the other one) */
   double pcc;   /* |pc|² */
+  /* the tree's order as the pin sweeps walk it (set for every tree) */
   int ptk;      /* the parent's tree joint, −1 for the ground */
   int pfirst;   /* 1: the first of its parent's children the inward sweep meets (the last in
                    the tree's order): it sets the parent's shares, the others add to them */
@@ -127,9 +128,9 @@ typedef struct mbd_tree_rec {
  * per tree joint, d->pin[k], in the tree's order (parents first): the pose pass and each sweep
  * walk the array once in order (the inward sweep backwards), reading a joint's own record and
  * its parent's, where the records of mbd_tree_rec (2.9 KB a body, sized for the general joints)
- * would put the same dozen numbers a stride of that size apart.  (One array per field, as the
- * hand-written program keeps them, streams the same way, but its two dozen pointers outnumber the
- * registers of the loop.) */
+ * would put the same dozen numbers a stride of that size apart.  The hand-written program keeps
+ * one array per field instead; a record of 192 bytes streams through the cache the same way and
+ * reaches all its fields from one address. */
 typedef struct mbd_pin_rec {
   double ax, ay; /* A_c a_C: from the body's centre to its joint point (the pose pass) */
   double lx, ly; /* A_p l: from the parent's joint point to this one (the pose pass) */
