@@ -637,13 +637,12 @@ static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
  * M_Y and Q_Y (the force stage).  MBD_OK, or MBD_E_SINGULAR naming the coordinate whose pivot
  * vanished. */
 ABA_SCALAR static int pin_backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
-  static const double none[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // a leaf's shares
   const mbd_tree *t = m->tree;
   for (int k = t->ntj - 1; k >= 0; k--) {
     const mbd_tree_joint *tj = &t->tj[k];
     const mbd_tree_rec *R = &d->trec[tj->child];
     mbd_pin_rec *r = &d->pin[k];
-    const double *sh = tj->pleaf ? none : r->s;
+    const double *sh = r->s;  // (a leaf's: no child writes them, they stay the allocation's 0)
     // the body's t = −R90 A_c a_C and e = A_c a_C θ̇², and M_Z, Q_Z (above)
     double ax = r->ax, ay = r->ay, mass = R->MY[0], t0 = ay, t1 = -ax;
     double g0 = R->QY[0] - mass * ax * r->w2, g1 = R->QY[1] - mass * ay * r->w2;

@@ -63,7 +63,7 @@ typedef struct mbd_tree_joint {
   int ptk;      /* the parent's tree joint, −1 for the ground */
   int pfirst;   /* 1: the first of its parent's children the inward sweep meets (the last in
                    the tree's order): it sets the parent's shares, the others add to them */
-  int pleaf;    /* 1: no child (no shares to read) */
+  int pleaf;    /* 1: no child (its shares in d->pin stay the allocation's zeros) */
 } mbd_tree_joint;
 
 struct mbd_tree {
