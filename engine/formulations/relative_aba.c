@@ -72,6 +72,15 @@ static int ny_of(const mbd_model *m) { return m->dim == 3 ? 7 : 3; }
 #define ABA_INLINE static inline
 #endif
 
+/* GCC's straight-line (SLP) vectorizer pairs pin_backward's scalar products into two-lane
+ * operations whose shuffles cost more instructions than the pairs save (23 of its ≈ 190 a joint
+ * on the 128-link chain, and no time): that sweep is compiled scalar */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ABA_SCALAR __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define ABA_SCALAR
+#endif
+
 /* the inverse W (N×N, column-major, N = nq + nl ≤ 8) of the joint's bordered matrix
  * [D nᵀ; n 0] (D = SᵀIA S, nq×nq symmetric; n the local row, nl = 0 or 1), by projection: with
  * B (nq × (nq − nl), orthonormal columns) spanning the null space of n and x₀ = nᵀ/|n|²,
@@ -601,6 +610,113 @@ static void forward(const mbd_model *m, mbd_data *d, double *vdot) {
   }
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* the pin sweeps                                                                              */
+
+/* A planar tree of pins between rigid bodies (mbd_tree.pins: every planar pendulum chain) runs
+ * the same recursion in other pose coordinates, those of each body's joint point: Z = (x, y, θ)
+ * with (x, y) the point where the body hangs from its parent (r + A a_C, a_C = tj->pc) and θ its
+ * angle, still global.  The joint turns the body about that point, so S = (0, 0, σ) and
+ *
+ *   Z̈_c = F Z̈_p + S q̈ + c,   F = [I f; 0 1],  f = R90 A_p l,  c = (−A_p l θ̇_p², 0)
+ *
+ * with l the parent-frame vector from the parent's own joint point to this one.  With
+ * a unit S the joint's terms are entries of IA (U = σ IA e₃, D = IA₃₃), and the articulated
+ * inertia left for the parent, IA − U Uᵀ/D, has its third row and column zero, so that its carry
+ * through F takes six products (backward_planar1, whose S, F and c are those of the body's
+ * centre, forms U, D and the full 3 × 3 Fᵀ Ia F).  The body's own M_Y = diag(m, m, J) and Q_Y
+ * come to Z by Y = T Z, Ẏ = T Ż, Ÿ = T Z̈ + e with
+ *
+ *   T = [I t; 0 1],  t = −R90 A_c a_C,  e = (A_c a_C θ̇², 0):
+ *   M_Z = Tᵀ M_Y T = [m I, m t; m tᵀ, J + m |a_C|²],  Q_Z = Tᵀ (Q_Y − M_Y e).
+ *
+ * The q̈ is the general recursion's to round-off (the same equations eliminated body by body in
+ * other coordinates).  What goes from one joint to the next lives in d->pin (tree_impl.h,
+ * mbd_pin_rec), a small record per joint in the tree's order, which each sweep walks once: the
+ * pose pass leaves there A_c a_C, A_p l and θ̇², and of the bodies' records the sweeps read only
+ * M_Y and Q_Y (the force stage).  MBD_OK, or MBD_E_SINGULAR naming the coordinate whose pivot
+ * vanished. */
+ABA_SCALAR static int pin_backward(const mbd_model *m, mbd_data *d, mbd_error *err) {
+  const mbd_tree *t = m->tree;
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    const mbd_tree_rec *R = &d->trec[tj->child];
+    mbd_pin_rec *r = &d->pin[k];
+    const double *sh = r->s;  // (a leaf's: no child writes them, they stay the allocation's 0)
+    // the body's t = −R90 A_c a_C and e = A_c a_C θ̇², and M_Z, Q_Z (above)
+    double ax = r->ax, ay = r->ay, mass = R->MY[0], t0 = ay, t1 = -ax;
+    double g0 = R->QY[0] - mass * ax * r->w2, g1 = R->QY[1] - mass * ay * r->w2;
+    // its articulated inertia IA = M_Z + children's, its bias force pA = −Q_Z + children's
+    double a00 = mass + sh[0], a01 = sh[1], a02 = mass * t0 + sh[2], a11 = mass + sh[3],
+           a12 = mass * t1 + sh[4], a22 = R->MY[8] + mass * tj->pcc + sh[5];
+    double b0 = sh[6] - g0, b1 = sh[7] - g1, b2 = sh[8] - (R->QY[2] + t0 * g0 + t1 * g1);
+    // the joint: D = Sᵀ IA S = a22; q̈ = −σ(b2 + a02 Z̈₀ + a12 Z̈₁ + a22 Z̈₂)/D (pin_forward)
+    if (!(fabs(a22) > 0)) {
+      char what[160];
+      mbd_model_coord_name(m, tj->qadr, what, sizeof what);
+      return MBD_FAIL(err, MBD_E_SINGULAR, MSG_FORM_SINGULAR_LEADING, d->t,
+                      "articulated inertia without a pivot", what);
+    }
+    double K = 1 / a22, k0 = a02 * K, k1 = a12 * K;
+    r->k0 = k0;
+    r->k1 = k1;
+    r->kp = b2 * K;
+    if (tj->ptk < 0) {
+      continue;  // hung from the ground, which takes nothing
+    }
+    // F and c of the joint, from A_p l and the parent's θ̇
+    mbd_pin_rec *rp = &d->pin[tj->ptk];
+    double f0 = -r->ly, f1 = r->lx, c0 = -r->lx * rp->w2, c1 = -r->ly * rp->w2;
+    r->f0 = f0;
+    r->f1 = f1;
+    r->c0 = c0;
+    r->c1 = c1;
+    // Ia = IA − U Uᵀ/D and pa = pA + Ia c + U u/D (u = −σ b2): their third entries vanish
+    double e00 = a00 - a02 * k0, e01 = a01 - a02 * k1, e11 = a11 - a12 * k1;
+    double q0 = b0 + e00 * c0 + e01 * c1 - k0 * b2, q1 = b1 + e01 * c0 + e11 * c1 - k1 * b2;
+    // the parent's shares: Fᵀ Ia F = [E, E f; (E f)ᵀ, fᵀ E f], Fᵀ pa = (pa, f · pa)
+    double h0 = e00 * f0 + e01 * f1, h1 = e01 * f0 + e11 * f1;
+    double out[9] = {e00, e01, h0, e11, h1, f0 * h0 + f1 * h1, q0, q1, f0 * q0 + f1 * q1};
+    if (tj->pfirst) {
+      memcpy(rp->s, out, sizeof out);
+    } else {
+      for (int i = 0; i < 9; i++) {
+        rp->s[i] += out[i];
+      }
+    }
+  }
+  return MBD_OK;
+}
+
+/* ground to leaves: Z̈ = F Z̈_p + c, q̈ = −σ(kp + k0 Z̈₀ + k1 Z̈₁ + Z̈₂), Z̈₂ += σ q̈; with a sample
+ * (flags) each body's Ÿ = T Z̈ + e in its record, for the Cartesian state */
+static void pin_forward(const mbd_model *m, mbd_data *d, double *vdot, int flags) {
+  const mbd_tree *t = m->tree;
+  for (int k = 0; k < t->ntj; k++) {
+    const mbd_tree_joint *tj = &t->tj[k];
+    mbd_pin_rec *r = &d->pin[k];
+    double a0 = 0, a1 = 0, a2 = 0;
+    if (tj->ptk >= 0) {
+      const mbd_pin_rec *rp = &d->pin[tj->ptk];
+      a2 = rp->a2;
+      a0 = rp->a0 + r->f0 * a2 + r->c0;
+      a1 = rp->a1 + r->f1 * a2 + r->c1;
+    }
+    double x = r->kp + r->k0 * a0 + r->k1 * a1;
+    vdot[tj->qadr] = -tj->sigma * (x + a2);
+    a2 = -x;  // Z̈₂ + σ q̈
+    r->a0 = a0;
+    r->a1 = a1;
+    r->a2 = a2;
+    if (flags) {
+      double *ya = d->trec[tj->child].a;
+      ya[0] = a0 + r->ay * a2 + r->ax * r->w2;
+      ya[1] = a1 - r->ax * a2 + r->ay * r->w2;
+      ya[2] = a2;
+    }
+  }
+}
+
 /* x = M̄⁻¹ τ on the local rows' null space (τ over the joint coordinates with stride ldt): the
  * recursion of the first pass with only τ as force, no velocity terms and no local right-hand
  * sides; with add_mu the local rows' multipliers gain their share.  The records' pA, u, a are its
@@ -689,8 +805,11 @@ static void body_accelerations(const mbd_model *m, mbd_data *d) {
  * (n, γ*), the other active rows' places among the active rows to gidx; their number */
 static int split_rows(const mbd_model *m, mbd_data *d, const double *gamma_star, int *gidx) {
   const mbd_tree *t = m->tree;
-  for (int k = 0; k < t->ntj; k++) {
-    d->trec[t->tj[k].child].nl = 0;
+  // (planar trees have no Euler parameters: their records' nl stay the allocation's zeros)
+  if (m->dim == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      d->trec[t->tj[k].child].nl = 0;
+    }
   }
   int mg = 0;
   for (int k = 0; k < d->ma; k++) {
@@ -724,6 +843,17 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
   int n = m->nv, ma = d->ma;
   int *gidx = d->iwork;
   int mg = split_rows(m, d, gamma_star, gidx);
+  if (m->tree->pins && mg == 0) {
+    // a planar tree of pins with no row outside it: the pin sweeps, and that is all
+    int rc = pin_backward(m, d, err);
+    if (rc < 0) {
+      return rc;
+    }
+    pin_forward(m, d, d->vdot, flags);
+    memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));  // (rows set aside, if any)
+    d->have_dynamics = 1;
+    return MBD_OK;
+  }
   // the tree with its local rows: q̈₀
   int rc = backward(m, d, err);
   if (rc < 0) {
@@ -854,10 +984,12 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
   }
   // the local rows' multipliers; each body's Ÿ for the Cartesian state of a sample
   const mbd_tree *t = m->tree;
-  for (int k = 0; k < t->ntj; k++) {
-    const mbd_tree_joint *tj = &t->tj[k];
-    if (d->trec[tj->child].nl && tj->norm >= 0) {
-      d->lambda[tj->norm] = d->trec[tj->child].mu;
+  if (m->dim == 3) {
+    for (int k = 0; k < t->ntj; k++) {
+      const mbd_tree_joint *tj = &t->tj[k];
+      if (d->trec[tj->child].nl && tj->norm >= 0) {
+        d->lambda[tj->norm] = d->trec[tj->child].mu;
+      }
     }
   }
   if (flags && mg > 0) {

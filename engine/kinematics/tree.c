@@ -335,7 +335,8 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
 }
 
 /* planar: R90 v = (−v1, v0) */
-static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data *d) {
+static void planar_child(const mbd_model *m, int k, mbd_data *d) {  // (tree joint k)
+  const mbd_tree_joint *tj = &m->tree->tj[k];
   int n = m->nv;
   const mbd_pose *P = &d->pose[tj->parent];
   mbd_pose *C = &d->pose[tj->child];
@@ -356,9 +357,9 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
   if (fast) {
     // the recursive solve's revolute joint (every planar chain's), written out: the general
     // branch below with the displacement and the points' rates zero (the same operations, in
-    // the same order, on the terms that remain), but the child's cos, sin by the angle sum.  The pose's other entries keep
-    // the zeros of the first pass (the memset above), and cos, sin come first (fewer
-    // values live across the call).
+    // the same order, on the terms that remain), but the child's cos, sin by the angle sum.  The
+    // pose's other entries keep the zeros of the first pass (the memset above), and cos, sin
+    // come first (fewer values live across the call).
     double th = q[tj->rot], thd = v[tj->rot], sg = tj->sigma;
     double rel = sg * (tj->c[0] + th), pc = P->p[0] + rel;
     if (moving) {
@@ -373,11 +374,7 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
     }
     C->p[0] = pc;
     C->pd[0] = P->pd[0] + sg * thd;
-    double hth = moving ? P->h[2] : 0;
-    C->h[2] = hth;
-    double a1x = tj->s1[0] + tj->d0[0], a1y = tj->s1[1] + tj->d0[1];
-    double aPx = sg > 0 ? a1x : tj->s2[0], aPy = sg > 0 ? a1y : tj->s2[1];
-    double aCx = sg > 0 ? tj->s2[0] : a1x, aCy = sg > 0 ? tj->s2[1] : a1y;
+    double aPx = tj->pa[0], aPy = tj->pa[1], aCx = tj->pc[0], aCy = tj->pc[1];
     double cp = P->A[0], sp = P->A[3];
     double AaP0 = cp * aPx - sp * aPy, AaP1 = sp * aPx + cp * aPy;
     double AaC0 = cc * aCx - sc * aCy, AaC1 = sc * aCx + cc * aCy;
@@ -387,30 +384,47 @@ static void planar_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data 
     C->r[1] = P->r[1] + AaP1 - AaC1;
     C->rd[0] = P->rd[0] + RaP0 * wp - RaC0 * wc;
     C->rd[1] = P->rd[1] + RaP1 * wp - RaC1 * wc;
-    double hp0 = moving ? P->h[0] + RaP0 * P->h[2] : 0, hp1 = moving ? P->h[1] + RaP1 * P->h[2] : 0;
-    C->h[0] = hp0 - AaP0 * wp * wp - (RaC0 * hth - AaC0 * wc * wc);
-    C->h[1] = hp1 - AaP1 * wp * wp - (RaC1 * hth - AaC1 * wc * wc);
-    double *F = R->F, *S = R->S;
-    F[0] = 1;
-    F[1] = F[2] = F[3] = 0;
-    F[4] = 1;
-    F[5] = 0;
-    F[6] = RaP0 - RaC0;
-    F[7] = RaP1 - RaC1;
-    F[8] = 1;
-    S[0] = -RaC0 * sg;
-    S[1] = -RaC1 * sg;
-    S[2] = sg;
-    R->c[0] = -AaP0 * wp * wp - (-AaC0 * wc * wc);
-    R->c[1] = -AaP1 * wp * wp - (-AaC1 * wc * wc);
-    R->c[2] = 0;
+    if (m->mrow > 0) {
+      // the quadratic terms h, which only the rows' γ read in the recursive solve (tree_rec.c:
+      // put_row): a model without rows leaves them at the first pass's zeros
+      double hth = moving ? P->h[2] : 0;
+      double hp0 = moving ? P->h[0] + RaP0 * hth : 0, hp1 = moving ? P->h[1] + RaP1 * hth : 0;
+      C->h[0] = hp0 - AaP0 * wp * wp - (RaC0 * hth - AaC0 * wc * wc);
+      C->h[1] = hp1 - AaP1 * wp * wp - (RaC1 * hth - AaC1 * wc * wc);
+      C->h[2] = hth;
+    }
+    if (!d->pin || m->mrow > 0 || d->pin_yrec) {
+      // the record F = [1 0 f0; 0 1 f1; 0 0 1], S = (s0, s1, σ), c = (c0, c1, 0), its constant
+      // entries written once, when the data is allocated (model/data.c).  A tree of pins without
+      // rows runs the pin sweeps alone, which read their own record below: this one only when
+      // the velocity fit of tree_build.c asks (pin_yrec)
+      R->F[6] = RaP0 - RaC0;
+      R->F[7] = RaP1 - RaC1;
+      R->S[0] = -RaC0 * sg;
+      R->S[1] = -RaC1 * sg;
+      R->c[0] = -AaP0 * wp * wp - (-AaC0 * wc * wc);
+      R->c[1] = -AaP1 * wp * wp - (-AaC1 * wc * wc);
+    }
+    if (d->pin) {
+      // a tree of pins: what its sweeps read of the pose, in its record (tree_impl.h), the
+      // vector A_p l from the parent's joint point as A_p a_P less the parent's A_p a_C
+      mbd_pin_rec *pr = &d->pin[k];
+      pr->ax = AaC0;
+      pr->ay = AaC1;
+      pr->w2 = wc * wc;
+      if (tj->ptk >= 0) {
+        const mbd_pin_rec *pp = &d->pin[tj->ptk];
+        pr->lx = AaP0 - pp->ax;
+        pr->ly = AaP1 - pp->ay;
+      }
+    }
   } else if (tj->kind == MBD_TJ_FLOATING) {
     if (R) {
       rec_floating(R, 3);
     } else {
       memset(JC, 0, (size_t)3 * n * sizeof(double));
-      for (int k = 0; k < 3; k++) {
-        MBD_AT(JC, 3, k, tj->qadr + k) = 1;
+      for (int i = 0; i < 3; i++) {
+        MBD_AT(JC, 3, i, tj->qadr + i) = 1;
       }
     }
     C->r[0] = q[0];
@@ -509,7 +523,7 @@ void mbd_tree_poses(const mbd_model *m, mbd_data *d) {
     if (m->dim == 3) {
       spatial_child(m, &t->tj[k], d);
     } else {
-      planar_child(m, &t->tj[k], d);
+      planar_child(m, k, d);
     }
   }
 }

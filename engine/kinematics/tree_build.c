@@ -281,7 +281,9 @@ static int fit_velocities_rec(const mbd_model *m, const mbd_data *d, const mbd_m
   const mbd_tree *t = mr->tree;
   int ny = m->dim == 3 ? 7 : 3;
   memset(dr->v, 0, (size_t)mr->nv * sizeof(double));
+  dr->pin_yrec = 1;        // (every record's F and S, which a tree of pins may skip)
   mbd_tree_poses(mr, dr);  // F and S depend on the positions only
+  dr->pin_yrec = 0;
   for (int k = 0; k < t->ntj; k++) {
     const mbd_tree_joint *tj = &t->tj[k];
     const mbd_tree_rec *R = &dr->trec[tj->child];
@@ -532,6 +534,35 @@ int mbd_tree_build_ex(const mbd_model *m, const mbd_data *d, const char *const *
     nq += tj->nq;
     if (tj->joint >= 0) {
       joint_constants(m, d, tj);
+    }
+  }
+  // planar pins: their points as the pose pass and the pin sweeps read them (tree_impl.h), and
+  // whether the whole tree is of them between rigid bodies (relative_aba.c: the pin sweeps)
+  t->pins = recursive && m->dim == 2 && t->ntj > 0;
+  for (int k = 0; k < t->ntj; k++) {
+    mbd_tree_joint *tj = &t->tj[k];
+    tj->ptk = tj->parent > 0 ? t->body_tj[tj->parent] : -1;
+    t->pins &= tj->pin && tj->kind == MBD_TJ_JOINT && m->body[tj->child].kind == MBD_BODY_RIGID2;
+    if (!tj->pin || m->dim != 2) {
+      continue;
+    }
+    for (int i = 0; i < 2; i++) {
+      double a1 = tj->s1[i] + tj->d0[i];
+      tj->pa[i] = tj->sigma > 0 ? a1 : tj->s2[i];
+      tj->pc[i] = tj->sigma > 0 ? tj->s2[i] : a1;
+    }
+    tj->pcc = tj->pc[0] * tj->pc[0] + tj->pc[1] * tj->pc[1];
+  }
+  // the order of the inward sweep's shares: a joint is a leaf until a child is met, and the
+  // first child met (from the end of the tree's order) sets its parent's shares
+  for (int k = 0; k < t->ntj; k++) {
+    t->tj[k].pleaf = 1;
+  }
+  for (int k = t->ntj - 1; k >= 0; k--) {
+    mbd_tree_joint *tj = &t->tj[k];
+    tj->pfirst = tj->ptk >= 0 && t->tj[tj->ptk].pleaf;
+    if (tj->ptk >= 0) {
+      t->tj[tj->ptk].pleaf = 0;
     }
   }
   mr->nq = mr->nv = nq;

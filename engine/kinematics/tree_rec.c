@@ -104,8 +104,9 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     }
     memset(d->phit, 0, (size_t)m->mrow * sizeof(double));
   }
-  // the cut joints' equations; the spatial relative angles' memos follow every joint
-  for (int ji = 0; ji < m->njoint; ji++) {
+  // the cut joints' equations (the tree joints have none); the spatial relative angles' memos
+  // follow every joint, so a spatial tree visits them all, a planar one its cut joints alone
+  for (int ji = 0; dx == 1 && ji < m->njoint; ji++) {
     const mbd_joint *j = &m->joint[ji];
     const mbd_joint_type_desc *jt = mbd_joint_type_get(j->type);
     mbd_row rows[MBD_JOINT_MAXROW];
@@ -115,8 +116,18 @@ static int rec_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_er
     for (int k = 0; k < j->nrow; k++) {
       put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);
     }
-    if (dx == 1 && jt->angle_coord[1] >= 0) {
+    if (jt->angle_coord[1] >= 0) {
       d->angle_memo[ji] = mbd_joint_angle_value(m, d, ji);
+    }
+  }
+  for (int i = 0; dx == 0 && i < m->tree->ncut; i++) {
+    const mbd_joint *j = &m->joint[m->tree->cut[i]];
+    mbd_row rows[MBD_JOINT_MAXROW];
+    if (j->nrow > 0) {
+      mbd_joint_rows(m, d, m->tree->cut[i], rows);
+    }
+    for (int k = 0; k < j->nrow; k++) {
+      put_row(m, d, j->row0 + k, j->body1, j->body2, &rows[k], -rows[k].h, all);
     }
   }
   // drives: coordinate(q) − f(t) = 0 (constraints.c)
@@ -174,6 +185,7 @@ static void add_force(const mbd_model *m, mbd_data *d, int b, const double *QY) 
 static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err) {
   (void)ud;
   int ny = ny_of(m);
+  double g0 = m->gravity[0], g1 = m->gravity[1];  // (read once: the records' stores may alias)
   // each body's mass matrix, gravity and velocity terms in its pose coordinates
   for (int b = 1; b < m->nbody; b++) {
     mbd_tree_rec *R = &d->trec[b];
@@ -185,8 +197,8 @@ static int rec_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err)
       M[0] = mass;
       M[4] = mass;
       M[8] = bd->inertia[8];
-      Q[0] = 0 + mass * m->gravity[0];
-      Q[1] = 0 + mass * m->gravity[1];
+      Q[0] = 0 + mass * g0;
+      Q[1] = 0 + mass * g1;
       Q[2] = 0;
       continue;
     }

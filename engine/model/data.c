@@ -19,7 +19,7 @@ void mbd_data_free(mbd_data *d) {
                 d->M,      d->Q,      d->phi_a,   d->phiq_a, d->gamma_a,    d->phit_a,
                 d->aug,    d->augrhs, d->ipiv,    d->work,   d->iwork,      d->tmp_n,
                 d->tmp_m,  d->cstate, d->Q0,     d->evlog,   d->jfstate, d->flexws, d->evwork,
-                d->poseJ,  d->trec,   d->Qg,     d->drive_t, d->drive_f, d->grs};
+                d->poseJ,  d->trec,   d->pin,    d->Qg,     d->drive_t, d->drive_f, d->grs};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     free(ps[i]);
   }
@@ -160,10 +160,23 @@ static mbd_data *alloc_data(const mbd_model *m, int rows_sparse, mbd_error *err)
   // or for the recursive solve their recursion records (O(nbody), not O(nbody·nv))
   if (m->tree && m->tree->recursive) {
     d->trec = calloc((size_t)m->nbody, sizeof *d->trec);
-    if (!d->trec) {
+    if (m->tree->pins) {
+      d->pin = calloc((size_t)(m->tree->ntj ? m->tree->ntj : 1), sizeof *d->pin);
+    }
+    if (!d->trec || (m->tree->pins && !d->pin)) {
       mbd_data_free(d);
       MBD_FAIL(err, MBD_E_NOMEM, MSG_MODEL_DATA_SIZE_NOMEM, m->name, m->nv, m->mrow);
       return NULL;
+    }
+    // a planar pin's record has F = [1 0 f0; 0 1 f1; 0 0 1], S = (s0, s1, σ), c = (c0, c1, 0):
+    // the pose pass writes f, s and c alone (kinematics/tree.c), so the constants go in here
+    for (int k = 0; m->dim == 2 && k < m->tree->ntj; k++) {
+      const mbd_tree_joint *tj = &m->tree->tj[k];
+      if (tj->pin) {
+        mbd_tree_rec *R = &d->trec[tj->child];
+        R->F[0] = R->F[4] = R->F[8] = 1;
+        R->S[2] = tj->sigma;
+      }
     }
   } else if (m->tree) {
     d->poseJ = calloc((size_t)m->nbody * MBD_NY_MAX * nn, sizeof(double));

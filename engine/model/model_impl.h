@@ -591,6 +591,10 @@ struct mbd_data {
   mbd_sparse *sp;          /* the sparse form (model/sparse_pattern.c), NULL for models it does not fit */
   struct mbd_tree_rec *trec; /* tree models of the recursive solve: nbody records (tree_impl.h)
                                 in place of poseJ, else NULL */
+  struct mbd_pin_rec *pin;   /* tree models with pins (tree_impl.h, mbd_tree.pins): ntj records
+                                of the pin sweeps, else NULL */
+  int pin_yrec;              /* 1: the pose pass writes the pins' trec F, S, c even where the pin
+                                sweeps alone read the poses (kinematics/tree.c) */
   /* a model whose mass matrix and the inertia part of Q are constant (planar rigid bodies in
    * their own coordinates): built at the first evaluation, kept in M and Qg (forces.c) */
   int inertia_const;       /* 1: the model is such (set at allocation) */
