@@ -851,7 +851,7 @@ int mbd_relative_aba(const mbd_model *m, mbd_data *d, const double *gamma_star, 
     }
     pin_forward(m, d, d->vdot, flags);
     memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));  // (rows set aside, if any)
-    d->have_dynamics = 1;
+    mbd_stage_reached(m, d, MBD_STAGE_ACCELERATION);
     return MBD_OK;
   }
   // the tree with its local rows: q̈₀
