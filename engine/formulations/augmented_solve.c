@@ -92,10 +92,15 @@ double mbd_pivot_watch(mbd_data *d, int piv, double ratio) {
 
 /* the solution [v̇; λ_a] of the leading system in d->augrhs into v̇ and λ (the inactive rows' 0):
  * the acceleration stage */
-static void unpack(const mbd_model *m, mbd_data *d) {
+static inline void unpack(const mbd_model *m, mbd_data *d) {
   int n = m->nv;
-  memcpy(d->vdot, d->augrhs, (size_t)n * sizeof(double));
-  memset(d->lambda, 0, (size_t)m->mrow * sizeof(double));
+  // (loops, not memcpy and memset: a small model's two numbers cost less than the calls)
+  for (int i = 0; i < n; i++) {
+    d->vdot[i] = d->augrhs[i];
+  }
+  for (int r = 0; r < m->mrow; r++) {
+    d->lambda[r] = 0;
+  }
   for (int k = 0; k < d->ma; k++) {
     d->lambda[d->active[k]] = d->augrhs[n + k];
   }
