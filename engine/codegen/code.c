@@ -296,6 +296,35 @@ static int hook_rows(void *ud, const mbd_model *m, mbd_data *d, int flags, mbd_e
   return eval_all(c, m, d, err);
 }
 
+/* an open tree's M̄ and ḡ straight from the integrator's y = [q; q̇] (the equations' own input:
+ * no macro copies, as many coordinates as rates): d's t, q, v, M and Q, nothing else to do (no
+ * rows, every force in the code).  d's stamp is dropped (its M and Q no longer come from
+ * eval_all, so hook_forces evaluates again); another data's stamp stands. */
+static void hook_open(void *ud, const mbd_model *m, mbd_data *d, double t, const double *y) {
+  mbd_gencode *c = ud;
+  const mbd_eqs_layout *L = &c->L;
+  int n = L->n;
+  d->t = t;
+  for (int i = 0; i < n; i++) {
+    d->q[i] = y[i];
+    d->v[i] = y[n + i];
+  }
+  ev_run(&c->model, y, c->out);
+  const double *o = c->out;
+  for (int i = 0; i < n; i++) {
+    d->Q[i] = o[L->og + i];
+    for (int j = i; j < n; j++) {
+      double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
+      MBD_AT(d->M, n, i, j) = v;
+      MBD_AT(d->M, n, j, i) = v;
+    }
+  }
+  angle_memos(c, m, d, o + L->oang);
+  for (int k = 0; k < 2; k++) {
+    c->sd[k] = c->sd[k] == d ? NULL : c->sd[k];
+  }
+}
+
 /* Q += Jᵀ Q_Y of body b (the pose stage ran: need_poses) */
 static void scatter(const mbd_model *m, mbd_data *d, int b, const double *QY) {
   const mbd_pose *ps = &d->pose[b];
@@ -748,7 +777,11 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     mbd_code_free(c);
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
   }
-  c->hook = (mbd_eqs_hook){hook_rows, hook_forces, c, c->L.need_poses};
+  c->hook = (mbd_eqs_hook){hook_rows, hook_forces, c, c->L.need_poses, NULL};
+  // the open tree's straight evaluation: y is the equations' input as it stands
+  if (!P && m->mrow == 0 && !c->L.need_poses && m->nqi == n && c->L.nvin == 2 * n) {
+    c->hook.open = hook_open;
+  }
   // the parts: each shape's equations once, then the model's; compiled code is cached under the
   // model's key and under each shape's (other models with copies of a shape reuse its code)
   char dir[3072] = "";

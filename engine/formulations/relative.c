@@ -278,24 +278,29 @@ static int to_cartesian(const relative *r, const mbd_model *m, mbd_data *d, mbd_
 
 /* the integration's evaluation of an open tree with generated code (r->direct): the stages
  * augmented's eval runs for it, without the layers that have nothing to do — q and v from y, the
- * generated M̄ and ḡ (eval_all: the rows are none, the poses not needed, every force in the code,
- * so the forces stage adds nothing), then the solve M̄ q̈ = ḡ (mbd_dynamics_augmented, dense or
- * sparse as chosen) */
+ * generated M̄ and ḡ (the rows are none, the poses not needed, every force in the code, so the
+ * forces stage adds nothing), then the solve M̄ q̈ = ḡ (mbd_dynamics_augmented, dense or sparse as
+ * chosen).  When y is the code's own input ([q; q̇], as many coordinates as rates, no macro
+ * copies) the code reads it where it stands (the hook's open); otherwise through the rows hook. */
 static int direct_eval(relative *r, double t, const double *y, mbd_error *err) {
   const mbd_model *mr = r->mr;
   mbd_data *x = r->dr;
-  x->t = t;
-  for (int i = 0; i < mr->nqi; i++) {
-    x->q[i] = y[i];
-  }
-  for (int i = 0; i < mr->nv; i++) {
-    x->v[i] = y[mr->nqi + i];
-  }
   mbd_stage_touch(x, MBD_STAGE_NONE);
-  // (the generated code gives the rows, M̄ and ḡ in one call: the forces stage)
-  int rc = mr->eqs->rows(mr->eqs->ud, mr, x, 0, err);
-  if (rc < 0) {
-    return rc;
+  if (mr->eqs->open) {
+    mr->eqs->open(mr->eqs->ud, mr, x, t, y);
+  } else {
+    x->t = t;
+    for (int i = 0; i < mr->nqi; i++) {
+      x->q[i] = y[i];
+    }
+    for (int i = 0; i < mr->nv; i++) {
+      x->v[i] = y[mr->nqi + i];
+    }
+    // (the generated code gives the rows, M̄ and ḡ in one call: the forces stage)
+    int rc = mr->eqs->rows(mr->eqs->ud, mr, x, 0, err);
+    if (rc < 0) {
+      return rc;
+    }
   }
   mbd_stage_reached(mr, x, MBD_STAGE_FORCES);
   return mbd_dynamics_augmented(mr, x, x->gamma_a, err);

@@ -285,6 +285,9 @@ typedef struct mbd_eqs_hook {
   int (*forces)(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err);
   void *ud;
   int need_poses;          /* 1: the pose stage still runs (numeric forces read the poses) */
+  /* an open tree (no rows, every force in the code): d's t, q, v, M and Q from y = [q; q̇]
+   * straight, the forces stage's values without its layers; NULL when the code is not that */
+  void (*open)(void *ud, const mbd_model *m, mbd_data *d, double t, const double *y);
 } mbd_eqs_hook;
 
 typedef struct mbd_drive {
