@@ -481,6 +481,13 @@ static int build(const mbd_ode *s, int n, double t, double *y, ode_sun **out, mb
     return MBD_FAIL(err, MBD_E_NOMEM, MSG_ODE_NOMEM, ops->name, "a SUNDIALS context");
   }
   r->y = N_VNew_Serial(n, r->sunctx);
+  // the fused vector operations (one call for a linear combination of the history arrays instead
+  // of one per array: CVODE's own work per step on a small state is mostly calls), in every
+  // vector the solver clones from y
+  if (r->y && N_VEnableFusedOps_Serial(r->y, SUNTRUE) != 0) {
+    N_VDestroy(r->y);
+    r->y = NULL;
+  }
   r->yout = r->y ? N_VNew_Serial(n, r->sunctx) : NULL;
   r->ylast = r->yout ? N_VMake_Serial(n, y, r->sunctx) : NULL;
   if (!r->ylast) {
