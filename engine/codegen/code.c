@@ -203,6 +203,19 @@ static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error 
   return MBD_OK;
 }
 
+/* M̄ (the outputs hold its upper triangle by rows) and ḡ from the outputs o into d */
+static void mass_forces(const mbd_eqs_layout *L, const double *o, mbd_data *d) {
+  int n = L->n;
+  for (int i = 0; i < n; i++) {
+    d->Q[i] = o[L->og + i];
+    for (int j = i; j < n; j++) {
+      double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
+      MBD_AT(d->M, n, i, j) = v;
+      MBD_AT(d->M, n, j, i) = v;
+    }
+  }
+}
+
 /* every output at the state of d into its arrays: rows (drives with f(t) added), angle memos,
  * M̄ and ḡ */
 static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
@@ -246,14 +259,7 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
     }
   }
   angle_memos(c, m, d, o + L->oang);
-  for (int i = 0; i < n; i++) {
-    d->Q[i] = o[L->og + i];
-    for (int j = i; j < n; j++) {
-      double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
-      MBD_AT(d->M, n, i, j) = v;
-      MBD_AT(d->M, n, j, i) = v;
-    }
-  }
+  mass_forces(L, o, d);
   // the copies' blocks of M̄ and ḡ and their own rows
   for (int k = 0; P && k < P->ncopy; k++) {
     const mbd_eqs_copy *cp = &P->copy[k];
@@ -311,15 +317,8 @@ static void hook_open(void *ud, const mbd_model *m, mbd_data *d, double t, const
   }
   ev_run(&c->model, y, c->out);
   const double *o = c->out;
-  for (int i = 0; i < n; i++) {
-    d->Q[i] = o[L->og + i];
-    for (int j = i; j < n; j++) {
-      double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
-      MBD_AT(d->M, n, i, j) = v;
-      MBD_AT(d->M, n, j, i) = v;
-    }
-  }
   angle_memos(c, m, d, o + L->oang);
+  mass_forces(L, o, d);
   for (int k = 0; k < 2; k++) {
     c->sd[k] = c->sd[k] == d ? NULL : c->sd[k];
   }
