@@ -206,12 +206,14 @@ static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error 
 /* M̄ (the outputs hold its upper triangle by rows) and ḡ from the outputs o into d */
 static void mass_forces(const mbd_eqs_layout *L, const double *o, mbd_data *d) {
   int n = L->n;
+  const double *restrict g = o + L->og, *restrict um = o + L->oM;
+  double *restrict M = d->M, *restrict Q = d->Q;
   for (int i = 0; i < n; i++) {
-    d->Q[i] = o[L->og + i];
+    Q[i] = g[i];
     for (int j = i; j < n; j++) {
-      double v = o[L->oM + i * n - i * (i - 1) / 2 + (j - i)];
-      MBD_AT(d->M, n, i, j) = v;
-      MBD_AT(d->M, n, j, i) = v;
+      double v = *um++;  // (the upper triangle by rows: M̄_ij in the order i, then j ≥ i)
+      MBD_AT(M, n, i, j) = v;
+      MBD_AT(M, n, j, i) = v;
     }
   }
 }

@@ -68,7 +68,8 @@ static int sun_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *data) {
   if (c->stop < 0) {
     return c->stop;
   }
-  int rc = c->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), c->ud);
+  // (every vector is a serial one cloned from ours: its data read in place, not by a library call)
+  int rc = c->rhs(t, NV_DATA_S(y), NV_DATA_S(ydot), c->ud);
   if (rc < 0) {
     c->stop = rc;
   } else if (rc > 0) {
