@@ -85,7 +85,7 @@ static int sun_root(sunrealtype t, N_Vector y, sunrealtype *gout, void *data) {
     return c->stop;
   }
   // a stop is kept like the rhs's; any other nonzero return is the solver's CV/ARK_RTFUNC_FAIL
-  int rc = c->g(t, N_VGetArrayPointer(y), gout, c->ud);
+  int rc = c->g(t, NV_DATA_S(y), gout, c->ud);
   if (rc < 0) {
     c->stop = rc;
   }
