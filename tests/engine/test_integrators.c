@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <math.h>
+#include <nvector/nvector_serial.h>
+
 #include "mbd/integrators.h"
 #include "mbd_test.h"
 
@@ -1422,6 +1425,113 @@ static int kind_adams = MBD_INT_ADAMS, kind_bdf = MBD_INT_BDF, kind_rk45 = MBD_I
       ONE_KIND(f, kind_rkf45, "rkf45")
 #define PER_KIND(f) VARIABLE_KINDS(f), ONE_KIND(f, kind_rk4, "rk4")
 
+/* ------------------------------------------------------------------------------------------------
+ * the short-state vector operations (lean_vectors.c) against the serial library's, bit for bit
+ * ---------------------------------------------------------------------------------------------- */
+
+// a value of either sign over several decades, from a fixed sequence (xorshift)
+static double lean_value(unsigned long long *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  double u = (double)(*s >> 11) / 9007199254740992.0;  // [0, 1)
+  return (u < 0.5 ? -1 : 1) * exp(20 * u - 10);
+}
+
+static int same_bits_n(const double *a, const double *b, int n) {
+  return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+/* Every special case the library picks (a or b = ±1, a = b, a = −b, 0, and the general case, the
+ * result written over x, over y or into z) gives the same bits, as do the scale, the constants,
+ * abs, inv, addconst, the weighted norms and the fused z_j = a_j x + y_j: the integration is
+ * the same run with either (a test of equality, no tolerance). */
+static void test_lean_vectors(void **state) {
+  (void)state;
+  SUNContext ctx;
+  assert_int_equal(SUNContext_Create(NULL, &ctx), 0);
+  unsigned long long seed = 0x9e3779b97f4a7c15ULL;
+  const double coef[] = {1.0, -1.0, 0.0, 2.5, -2.5, 0.3, -0.7, 1e-3};
+  const int nc = (int)(sizeof coef / sizeof coef[0]);
+  const int sizes[] = {1, 2, 5, MBD_ODE_LEAN_N};
+  for (int si = 0; si < 4; si++) {
+    int n = sizes[si];
+    N_Vector lib[4], lean[4];  // x, y, z, w in each
+    for (int k = 0; k < 4; k++) {
+      lib[k] = N_VNew_Serial(n, ctx);
+      assert_non_null(lib[k]);
+      assert_int_equal(N_VEnableFusedOps_Serial(lib[k], SUNTRUE), 0);
+      lean[k] = N_VClone(lib[k]);
+      assert_non_null(lean[k]);
+    }
+    mbd_ode_lean_ops(lean[0]);
+    for (int k = 1; k < 4; k++) {
+      N_VDestroy(lean[k]);
+      lean[k] = N_VClone(lean[0]);  // (a clone carries the operations)
+      assert_ptr_equal(lean[k]->ops->nvlinearsum, lean[0]->ops->nvlinearsum);
+    }
+    assert_ptr_not_equal(lean[0]->ops->nvlinearsum, lib[0]->ops->nvlinearsum);
+#define LV_FILL()                                                                   \
+  for (int k = 0; k < 4; k++) {                                                     \
+    for (int i = 0; i < n; i++) {                                                   \
+      NV_Ith_S(lib[k], i) = NV_Ith_S(lean[k], i) = lean_value(&seed);               \
+    }                                                                               \
+  }
+#define LV_SAME(k) assert_true(same_bits_n(NV_DATA_S(lib[k]), NV_DATA_S(lean[k]), n))
+    for (int ia = 0; ia < nc; ia++) {
+      for (int ib = 0; ib < nc; ib++) {
+        double a = coef[ia], b = coef[ib];
+        for (int out = 0; out < 3; out++) {  // z = a x + b y written into x, y or z
+          LV_FILL();
+          N_VLinearSum(a, lib[0], b, lib[1], lib[out]);
+          N_VLinearSum(a, lean[0], b, lean[1], lean[out]);
+          for (int k = 0; k < 3; k++) LV_SAME(k);
+        }
+      }
+      double c = coef[ia];
+      for (int out = 0; out < 2; out++) {
+        LV_FILL();
+        N_VScale(c, lib[0], lib[2 * out]);
+        N_VScale(c, lean[0], lean[2 * out]);
+        LV_SAME(0);
+        LV_SAME(2);
+        N_VAddConst(lib[1], c, lib[2 * out]);
+        N_VAddConst(lean[1], c, lean[2 * out]);
+        LV_SAME(0);
+        LV_SAME(2);
+      }
+      N_VConst(c, lib[3]);
+      N_VConst(c, lean[3]);
+      LV_SAME(3);
+      // the fused a_j x + y_j into z_j, and in place (y_j = z_j)
+      LV_FILL();
+      double av[3] = {c, 0.5, -3.0};
+      N_Vector Ylib[3] = {lib[1], lib[2], lib[3]}, Ylean[3] = {lean[1], lean[2], lean[3]};
+      for (int nv = 1; nv <= 3; nv++) {
+        assert_int_equal(N_VScaleAddMulti(nv, av, lib[0], Ylib, Ylib), 0);
+        assert_int_equal(N_VScaleAddMulti(nv, av, lean[0], Ylean, Ylean), 0);
+        for (int k = 1; k < 4; k++) LV_SAME(k);
+      }
+    }
+    LV_FILL();
+    N_VAbs(lib[0], lib[2]);
+    N_VAbs(lean[0], lean[2]);
+    LV_SAME(2);
+    N_VInv(lib[1], lib[3]);
+    N_VInv(lean[1], lean[3]);
+    LV_SAME(3);
+    double nlib = N_VWrmsNorm(lib[0], lib[1]), nlean = N_VWrmsNorm(lean[0], lean[1]);
+    assert_memory_equal(&nlib, &nlean, sizeof nlib);
+#undef LV_FILL
+#undef LV_SAME
+    for (int k = 0; k < 4; k++) {
+      N_VDestroy(lib[k]);
+      N_VDestroy(lean[k]);
+    }
+  }
+  SUNContext_Free(&ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       PER_KIND(test_oscillator),
@@ -1453,6 +1563,7 @@ int main(void) {
       PER_KIND(test_lifecycle_errors),
       PER_KIND(test_root_fn_fails),
       cmocka_unit_test(test_names),
+      cmocka_unit_test(test_lean_vectors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
