@@ -14,7 +14,10 @@
  * of one integration (set-up, steps, tear-down: what mbd's run.stats.cpu_time covers), least of
  * REPEATS, and per right-hand side.  With NSAMPLES, it prints instead the protocol of the peers'
  * drivers (scripts/bench/peers/mujoco_bench.c): θ1 and θ2 at NSAMPLES equally spaced times (CVODE's
- * interpolation, as mbd's samples) and the CPU time of every repeat. */
+ * interpolation, as mbd's samples) and the CPU time of every repeat.
+ * Built twice: bench_double_pendulum with the serial library's vector operations, and
+ * bench_double_pendulum_lean (MBD_HAND_LEAN) with the ones mbd installs on short states
+ * (engine/integrators/lean_vectors.c), so that CVODE's own work per step is the same as mbd's. */
 #include <cvode/cvode.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
@@ -22,6 +25,9 @@
 #include <stdlib.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 #include <time.h>
+#ifdef MBD_HAND_LEAN
+#include "integrators_impl.h"
+#endif
 
 static long nrhs = 0;
 
@@ -55,6 +61,9 @@ static double cpu(void) {
 static int integrate(SUNContext ctx, double tol, int nsamples, double *theta, long *steps) {
   N_Vector y = N_VNew_Serial(4, ctx);
   N_VEnableFusedOps_Serial(y, SUNTRUE);  // (as mbd's: one call per linear combination)
+#ifdef MBD_HAND_LEAN
+  mbd_ode_lean_ops(y);  // (bench_double_pendulum_lean: mbd's operations for short states)
+#endif
   double *yv = N_VGetArrayPointer(y);
   yv[0] = 0.5236;
   yv[1] = 0.7854;

@@ -15,6 +15,11 @@
 -- four samples, tear-down: in-process CPU time), the limit's the same span of its own run.  Printed:
 -- the median over rounds (min–max) and the ratio to the limit paired round by round.  The
 -- hand-written program is build/engine/codegen/bench_double_pendulum or $MBD_BENCH_PENDULUM.
+-- mbd installs its own vector operations on short states (engine/integrators/lean_vectors.c: the
+-- library's rounding, without its layer of special cases), which makes CVODE's own work per step
+-- cheaper than the hand-written program's: the program built with the same operations
+-- (bench_double_pendulum_lean, or $MBD_BENCH_PENDULUM_LEAN) runs in the same rounds, and the last
+-- column is each method's ratio to it, paired by round: what mbd adds to the same integrator.
 -- scripts/bench/peers.lua compares the same model with MuJoCo, Simbody and DART.
 local study = require "mbd.study"
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
@@ -44,8 +49,10 @@ local check = distance(values(m:simulate { t_end = T, formulation = "relative", 
 
 -- the hand-written program: K repeats at tol, its record (cpu of each repeat, samples)
 local exe = os.getenv("MBD_BENCH_PENDULUM") or "build/engine/codegen/bench_double_pendulum"
-local function hand(tol, K)
-  local p = io.popen(string.format("'%s' %.17g %d %d 2>/dev/null", exe, tol, K, #TIMES))
+local exe_lean = os.getenv("MBD_BENCH_PENDULUM_LEAN")
+                 or "build/engine/codegen/bench_double_pendulum_lean"
+local function hand(tol, K, which)
+  local p = io.popen(string.format("'%s' %.17g %d %d 2>/dev/null", which or exe, tol, K, #TIMES))
   local out = p and p:read("a") or ""
   if p then p:close() end
   local res = { cpu = {}, v = {} }
@@ -112,6 +119,15 @@ local limit = { name = "hand-written (C, CVODE)", rounds = {} }
 limit.tol, limit.err = loosest(function(tol) return distance(hand(tol, 1).v, ref) end)
 local h = hand(limit.tol, 5)
 limit.nfev, limit.steps = h.nfev, h.steps
+-- the same program with mbd's vector operations: the same tolerance, steps and values
+local lean = { name = "hand-written, mbd's vector ops", rounds = {}, tol = limit.tol,
+               err = limit.err, exe = exe_lean }
+local hl = hand(limit.tol, 1, exe_lean)
+if not hl.nfev then
+  error("hand-written reference not found: build bench_double_pendulum_lean or set "
+        .. "MBD_BENCH_PENDULUM_LEAN")
+end
+lean.nfev, lean.steps = hl.nfev, hl.steps
 for _, meth in ipairs(methods) do
   local e = { name = meth[1], meth = meth, rounds = {} }
   e.tol, e.err = loosest(function(tol) return distance(values(m:simulate(opts_of(meth, tol))), ref) end)
@@ -131,15 +147,15 @@ local function figure(cpu)
 end
 
 -- interleaved rounds; K repeats per entry (about 0.1 s of CPU)
-local entries = { limit }
+local entries = { limit, lean }
 for _, e in ipairs(rows) do entries[#entries + 1] = e end
 for _, e in ipairs(entries) do e.K = 21 end
 for _ = 1, rounds do
   for _, i in ipairs(study.shuffled(#entries)) do
     local e = entries[i]
     local cpu = {}
-    if e == limit then
-      cpu = hand(e.tol, e.K).cpu
+    if e == limit or e == lean then
+      cpu = hand(e.tol, e.K, e.exe).cpu
     else
       for k = 1, e.K do cpu[k] = m:simulate(opts_of(e.meth, e.tol)).stats.cpu_time end
     end
@@ -152,26 +168,27 @@ local function range(t)
   table.sort(s)
   return string.format("%.4f (%.4f–%.4f)", median(t) * 1e3, s[1] * 1e3, s[#s] * 1e3)
 end
+-- e's ratio to the reference ref, paired round by round: median (min–max)
+local function paired(e, ref)
+  if e == ref then return "1" end
+  local r = {}
+  for k = 1, rounds do r[k] = e.rounds[k] / ref.rounds[k] end
+  local s = { table.unpack(r) }
+  table.sort(s)
+  return string.format("%.2f (%.2f–%.2f)", median(r), s[1], s[#s])
+end
 local out = {}
 for _, e in ipairs(entries) do
-  local ratio = "1"
-  if e ~= limit then
-    local r = {}
-    for k = 1, rounds do r[k] = e.rounds[k] / limit.rounds[k] end
-    local s = { table.unpack(r) }
-    table.sort(s)
-    ratio = string.format("%.2f (%.2f–%.2f)", median(r), s[1], s[#s])
-  end
   out[#out + 1] = { e.name, string.format("%.0e", e.tol), string.format("%.1e", e.err), e.nfev,
                     e.steps, range(e.rounds), string.format("%.3f", median(e.rounds) / e.nfev * 1e6),
-                    ratio }
+                    paired(e, limit), paired(e, lean) }
 end
 study.table {
   title = string.format("Double pendulum (paper 000), 10 s, CVODE Adams, each at the loosest tolerance "
                         .. "within 1e-6 rad on θ1 and θ2 at 2.5, 5, 7.5, 10 s (the next tighter "
                         .. "too); %d interleaved rounds", rounds),
   header = { "method", "tol", "error [rad]", "nfev", "steps", "CPU [ms] median (min–max)",
-             "per rhs [us]", "/ limit (paired)" },
+             "per rhs [us]", "/ limit (paired)", "/ same vector ops" },
   rows = out,
 }
 print(string.format("reference: kane at 1e-12; relative at 1e-12 differs by %.1e rad", check))
