@@ -94,6 +94,28 @@ static int lean_scaleaddmulti(int nvec, sunrealtype *a, N_Vector x, N_Vector *Y,
   return 0;
 }
 
+// z = Σ c_i X_i, i < nvec, summed in index order element by element and written as it goes (as
+// the library: z may be one of the X_i, and then later terms read the partial sum)
+static int lean_linearcombination(int nvec, sunrealtype *c, N_Vector *X, N_Vector z) {
+  if (nvec == 1) {
+    lean_scale(c[0], X[0], z);
+    return 0;
+  }
+  if (nvec == 2) {
+    lean_linearsum(c[0], X[0], c[1], X[1], z);
+    return 0;
+  }
+  sunindextype n = NV_LENGTH_S(z);
+  sunrealtype *zd = NV_DATA_S(z);
+  const sunrealtype *x0 = NV_DATA_S(X[0]);
+  for (sunindextype j = 0; j < n; j++) zd[j] = c[0] * x0[j];
+  for (int i = 1; i < nvec; i++) {
+    const sunrealtype *xd = NV_DATA_S(X[i]);
+    for (sunindextype j = 0; j < n; j++) zd[j] += c[i] * xd[j];
+  }
+  return 0;
+}
+
 void mbd_ode_lean_ops(N_Vector v) {
   v->ops->nvlinearsum = lean_linearsum;
   v->ops->nvscale = lean_scale;
@@ -104,4 +126,5 @@ void mbd_ode_lean_ops(N_Vector v) {
   v->ops->nvwrmsnorm = lean_wrmsnorm;
   v->ops->nvwsqrsumlocal = lean_wsqrsum;
   v->ops->nvscaleaddmulti = lean_scaleaddmulti;
+  v->ops->nvlinearcombination = lean_linearcombination;
 }

@@ -1444,8 +1444,9 @@ static int same_bits_n(const double *a, const double *b, int n) {
 
 /* Every special case the library picks (a or b = ±1, a = b, a = −b, 0, and the general case, the
  * result written over x, over y or into z) gives the same bits, as do the scale, the constants,
- * abs, inv, addconst, the weighted norms and the fused z_j = a_j x + y_j: the integration is
- * the same run with either (a test of equality, no tolerance). */
+ * abs, inv, addconst, the weighted norms, the fused z_j = a_j x + y_j and the fused Σ c_i X_i
+ * (written over a term too): the integration is the same run with either (a test of equality, no
+ * tolerance). */
 static void test_lean_vectors(void **state) {
   (void)state;
   SUNContext ctx;
@@ -1511,6 +1512,23 @@ static void test_lean_vectors(void **state) {
         assert_int_equal(N_VScaleAddMulti(nv, av, lib[0], Ylib, Ylib), 0);
         assert_int_equal(N_VScaleAddMulti(nv, av, lean[0], Ylean, Ylean), 0);
         for (int k = 1; k < 4; k++) LV_SAME(k);
+      }
+    }
+    // the fused Σ c_i X_i for 1 to 4 terms, into a fourth vector, over X_0 (c_0 = 1 and not)
+    // and over X_1
+    for (int nv = 1; nv <= 4; nv++) {
+      for (int over = 0; over < 4; over++) {
+        double cv[4] = {over == 1 ? 1.0 : -0.6, 2.5, -1.0, 0.25};
+        N_Vector Xlib[4] = {lib[0], lib[1], lib[2], lib[3]};
+        N_Vector Xlean[4] = {lean[0], lean[1], lean[2], lean[3]};
+        int z = over == 0 ? 3 : over <= 2 ? 0 : 1;  // (a fourth vector: only nv < 4 reads it)
+        if (over == 0 && nv == 4) {
+          continue;
+        }
+        LV_FILL();
+        assert_int_equal(N_VLinearCombination(nv, cv, Xlib, lib[z]), 0);
+        assert_int_equal(N_VLinearCombination(nv, cv, Xlean, lean[z]), 0);
+        for (int k = 0; k < 4; k++) LV_SAME(k);
       }
     }
     LV_FILL();
