@@ -176,9 +176,8 @@ static inline void ode_root_found(mbd_ode *s, double *ga, const double *gb, int 
   memcpy(ga, gb, (size_t)nroot * sizeof *ga);
 }
 
-/* the short-state vector operations (lean_vectors.c) installed in a serial vector's table: every
- * vector CVODE and ARKODE clone from it has them; for states of at most MBD_ODE_LEAN_N components */
-#define MBD_ODE_LEAN_N 64
+/* mbd's vector operations (lean_vectors.c) installed in a serial vector's table: every vector
+ * CVODE and ARKODE clone from it has them */
 struct _generic_N_Vector;
 void mbd_ode_lean_ops(struct _generic_N_Vector *v);
 

@@ -1,9 +1,11 @@
-/* The state vectors' operations that CVODE calls most, written for short states.
+/* The state vectors' operations that CVODE and ARKODE call most, written out plainly.
  *
  * On a state of a few components CVODE's own work per step is mostly calls of vector operations:
  * the Adams predictor alone adds the Nordsieck history arrays pairwise, q(q+1)/2 linear sums per
  * step (78 at order 12).  The serial library's operations pass through a second layer that picks a
- * special case per call before a loop of two elements; these go straight to the loop.  They are
+ * special case per call before a loop of two elements; these go straight to the loop.  On long
+ * states the library's loops themselves cost more than these (a planar chain of 512 links under
+ * Adams: 630 M instructions with the library's, 354 M with these, the same values).  They are
  * installed in the vector's operations table (mbd_ode_lean_ops), so every vector CVODE or ARKODE
  * clones from it has them too.
  *

@@ -489,9 +489,8 @@ static int build(const mbd_ode *s, int n, double t, double *y, ode_sun **out, mb
     N_VDestroy(r->y);
     r->y = NULL;
   }
-  // and, on a short state, the operations it calls most without the library's layer of special
-  // cases (on a long one that layer costs nothing beside the loops)
-  if (r->y && n <= MBD_ODE_LEAN_N) mbd_ode_lean_ops(r->y);
+  // and the operations it calls most, without the library's layer of special cases
+  if (r->y) mbd_ode_lean_ops(r->y);
   r->yout = r->y ? N_VNew_Serial(n, r->sunctx) : NULL;
   r->ylast = r->yout ? N_VMake_Serial(n, y, r->sunctx) : NULL;
   if (!r->ylast) {

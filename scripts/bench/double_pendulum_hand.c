@@ -16,7 +16,7 @@
  * drivers (scripts/bench/peers/mujoco_bench.c): θ1 and θ2 at NSAMPLES equally spaced times (CVODE's
  * interpolation, as mbd's samples) and the CPU time of every repeat.
  * Built twice: bench_double_pendulum with the serial library's vector operations, and
- * bench_double_pendulum_lean (MBD_HAND_LEAN) with the ones mbd installs on short states
+ * bench_double_pendulum_lean (MBD_HAND_LEAN) with the ones mbd installs
  * (engine/integrators/lean_vectors.c), so that CVODE's own work per step is the same as mbd's. */
 #include <cvode/cvode.h>
 #include <math.h>
@@ -62,7 +62,7 @@ static int integrate(SUNContext ctx, double tol, int nsamples, double *theta, lo
   N_Vector y = N_VNew_Serial(4, ctx);
   N_VEnableFusedOps_Serial(y, SUNTRUE);  // (as mbd's: one call per linear combination)
 #ifdef MBD_HAND_LEAN
-  mbd_ode_lean_ops(y);  // (bench_double_pendulum_lean: mbd's operations for short states)
+  mbd_ode_lean_ops(y);  // (bench_double_pendulum_lean: mbd's vector operations)
 #endif
   double *yv = N_VGetArrayPointer(y);
   yv[0] = 0.5236;

@@ -15,7 +15,7 @@
 -- four samples, tear-down: in-process CPU time), the limit's the same span of its own run.  Printed:
 -- the median over rounds (min–max) and the ratio to the limit paired round by round.  The
 -- hand-written program is build/engine/codegen/bench_double_pendulum or $MBD_BENCH_PENDULUM.
--- mbd installs its own vector operations on short states (engine/integrators/lean_vectors.c: the
+-- mbd installs its own vector operations (engine/integrators/lean_vectors.c: the
 -- library's rounding, without its layer of special cases), which makes CVODE's own work per step
 -- cheaper than the hand-written program's: the program built with the same operations
 -- (bench_double_pendulum_lean, or $MBD_BENCH_PENDULUM_LEAN) runs in the same rounds, and the last
