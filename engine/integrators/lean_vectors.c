@@ -12,9 +12,10 @@
  * Each gives the library's rounding, value for value: a linear sum a x + b y is written as the
  * library writes it, a (x + y) when a = b and a (x − y) when a = −b (for a ≠ ±1), otherwise as
  * a x + b y (the library's other special cases, x + y, x − y, y + a x, are that expression with
- * a multiplication by ±1, which is exact).  The weighted norms sum (x_i w_i)² in index order.
- * The project builds without -march, so the compiler does not fuse a multiply and an add here or
- * in the library on x86-64.
+ * a multiplication by ±1, which is exact).  The weighted norms sum (x_i w_i)² in index order,
+ * and a linear combination adds its terms in order, writing z as it goes.  The project builds
+ * without -march, so on x86-64 the compiler fuses no multiply and add, here or in the library;
+ * tests/engine/test_integrators.c compares every case with the library's bit for bit.
  */
 #include <math.h>
 #include <nvector/nvector_serial.h>
