@@ -33,9 +33,14 @@
 #define EQS_NAME "mbd_relative_eqs"
 /* the rows alone (Φ, Φq, the angle memos: functions of q), in the same source */
 #define EQS_ROWS_NAME "mbd_relative_rows"
+/* the model's other outputs (γ, M̄, ḡ) given the rows' calls of math functions at the same q (the
+ * rows' function returns them after its own outputs), in the same source after a marker with their
+ * count */
+#define EQS_AT_ROWS_NAME "mbd_relative_eqs_at_rows"
+#define EQS_GIVEN_MARK "/* mbd_relative_rows: calls given to " EQS_AT_ROWS_NAME ": "
 /* part of the model's cache key: change it with any change to what derive.c emits (a cached source
  * of an older derivation would otherwise be loaded) */
-#define EQS_VERSION "mbd relative equations 4"
+#define EQS_VERSION "mbd relative equations 5"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {
@@ -64,7 +69,12 @@ struct mbd_gencode {
   int kind;           /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
   evaluator model;    /* the model's equations */
   evaluator rows;     /* its rows alone (no macro copies), for Newton iterations; or empty */
-  double *rout;       /* their outputs: Φ (mrow), Φq (mrow × n by rows), angle memos (nang) */
+  double *rout;       /* their outputs: Φ (mrow), Φq (mrow × n by rows), angle memos (nang), then
+                         the ngiven calls the equations at the same q are given */
+  evaluator at;       /* γ, M̄, ḡ given (q, q̇) and the rows' calls; or empty */
+  int ngiven;         /* the rows' calls (rout's last outputs; at's inputs after q, q̇) */
+  double *rows_q;     /* the positions rout was evaluated at (n), when rows_valid */
+  int rows_valid;
   evaluator *shape;   /* macro shapes' equations (L.macros->nshape) */
   double *vin;        /* L.nvin: q, q̇, the copies' bodies' outputs */
   double *out;        /* L.nout */
@@ -181,9 +191,13 @@ static void angle_memos(const mbd_gencode *c, const mbd_model *m, mbd_data *d, c
 static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_eqs_layout *L = &c->L;
   int n = L->n, mrow = m->mrow;
-  memcpy(c->vin, d->q, (size_t)n * sizeof(double));
-  memcpy(c->vin + n, d->v, (size_t)n * sizeof(double));
+  copy_n(c->vin, d->q, n);
+  copy_n(c->vin + n, d->v, n);
   ev_run(&c->rows, c->vin, c->rout);
+  if (c->at.fn) {
+    copy_n(c->rows_q, d->q, n);
+    c->rows_valid = 1;
+  }
   const double *o = c->rout;
   for (int r = 0; r < mrow; r++) {
     for (int k = 0; k < n; k++) {
@@ -203,10 +217,8 @@ static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error 
   return MBD_OK;
 }
 
-/* M̄ (the outputs hold its upper triangle by rows) and ḡ from the outputs o into d */
-static void mass_forces(const mbd_eqs_layout *L, const double *o, mbd_data *d) {
-  int n = L->n;
-  const double *restrict g = o + L->og, *restrict um = o + L->oM;
+/* M̄ (um: its upper triangle by rows) and ḡ (g) into d */
+static void mass_forces(int n, const double *restrict um, const double *restrict g, mbd_data *d) {
   double *restrict M = d->M, *restrict Q = d->Q;
   for (int i = 0; i < n; i++) {
     Q[i] = g[i];
@@ -218,15 +230,14 @@ static void mass_forces(const mbd_eqs_layout *L, const double *o, mbd_data *d) {
   }
 }
 
-/* every output at the state of d into its arrays: rows (drives with f(t) added), angle memos,
- * M̄ and ḡ */
-static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
+/* the model's function at the state of d into c->out, after the macro copies' shapes (paper 002
+ * section 4): each copy's shape with its own coordinates and parameters; its bodies' poses become
+ * inputs of the model's equations */
+static void eval_model(mbd_gencode *c, const mbd_data *d) {
   const mbd_eqs_layout *L = &c->L;
-  int n = L->n, mrow = m->mrow;
+  int n = L->n;
   copy_n(c->vin, d->q, n);
   copy_n(c->vin + n, d->v, n);
-  // macro copies first (paper 002 section 4): each copy's shape with its own coordinates and
-  // parameters; its bodies' poses become inputs of the model's equations
   const mbd_eqs_macros *P = L->macros;
   for (int k = 0; P && k < P->ncopy; k++) {
     const mbd_eqs_copy *cp = &P->copy[k];
@@ -242,27 +253,12 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
            (size_t)(sh->nout - sh->obody) * sizeof(double));
   }
   ev_run(&c->model, c->vin, c->out);
-  const double *o = c->out;
-  for (int r = 0; r < mrow; r++) {
-    for (int k = 0; k < n; k++) {
-      MBD_AT(d->phiq, mrow, r, k) = o[L->ophiq + (size_t)r * n + k];
-    }
-    d->phi[r] = o[L->ophi + r];
-    d->gamma[r] = o[L->ogam + r];
-    d->phit[r] = 0;
-    if (m->row[r].owner == MBD_ROW_DRIVE) {
-      // c(q) − f(t): Φt = −f', γ = f'' − (c_q q̇)_q q̇; a spatial angle compares modulo 2π
-      double f2 = 0;
-      int rc = drive_row(m, d, r, o[L->ophi + r], &f2, err);
-      if (rc < 0) {
-        return rc;
-      }
-      d->gamma[r] = f2 - o[L->ogam + r];
-    }
-  }
-  angle_memos(c, m, d, o + L->oang);
-  mass_forces(L, o, d);
-  // the copies' blocks of M̄ and ḡ and their own rows
+}
+
+/* the macro copies' blocks of M̄ and ḡ and their own rows (their outputs of eval_model) */
+static void copies_blocks(mbd_gencode *c, mbd_data *d) {
+  const mbd_eqs_macros *P = c->L.macros;
+  int n = c->L.n, mrow = c->m->mrow;
   for (int k = 0; P && k < P->ncopy; k++) {
     const mbd_eqs_copy *cp = &P->copy[k];
     const mbd_eqs_shape *sh = &P->shape[cp->shape];
@@ -290,6 +286,57 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
       }
     }
   }
+}
+
+/* every output at the state of d into its arrays: rows (drives with f(t) added), angle memos,
+ * M̄ and ḡ.  When the rows' function last ran at these positions (a Newton iteration's last), Φ,
+ * Φq and the angles are its outputs and the rest comes from the function given its calls: the
+ * same values to the bit, without calling sin and cos again. */
+static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
+  const mbd_eqs_layout *L = &c->L;
+  int n = L->n, mrow = m->mrow;
+  const double *phi, *phiq, *gam, *ang, *um, *g;
+  if (c->rows_valid && same_bits(c->rows_q, d->q, n)) {
+    int nr = mrow * (n + 1) + L->nang;
+    copy_n(c->vin, d->q, n);
+    copy_n(c->vin + n, d->v, n);
+    copy_n(c->vin + 2 * n, c->rout + nr, c->ngiven);
+    ev_run(&c->at, c->vin, c->out);
+    phi = c->rout;
+    phiq = c->rout + mrow;
+    ang = c->rout + mrow + (size_t)mrow * n;
+    gam = c->out;
+    um = c->out + mrow;
+    g = um + n * (n + 1) / 2;
+  } else {
+    eval_model(c, d);
+    phi = c->out + L->ophi;
+    phiq = c->out + L->ophiq;
+    ang = c->out + L->oang;
+    gam = c->out + L->ogam;
+    um = c->out + L->oM;
+    g = c->out + L->og;
+  }
+  for (int r = 0; r < mrow; r++) {
+    for (int k = 0; k < n; k++) {
+      MBD_AT(d->phiq, mrow, r, k) = phiq[(size_t)r * n + k];
+    }
+    d->phi[r] = phi[r];
+    d->gamma[r] = gam[r];
+    d->phit[r] = 0;
+    if (m->row[r].owner == MBD_ROW_DRIVE) {
+      // c(q) − f(t): Φt = −f', γ = f'' − (c_q q̇)_q q̇; a spatial angle compares modulo 2π
+      double f2 = 0;
+      int rc = drive_row(m, d, r, phi[r], &f2, err);
+      if (rc < 0) {
+        return rc;
+      }
+      d->gamma[r] = f2 - gam[r];
+    }
+  }
+  angle_memos(c, m, d, ang);
+  mass_forces(n, um, g, d);
+  copies_blocks(c, d);
   stamp(c, d);
   return MBD_OK;
 }
@@ -320,7 +367,7 @@ static void hook_open(void *ud, const mbd_model *m, mbd_data *d, double t, const
   ev_run(&c->model, y, c->out);
   const double *o = c->out;
   angle_memos(c, m, d, o + L->oang);
-  mass_forces(L, o, d);
+  mass_forces(n, o + L->oM, o + L->og, d);
   for (int k = 0; k < 2; k++) {
     c->sd[k] = c->sd[k] == d ? NULL : c->sd[k];
   }
@@ -550,7 +597,9 @@ void mbd_code_free(mbd_gencode *c) {
   }
   ev_free(&c->model);
   ev_free(&c->rows);
+  ev_free(&c->at);
   free(c->rout);
+  free(c->rows_q);
   int nshape = c->L.macros ? c->L.macros->nshape : 0, ncopy = c->L.macros ? c->L.macros->ncopy : 0;
   for (int s = 0; c->shape && s < nshape; s++) {
     ev_free(&c->shape[s]);
@@ -581,6 +630,8 @@ typedef struct part {
   const char *name; /* the C function's name */
   char path[4096];  /* the source under its key in the cache, or "" */
   evaluator *rows;  /* the model's rows alone (EQS_ROWS_NAME, the same source) too, or NULL */
+  evaluator *at;    /* with rows, compiled: the rest given the rows' calls (EQS_AT_ROWS_NAME) */
+  int *ngiven;      /* with at: how many calls the rows' function returns after its outputs */
 } part;
 
 /* the rows' outputs among the model's: Φ, Φq, the angle memos (rout's layout); their count */
@@ -598,22 +649,124 @@ static int rows_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym
   return k;
 }
 
-/* the full source with the rows' function after it (its helpers are the full function's: every
- * node of the rows is one of the full list's); NULL when out of memory or when that does not hold */
-static char *with_rows(const char *full, const char *rows) {
-  const char *f = strstr(rows, "void " EQS_ROWS_NAME "(");
+/* the outputs the rows do not hold: γ (mrow), M̄'s upper triangle, ḡ (n), in that order (eval_all
+ * reads them so); their count */
+static int rest_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym_id *sel) {
+  int k = 0;
+  for (int r = 0; r < L->mrow; r++) {
+    sel[k++] = outs[L->ogam + r];
+  }
+  for (int i = 0; i < L->n * (L->n + 1) / 2; i++) {
+    sel[k++] = outs[L->oM + i];
+  }
+  for (int i = 0; i < L->n; i++) {
+    sel[k++] = outs[L->og + i];
+  }
+  return k;
+}
+
+/* full with the function `name` of fsrc after it, preceded by the text pre (its helpers are full's:
+ * every node of it is one of the full list's); NULL when out of memory or when that does not hold */
+static char *with_fn(const char *full, const char *fsrc, const char *name, const char *pre) {
+  char head[128];
+  snprintf(head, sizeof head, "void %s(", name);
+  const char *f = strstr(fsrc, head);
   if (!f || (strstr(f, "mbd_powi(") && !strstr(full, "static double mbd_powi")) ||
       (strstr(f, "mbd_sign(") && !strstr(full, "static double mbd_sign"))) {
     return NULL;
   }
-  size_t a = strlen(full), b = strlen(f);
-  char *s = malloc(a + 1 + b + 1);
+  size_t a = strlen(full), p = strlen(pre), b = strlen(f);
+  char *s = malloc(a + 1 + p + b + 1);
   if (s) {
     memcpy(s, full, a);
     s[a] = '\n';
-    memcpy(s + a + 1, f, b + 1);
+    memcpy(s + a + 1, pre, p);
+    memcpy(s + a + 1 + p, f, b + 1);
   }
   return s;
+}
+
+/* the count of calls given to EQS_AT_ROWS_NAME by a source's marker, 0 without one */
+static int given_mark(const char *src) {
+  const char *mk = strstr(src, EQS_GIVEN_MARK);
+  int ng = 0;
+  if (!mk || sscanf(mk + strlen(EQS_GIVEN_MARK), "%d", &ng) != 1 || ng < 0) {
+    return 0;
+  }
+  return ng;
+}
+
+/* the rows' and the rest's functions out of a compiled source holding them (the same source: its
+ * object is cached, the compiler does not run again); a source without the rows' function leaves
+ * every evaluation to the model's, one without the rest's leaves that evaluation to it */
+static void load_rows(const part *pt, const char *src, mbd_error *e2) {
+  int ran = 0;
+  if (strstr(src, "void " EQS_ROWS_NAME "(") &&
+      mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &ran, e2) != MBD_OK) {
+    ev_free(pt->rows);
+  }
+  *pt->ngiven = pt->rows->fn ? given_mark(src) : 0;
+  if (*pt->ngiven > 0 && strstr(src, "void " EQS_AT_ROWS_NAME "(") &&
+      mbd_sym_compile_c(src, EQS_AT_ROWS_NAME, &pt->at->fn, &pt->at->lib, &ran, e2) != MBD_OK) {
+    ev_free(pt->at);
+  }
+}
+
+/* the source of the model's function src with the rows' function after it and, when the rows
+ * compute calls of math functions the rest also needs, the rest's function given them (the rows'
+ * function then returns them after its outputs); *out NULL when the rows' function cannot go with
+ * it (every evaluation then evaluates the model's) */
+static int source_with_rows(const part *pt, mbd_sym_ctx *ctx, const mbd_sym_id *vars,
+                            const mbd_sym_id *outs, const char *src, char **out, mbd_error *e2) {
+  *out = NULL;
+  const mbd_eqs_layout *L = pt->L;
+  int nrows = L->mrow * (L->n + 1) + L->nang, nrest = L->mrow + L->n * (L->n + 3) / 2;
+  mbd_sym_id *sel = malloc((size_t)(nrows + nrest + 1) * sizeof *sel);
+  if (!sel) {
+    return MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+  }
+  rows_outputs(L, outs, sel);
+  mbd_sym_id *rest = sel + nrows;
+  rest_outputs(L, outs, rest);
+  // (an open tree's rows are never evaluated alone: nothing to give)
+  int ng = L->mrow > 0 ? mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, 0, NULL) : 0;
+  mbd_sym_id *given = ng > 0 ? malloc((size_t)ng * sizeof *given) : NULL;
+  mbd_sym_id *all = ng > 0 ? malloc((size_t)(nrows + ng) * sizeof *all) : NULL;
+  int rc = MBD_OK;
+  if (ng < 0 || (ng > 0 && (!given || !all))) {
+    rc = MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+  }
+  char *rsrc = NULL, *asrc = NULL;
+  if (rc == MBD_OK && ng > 0) {
+    mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, ng, given);
+    memcpy(all, sel, (size_t)nrows * sizeof *all);
+    memcpy(all + nrows, given, (size_t)ng * sizeof *all);
+    rc = mbd_sym_emit_c_given(ctx, EQS_AT_ROWS_NAME, nrest, rest, pt->nin, vars, ng, given, &asrc,
+                              e2);
+  }
+  if (rc == MBD_OK) {
+    rc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows + ng, ng > 0 ? all : sel, pt->nin, vars, &rsrc,
+                        e2);
+  }
+  if (rc == MBD_OK) {
+    char *both = with_fn(src, rsrc, EQS_ROWS_NAME, "");
+    if (both && asrc) {
+      char mark[160];
+      snprintf(mark, sizeof mark, EQS_GIVEN_MARK "%d */\n", ng);
+      char *three = with_fn(both, asrc, EQS_AT_ROWS_NAME, mark);
+      if (three) {
+        free(both);
+        both = three;
+      }
+    }
+    *out = both;
+  }
+  free(rsrc);
+  free(asrc);
+  free(sel);
+  free(given);
+  free(all);
+  return rc;
 }
 
 static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd_sym_id **outs,
@@ -636,14 +789,7 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
       mbd_error_clear(&e2);
       int crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
       if (crc == MBD_OK && pt->rows) {
-        // (the same source: its object is cached, the compiler does not run again; a source
-        // without the rows' function leaves every evaluation to the model's)
-        int ran2 = 0;
-        if (strstr(src, "void " EQS_ROWS_NAME "(") &&
-            mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &ran2, &e2) !=
-                MBD_OK) {
-          ev_free(pt->rows);
-        }
+        load_rows(pt, src, &e2);
       }
       free(src);
       if (crc == MBD_OK) {
@@ -662,19 +808,6 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
   }
   info->derive_time += wall() - t0;
   info->nodes += mbd_sym_count(ctx);
-  // the rows' outputs (a Newton iteration evaluates them alone)
-  mbd_sym_id *sel = NULL;
-  int nsel = 0;
-  if (pt->rows) {
-    sel = malloc((size_t)(pt->nout ? pt->nout : 1) * sizeof *sel);
-    if (!sel) {
-      mbd_sym_ctx_free(ctx);
-      free(vars);
-      free(outs);
-      return MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
-    }
-    nsel = rows_outputs(pt->L, outs, sel);
-  }
   if (kind == MBD_CODE_COMPILED) {
     double t1 = wall();
     mbd_error e2;
@@ -683,26 +816,18 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
     int ran = 0;
     int crc = mbd_sym_emit_c(ctx, pt->name, pt->nout, outs, pt->nin, vars, &src, &e2);
     if (crc == MBD_OK && pt->rows) {
-      char *rsrc = NULL;
-      crc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nsel, sel, pt->nin, vars, &rsrc, &e2);
-      char *both = crc == MBD_OK ? with_rows(src, rsrc) : NULL;
-      free(rsrc);
+      char *both = NULL;
+      crc = source_with_rows(pt, ctx, vars, outs, src, &both, &e2);
       if (both) {
         free(src);
         src = both;
-      } else {
-        pt->rows->fn = NULL;  // (the model's function alone: every evaluation evaluates it all)
       }
     }
     if (crc == MBD_OK) {
       crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
     }
-    if (crc == MBD_OK && pt->rows && strstr(src, "void " EQS_ROWS_NAME "(")) {
-      int ran2 = 0;
-      crc = mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &ran2, &e2);
-      if (crc != MBD_OK) {
-        ev_free(ev);
-      }
+    if (crc == MBD_OK && pt->rows) {
+      load_rows(pt, src, &e2);
     }
     if (crc == MBD_OK && pt->path[0]) {
       // remember the source under its key (a failure only costs a derivation next time)
@@ -723,14 +848,18 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
     double t1 = wall();
     rc = mbd_sym_tape_new(ctx, pt->nout, outs, pt->nin, vars, &ev->tape, err);
     if (rc == MBD_OK && pt->rows) {
-      rc = mbd_sym_tape_new(ctx, nsel, sel, pt->nin, vars, &pt->rows->tape, err);
+      // the rows alone (no calls given: the tape evaluates every output together otherwise)
+      mbd_sym_id *sel = malloc((size_t)(pt->nout ? pt->nout : 1) * sizeof *sel);
+      rc = sel ? mbd_sym_tape_new(ctx, rows_outputs(pt->L, outs, sel), sel, pt->nin, vars,
+                                  &pt->rows->tape, err)
+               : MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+      free(sel);
     }
     info->compile_time += wall() - t1;
     if (rc == MBD_OK) {
       info->instructions += mbd_sym_tape_ninstr(ev->tape);
     }
   }
-  free(sel);
   mbd_sym_ctx_free(ctx);
   free(vars);
   free(outs);
@@ -805,7 +934,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   }
   for (int s = 0; rc == MBD_OK && s < nshape; s++) {
     const mbd_eqs_shape *sh = &P->shape[s];
-    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", "", NULL};
+    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", "", NULL, NULL, NULL};
     if (dir[0]) {
       // under the exact key of the copy whose values the shape's code holds
       char key[65];
@@ -817,13 +946,27 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   if (rc == MBD_OK) {
     // without macro copies the rows are a function of q alone: Newton iterations evaluate them
     // without γ, M̄ and ḡ (with copies every evaluation runs the copies' shapes first)
-    part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, "", P ? NULL : &c->rows};
+    part pt = {m,  &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, "", P ? NULL : &c->rows, &c->at,
+               &c->ngiven};
     if (dir[0]) {
       char key[65];
       model_key(m, key);
       snprintf(pt.path, sizeof pt.path, "%s/rel-%s.c", dir, key);
     }
     rc = make_part(&pt, kind, &c->model, info, &fell, err);
+  }
+  if (rc == MBD_OK && c->ngiven > 0) {
+    // the rows' function returns the calls it gives after its outputs; the rest's reads them
+    // after (q, q̇)
+    int nr = c->L.mrow * (n + 1) + c->L.nang, nin = 2 * n + c->ngiven;
+    double *rout = realloc(c->rout, (size_t)(nr + c->ngiven) * sizeof(double));
+    c->rout = rout ? rout : c->rout;
+    double *vin = nin > c->L.nvin ? realloc(c->vin, (size_t)nin * sizeof(double)) : c->vin;
+    c->vin = vin ? vin : c->vin;
+    c->rows_q = calloc((size_t)n + 1, sizeof(double));
+    if (!rout || !vin || !c->rows_q) {
+      rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+    }
   }
   if (rc != MBD_OK) {
     mbd_code_free(c);

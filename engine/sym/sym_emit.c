@@ -103,7 +103,7 @@ static void operand(emitter *E, str *s, mbd_sym_id id) {
       sput(s, t);
       sput(s, v < 0 ? ")" : "");
     }
-  } else if (n->op == MBD_SYM_VAR) {
+  } else if (n->op == MBD_SYM_VAR || E->P->slot[id] >= 0) {  // (a variable or a given node)
     sputf(s, "v[%d]", (int)E->P->slot[id]);
   } else if (E->tmp[id] >= 0) {
     sputf(s, "t%d", (int)E->tmp[id]);
@@ -212,12 +212,21 @@ static int is_ident(const char *s) {
 
 int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_id *exprs,
                    int nvars, const mbd_sym_id *vars, char **src, mbd_error *err) {
+  return mbd_sym_emit_c_given(ctx, name, nexpr, exprs, nvars, vars, 0, NULL, src, err);
+}
+
+int mbd_sym_emit_c_given(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_id *exprs,
+                         int nvars, const mbd_sym_id *vars, int ngiven, const mbd_sym_id *given,
+                         char **src, mbd_error *err) {
   *src = NULL;
   if (!is_ident(name)) {
     return MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_EMIT_NAME, name ? name : "(null)");
   }
+  if (ngiven > 0 && !vars) {
+    return MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_GIVEN_VARS);
+  }
   sym_plan P;
-  int status = sym_plan_build(ctx, nexpr, exprs, nvars, vars, &P, err);
+  int status = sym_plan_build(ctx, nexpr, exprs, nvars, vars, ngiven, given, &P, err);
   if (status) {
     return status;
   }
@@ -238,8 +247,8 @@ int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_
   for (int i = 0; i < P.n; i++) {
     mbd_sym_id id = P.order[i];
     int op = NODE(ctx, id)->op;
-    if (op == MBD_SYM_CONST || op == MBD_SYM_VAR) {
-      continue;
+    if (op == MBD_SYM_CONST || op == MBD_SYM_VAR || P.slot[id] >= 0) {
+      continue;  // (leaves: constants, variables and given nodes)
     }
     str t = {0};
     recipe(&E, &t, id);

@@ -59,7 +59,8 @@ void sym_plan_free(sym_plan *plan) {
 }
 
 int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nvars,
-                   const mbd_sym_id *vars, sym_plan *plan, mbd_error *err) {
+                   const mbd_sym_id *vars, int ngiven, const mbd_sym_id *given, sym_plan *plan,
+                   mbd_error *err) {
   memset(plan, 0, sizeof *plan);
   for (int i = 0; i < nexpr; i++) {
     if (!sym_valid(ctx, exprs[i])) {
@@ -95,6 +96,17 @@ int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nva
     }
     plan->nslots = nvars;
   }
+  /* given nodes: leaves read after the variables (their recipes are not scheduled) */
+  for (int k = 0; k < ngiven; k++) {
+    if (!sym_valid(ctx, given[k])) {
+      status = MBD_FAIL(err, MBD_E_INPUT, MSG_SYM_GIVEN_INVALID, k + 1, (int)given[k]);
+      goto done;
+    }
+    if (plan->slot[given[k]] < 0) {
+      plan->slot[given[k]] = nvars + k;
+    }
+  }
+  plan->nslots += ngiven;
   /* depth-first post-order over recipe operands */
   for (int r = 0; r < nexpr; r++) {
     if (seen[exprs[r]]) {
@@ -106,7 +118,7 @@ int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nva
     int sp = 1;
     while (sp > 0) {
       int32_t id = stack[2 * (sp - 1)], k = stack[2 * (sp - 1) + 1];
-      int nr = sym_recipe_refs(ctx, id, refs);
+      int nr = plan->slot[id] >= 0 ? 0 : sym_recipe_refs(ctx, id, refs);
       if (k < nr) {
         stack[2 * (sp - 1) + 1] = k + 1;
         int32_t c = refs[k];
@@ -141,6 +153,94 @@ done:
     sym_plan_free(plan);
   }
   return status;
+}
+
+/* a call of a math function worth taking from another function: sin, cos, tan, exp, log, sqrt,
+ * atan2, a power with an exponent that is not a small integer */
+static int sym_is_call(const mbd_sym_ctx *ctx, mbd_sym_id id) {
+  double e;
+  int k;
+  switch (NODE(ctx, id)->op) {
+    case MBD_SYM_SIN:
+    case MBD_SYM_COS:
+    case MBD_SYM_TAN:
+    case MBD_SYM_EXP:
+    case MBD_SYM_LOG:
+    case MBD_SYM_SQRT:
+    case MBD_SYM_ATAN2:
+      return 1;
+    case MBD_SYM_POW:
+      return !(mbd_sym_is_const(ctx, ARG(ctx, id, 1), &e) && sym_small_int(e, &k));
+    default:
+      return 0;
+  }
+}
+
+/* depth-first over recipe operands from exprs[0..n): mark[id] |= bit for every node reached; with
+ * stop, a call that has stop's bit is not entered and is written to out (at most cap) and
+ * counted; returns that count, or -1 when out of memory */
+static int sym_reach(const mbd_sym_ctx *ctx, int n, const mbd_sym_id *exprs, uint8_t *mark,
+                     uint8_t bit, uint8_t stop, int cap, mbd_sym_id *out) {
+  size_t nn = (size_t)ctx->nnodes + 1;
+  int maxargs = 1;
+  for (int i = 0; i < ctx->nnodes; i++) {
+    maxargs = ctx->nodes[i].nargs > maxargs ? ctx->nodes[i].nargs : maxargs;
+  }
+  int32_t *stack = malloc(sizeof(int32_t) * nn), *refs = malloc(sizeof(int32_t) * (size_t)maxargs);
+  int count = 0;
+  if (!stack || !refs) {
+    count = -1;
+    goto done;
+  }
+  for (int r = 0; r < n; r++) {
+    if (mark[exprs[r]] & bit) {
+      continue;
+    }
+    mark[exprs[r]] |= bit;
+    int sp = 0;
+    stack[sp++] = exprs[r];
+    while (sp > 0) {
+      mbd_sym_id id = stack[--sp];
+      if (stop && (mark[id] & stop) && sym_is_call(ctx, id)) {
+        if (count < cap) {
+          out[count] = id;
+        }
+        count++;
+        continue;
+      }
+      int nr = sym_recipe_refs(ctx, id, refs);
+      for (int k = 0; k < nr; k++) {
+        if (!(mark[refs[k]] & bit)) {
+          mark[refs[k]] |= bit;
+          stack[sp++] = refs[k];
+        }
+      }
+    }
+  }
+done:
+  free(stack);
+  free(refs);
+  return count;
+}
+
+int mbd_sym_shared_calls(mbd_sym_ctx *ctx, int na, const mbd_sym_id *a, int nb,
+                         const mbd_sym_id *b, int cap, mbd_sym_id *out) {
+  for (int i = 0; i < na + nb; i++) {
+    if (!sym_valid(ctx, i < na ? a[i] : b[i - na])) {
+      SYM_FAIL(ctx, MBD_E_INPUT, MSG_SYM_EXPR_INVALID, i + 1, (int)(i < na ? a[i] : b[i - na]));
+      return -1;
+    }
+  }
+  uint8_t *mark = calloc((size_t)ctx->nnodes + 1, 1);
+  int count = -1;
+  if (mark && sym_reach(ctx, na, a, mark, 1, 0, 0, NULL) >= 0) {
+    count = sym_reach(ctx, nb, b, mark, 2, 1, cap, out);
+  }
+  free(mark);
+  if (count < 0) {
+    SYM_FAIL(ctx, MBD_E_NOMEM, MSG_SYM_NOMEM, "sym");
+  }
+  return count;
 }
 
 /* ---- evaluation on the DAG ---------------------------------------------------------------------
@@ -447,7 +547,7 @@ int mbd_sym_tape_new(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int n
                      const mbd_sym_id *vars, mbd_sym_tape **tape, mbd_error *err) {
   *tape = NULL;
   sym_plan P;
-  int status = sym_plan_build(ctx, nexpr, exprs, nvars, vars, &P, err);
+  int status = sym_plan_build(ctx, nexpr, exprs, nvars, vars, 0, NULL, &P, err);
   if (status) {
     return status;
   }

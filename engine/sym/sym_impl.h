@@ -141,16 +141,18 @@ typedef struct sym_plan {
   int n;          /* number of scheduled nodes */
   int32_t *order; /* order[n]: node ids, operands before users */
   int32_t *uses;  /* uses[id]: how many recipe operands of scheduled nodes refer to node id */
-  int32_t *slot;  /* slot[id]: position in the evaluation vector of a variable node, -1 else */
+  int32_t *slot;  /* slot[id]: position in the evaluation vector of a variable or given node, -1 */
   int nslots;     /* length of the evaluation vector read */
 } sym_plan;
 
 /* the operands of node id's recipe, written to refs (at most nargs); returns their count */
 int sym_recipe_refs(const mbd_sym_ctx *ctx, mbd_sym_id id, int32_t *refs);
 
-/* build / free a plan (see mbd_sym_tape_new for nvars and vars) */
+/* build / free a plan (see mbd_sym_tape_new for nvars and vars; given: nodes read as leaves at
+ * slots nvars + k, see mbd_sym_emit_c_given) */
 int sym_plan_build(mbd_sym_ctx *ctx, int nexpr, const mbd_sym_id *exprs, int nvars,
-                   const mbd_sym_id *vars, sym_plan *plan, mbd_error *err);
+                   const mbd_sym_id *vars, int ngiven, const mbd_sym_id *given, sym_plan *plan,
+                   mbd_error *err);
 void sym_plan_free(sym_plan *plan);
 
 #endif

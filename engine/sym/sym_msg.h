@@ -47,6 +47,10 @@
 #define MSG_SYM_EXPR_INVALID "sym: expression %d is invalid (id %d)"
 /* an entry of a variable list is not a variable: 1-based position */
 #define MSG_SYM_VARLIST "sym: item %d of the variable list is not a variable"
+/* an entry of a list of given nodes names no node: 1-based position, id */
+#define MSG_SYM_GIVEN_INVALID "sym: given node %d is invalid (id %d)"
+/* given nodes without a variable list (their slots follow the variables') */
+#define MSG_SYM_GIVEN_VARS "sym.emit: given nodes need a variable list"
 /* an expression uses a variable missing from the list: variable, list length */
 #define MSG_SYM_VAR_MISSING "sym: variable '%s' is not among the %d variables given"
 

@@ -531,6 +531,86 @@ static void test_emit_and_compile(void **state) {
   clear_cache();
 }
 
+/* a function given another's calls of math functions: the shared calls found (outermost only, not
+ * the ones only one side makes), the given function makes none of them, and every output equals
+ * the plain function's to the bit when it is given the other's values */
+static void test_emit_given(void **state) {
+  fixture *f = *state;
+  mbd_sym_ctx *c = f->c;
+  if (!have_cc()) {
+    print_message("no C compiler: generated-code test skipped\n");
+    skip();
+  }
+  mbd_sym_id x = f->x, y = f->y, z = f->z;
+  mbd_sym_id s = mbd_sym_sin(c, mbd_sym_add(c, x, y)), co = mbd_sym_cos(c, mbd_sym_add(c, x, y));
+  mbd_sym_id ce = mbd_sym_cos(c, mbd_sym_exp(c, z));
+  mbd_sym_id r = mbd_sym_sqrt(c, mbd_sym_add(c, mbd_sym_mul(c, x, x), K(1)));
+  mbd_sym_id a[6] = {mbd_sym_mul(c, s, z), co, ce};
+  mbd_sym_id b[3] = {
+      mbd_sym_add(c, mbd_sym_mul(c, mbd_sym_mul(c, s, s), y), co), mbd_sym_mul(c, r, s),
+      mbd_sym_add(c, mbd_sym_mul(c, ce, y),
+                  mbd_sym_log(c, mbd_sym_add(c, mbd_sym_mul(c, y, y), K(2))))};
+  mbd_sym_id vars[3] = {x, y, z}, given[8];
+  // sin(x + y), cos(x + y) and cos(exp z): not exp z (inside one), not sqrt or log (b's alone)
+  int ng = mbd_sym_shared_calls(c, 3, a, 3, b, 8, given);
+  assert_int_equal(ng, 3);
+  assert_int_equal(mbd_sym_shared_calls(c, 3, a, 3, b, 0, NULL), 3);
+  int seen = 0;
+  for (int k = 0; k < ng; k++) {
+    seen |= given[k] == s ? 1 : given[k] == co ? 2 : given[k] == ce ? 4 : 8;
+  }
+  assert_int_equal(seen, 7);
+  // a's function returns the calls after its outputs; b's reads them after the variables
+  for (int k = 0; k < ng; k++) {
+    a[3 + k] = given[k];
+  }
+  char *sa = NULL, *sb = NULL, *sp = NULL;
+  assert_int_equal(mbd_sym_emit_c(c, "sym_given_a", 3 + ng, a, 3, vars, &sa, NULL), MBD_OK);
+  assert_int_equal(mbd_sym_emit_c_given(c, "sym_given_b", 3, b, 3, vars, ng, given, &sb, NULL),
+                   MBD_OK);
+  assert_int_equal(mbd_sym_emit_c(c, "sym_plain_b", 3, b, 3, vars, &sp, NULL), MBD_OK);
+  assert_null(strstr(sb, "sin(")); /* the given calls are read, not made */
+  assert_null(strstr(sb, "exp("));
+  assert_non_null(strstr(sb, "sqrt("));
+  assert_non_null(strstr(sb, "log("));
+  mbd_sym_cfn fa, fb, fp;
+  mbd_sym_lib *la, *lb, *lp;
+  int ran;
+  mbd_error err;
+  assert_int_equal(mbd_sym_compile_c(sa, "sym_given_a", &fa, &la, &ran, &err), MBD_OK);
+  assert_int_equal(mbd_sym_compile_c(sb, "sym_given_b", &fb, &lb, &ran, &err), MBD_OK);
+  assert_int_equal(mbd_sym_compile_c(sp, "sym_plain_b", &fp, &lp, &ran, &err), MBD_OK);
+  for (int i = 0; i < 40; i++) {
+    double v[6] = {-1.7 + 0.09 * i, 1.2 - 0.07 * i, 0.2 + 0.05 * i}, oa[6], ob[3], op[3];
+    fa(v, oa);
+    for (int k = 0; k < ng; k++) {
+      v[3 + k] = oa[3 + k];
+    }
+    fb(v, ob);
+    fp(v, op);
+    for (int j = 0; j < 3; j++) {
+      if (!same_bits(ob[j], op[j])) {
+        fail_msg("output %d at point %d: given %.17g, plain %.17g", j, i, ob[j], op[j]);
+      }
+    }
+  }
+  mbd_sym_lib_close(la);
+  mbd_sym_lib_close(lb);
+  mbd_sym_lib_close(lp);
+  free(sa);
+  free(sb);
+  free(sp);
+  // given nodes need a variable list (their slots follow it), and must be nodes
+  char *src;
+  MBD_EXPECT_ERROR(mbd_sym_emit_c_given(c, "g", 3, b, 0, NULL, ng, given, &src, &err), &err,
+                   MBD_E_INPUT, MSG_SYM_GIVEN_VARS);
+  mbd_sym_id bad = 123456;
+  MBD_EXPECT_ERROR(mbd_sym_emit_c_given(c, "g", 3, b, 3, vars, 1, &bad, &src, &err), &err,
+                   MBD_E_INPUT, MSG_SYM_GIVEN_INVALID, 1, 123456);
+  assert_int_equal(mbd_sym_shared_calls(c, 1, &bad, 3, b, 8, given), -1);
+  clear_cache();
+}
+
 static void test_errors(void **state) {
   fixture *f = *state;
   mbd_sym_ctx *c = f->c;
@@ -576,6 +656,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tape_var_list, setup, teardown),
       cmocka_unit_test_setup_teardown(test_jacobian, setup, teardown),
       cmocka_unit_test_setup_teardown(test_emit_and_compile, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_emit_given, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

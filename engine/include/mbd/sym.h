@@ -208,6 +208,21 @@ char *mbd_sym_to_string(mbd_sym_ctx *ctx, mbd_sym_id e);
 int mbd_sym_emit_c(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_id *exprs,
                    int nvars, const mbd_sym_id *vars, char **src, mbd_error *err);
 
+/* the same function with the nodes given[0..ngiven) taken as inputs: read at v[nvars + k], not
+ * computed (nor what only they need).  Every other node is written as mbd_sym_emit_c writes it,
+ * so a value computed from the same given values is the same to the bit.  Needs vars. */
+int mbd_sym_emit_c_given(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym_id *exprs,
+                         int nvars, const mbd_sym_id *vars, int ngiven, const mbd_sym_id *given,
+                         char **src, mbd_error *err);
+
+/* the calls of math functions (sin, cos, tan, exp, log, sqrt, atan2, a power with an exponent
+ * that is not a small integer) that evaluating b needs and evaluating a computes too, none inside
+ * another: what a function of b can be given by one of a (as its extra outputs) instead of calling
+ * again.  Writes at most cap ids to out, in an order fixed by the expressions; returns how many
+ * there are (call with cap 0 to count), -1 with a context error on an invalid id or no memory. */
+int mbd_sym_shared_calls(mbd_sym_ctx *ctx, int na, const mbd_sym_id *a, int nb,
+                         const mbd_sym_id *b, int cap, mbd_sym_id *out);
+
 /* compile source defining function name into a shared object with the system compiler
  * (env CC, else "cc"; flags -O2 -ffp-contract=off -shared -fPIC), cached in the cache folder as
  * <key>.so where the key is the SHA-256 of the source, compiler and flags; load it and return the
