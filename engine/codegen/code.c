@@ -40,7 +40,7 @@
 #define EQS_GIVEN_MARK "/* mbd_relative_rows: calls given to " EQS_AT_ROWS_NAME ": "
 /* part of the model's cache key: change it with any change to what derive.c emits (a cached source
  * of an older derivation would otherwise be loaded) */
-#define EQS_VERSION "mbd relative equations 5"
+#define EQS_VERSION "mbd relative equations 6"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {
@@ -68,13 +68,16 @@ struct mbd_gencode {
   mbd_eqs_layout L;
   int kind;           /* MBD_CODE_TAPE or MBD_CODE_COMPILED */
   evaluator model;    /* the model's equations */
-  evaluator rows;     /* its rows alone (no macro copies), for Newton iterations; or empty */
-  double *rout;       /* their outputs: Φ (mrow), Φq (mrow × n by rows), angle memos (nang), then
-                         the ngiven calls the equations at the same q are given */
-  evaluator at;       /* γ, M̄, ḡ given (q, q̇) and the rows' calls; or empty */
+  evaluator rows;     /* its rows alone (no macro copies), for Newton iterations: functions of q
+                         alone (their function reads q only; a row of q̇ would fail to emit and
+                         leave the rows to the model's function); or empty */
+  double *rout;       /* their outputs: Φ (mrow), Φq (mrow × n by columns, as d's), angle memos
+                         (nang), then the ngiven calls the equations at the same q are given */
+  evaluator at;       /* γ, M̄ (n × n, as d's), ḡ given (q, q̇) and the rows' calls; or empty */
   int ngiven;         /* the rows' calls (rout's last outputs; at's inputs after q, q̇) */
   double *rows_q;     /* the positions rout was evaluated at (n), when rows_valid */
   int rows_valid;
+  int ndrive, *drive; /* the drives' rows */
   evaluator *shape;   /* macro shapes' equations (L.macros->nshape) */
   double *vin;        /* L.nvin: q, q̇, the copies' bodies' outputs */
   double *out;        /* L.nout */
@@ -186,32 +189,42 @@ static void angle_memos(const mbd_gencode *c, const mbd_model *m, mbd_data *d, c
   }
 }
 
+/* the drives' rows of d from their coordinates c(q) in d->phi and the quadratic parts of c̈ in
+ * d->gamma (as the equations return them): Φ = c − f(t), Φt = −f', γ = f'' − (c_q q̇)_q q̇ (with
+ * gamma, else γ is left alone) */
+static int drive_rows(const mbd_gencode *c, const mbd_model *m, mbd_data *d, int gamma,
+                      mbd_error *err) {
+  for (int k = 0; k < c->ndrive; k++) {
+    int r = c->drive[k];
+    double f2 = 0;
+    int rc = drive_row(m, d, r, d->phi[r], &f2, err);
+    if (rc < 0) {
+      return rc;
+    }
+    if (gamma) {
+      d->gamma[r] = f2 - d->gamma[r];
+    }
+  }
+  return MBD_OK;
+}
+
 /* Φ, Φq, Φt and the angle memos alone at the positions of d (a Newton iteration: rows has no
  * macro copies); γ, M̄ and ḡ keep their values until the next eval_all */
 static int eval_rows(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_eqs_layout *L = &c->L;
   int n = L->n, mrow = m->mrow;
-  copy_n(c->vin, d->q, n);
-  copy_n(c->vin + n, d->v, n);
-  ev_run(&c->rows, c->vin, c->rout);
+  ev_run(&c->rows, d->q, c->rout);
   if (c->at.fn) {
     copy_n(c->rows_q, d->q, n);
     c->rows_valid = 1;
   }
   const double *o = c->rout;
-  for (int r = 0; r < mrow; r++) {
-    for (int k = 0; k < n; k++) {
-      MBD_AT(d->phiq, mrow, r, k) = o[mrow + (size_t)r * n + k];
-    }
-    d->phi[r] = o[r];
-    d->phit[r] = 0;
-    if (m->row[r].owner == MBD_ROW_DRIVE) {
-      double f2 = 0;
-      int rc = drive_row(m, d, r, o[r], &f2, err);
-      if (rc < 0) {
-        return rc;
-      }
-    }
+  copy_n(d->phi, o, mrow);
+  copy_n(d->phiq, o + mrow, mrow * n);  // (by columns, as d's)
+  memset(d->phit, 0, (size_t)mrow * sizeof(double));
+  int rc = drive_rows(c, m, d, 0, err);
+  if (rc < 0) {
+    return rc;
   }
   angle_memos(c, m, d, o + mrow + (size_t)mrow * n);
   return MBD_OK;
@@ -291,51 +304,42 @@ static void copies_blocks(mbd_gencode *c, mbd_data *d) {
 /* every output at the state of d into its arrays: rows (drives with f(t) added), angle memos,
  * M̄ and ḡ.  When the rows' function last ran at these positions (a Newton iteration's last), Φ,
  * Φq and the angles are its outputs and the rest comes from the function given its calls: the
- * same values to the bit, without calling sin and cos again. */
+ * same values to the bit, without calling sin and cos again, laid out as d's arrays. */
 static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *err) {
   const mbd_eqs_layout *L = &c->L;
   int n = L->n, mrow = m->mrow;
-  const double *phi, *phiq, *gam, *ang, *um, *g;
+  const double *ang;
   if (c->rows_valid && same_bits(c->rows_q, d->q, n)) {
     int nr = mrow * (n + 1) + L->nang;
     copy_n(c->vin, d->q, n);
     copy_n(c->vin + n, d->v, n);
     copy_n(c->vin + 2 * n, c->rout + nr, c->ngiven);
     ev_run(&c->at, c->vin, c->out);
-    phi = c->rout;
-    phiq = c->rout + mrow;
+    copy_n(d->phi, c->rout, mrow);
+    copy_n(d->phiq, c->rout + mrow, mrow * n);
+    copy_n(d->gamma, c->out, mrow);
+    copy_n(d->M, c->out + mrow, n * n);
+    copy_n(d->Q, c->out + mrow + n * n, n);
     ang = c->rout + mrow + (size_t)mrow * n;
-    gam = c->out;
-    um = c->out + mrow;
-    g = um + n * (n + 1) / 2;
   } else {
     eval_model(c, d);
-    phi = c->out + L->ophi;
-    phiq = c->out + L->ophiq;
-    ang = c->out + L->oang;
-    gam = c->out + L->ogam;
-    um = c->out + L->oM;
-    g = c->out + L->og;
-  }
-  for (int r = 0; r < mrow; r++) {
-    for (int k = 0; k < n; k++) {
-      MBD_AT(d->phiq, mrow, r, k) = phiq[(size_t)r * n + k];
-    }
-    d->phi[r] = phi[r];
-    d->gamma[r] = gam[r];
-    d->phit[r] = 0;
-    if (m->row[r].owner == MBD_ROW_DRIVE) {
-      // c(q) − f(t): Φt = −f', γ = f'' − (c_q q̇)_q q̇; a spatial angle compares modulo 2π
-      double f2 = 0;
-      int rc = drive_row(m, d, r, phi[r], &f2, err);
-      if (rc < 0) {
-        return rc;
+    const double *o = c->out;
+    for (int r = 0; r < mrow; r++) {
+      for (int k = 0; k < n; k++) {
+        MBD_AT(d->phiq, mrow, r, k) = o[L->ophiq + (size_t)r * n + k];
       }
-      d->gamma[r] = f2 - gam[r];
+      d->phi[r] = o[L->ophi + r];
+      d->gamma[r] = o[L->ogam + r];
     }
+    mass_forces(n, o + L->oM, o + L->og, d);
+    ang = o + L->oang;
+  }
+  memset(d->phit, 0, (size_t)mrow * sizeof(double));
+  int rc = drive_rows(c, m, d, 1, err);
+  if (rc < 0) {
+    return rc;
   }
   angle_memos(c, m, d, ang);
-  mass_forces(n, um, g, d);
   copies_blocks(c, d);
   stamp(c, d);
   return MBD_OK;
@@ -600,6 +604,7 @@ void mbd_code_free(mbd_gencode *c) {
   ev_free(&c->at);
   free(c->rout);
   free(c->rows_q);
+  free(c->drive);
   int nshape = c->L.macros ? c->L.macros->nshape : 0, ncopy = c->L.macros ? c->L.macros->ncopy : 0;
   for (int s = 0; c->shape && s < nshape; s++) {
     ev_free(&c->shape[s]);
@@ -634,14 +639,17 @@ typedef struct part {
   int *ngiven;      /* with at: how many calls the rows' function returns after its outputs */
 } part;
 
-/* the rows' outputs among the model's: Φ, Φq, the angle memos (rout's layout); their count */
+/* the rows' outputs among the model's: Φ, Φq by columns (d's layout), the angle memos (rout's
+ * layout); their count */
 static int rows_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym_id *sel) {
   int k = 0;
   for (int r = 0; r < L->mrow; r++) {
     sel[k++] = outs[L->ophi + r];
   }
-  for (int i = 0; i < L->mrow * L->n; i++) {
-    sel[k++] = outs[L->ophiq + i];
+  for (int j = 0; j < L->n; j++) {
+    for (int r = 0; r < L->mrow; r++) {
+      sel[k++] = outs[L->ophiq + r * L->n + j];
+    }
   }
   for (int a = 0; a < L->nang; a++) {
     sel[k++] = outs[L->oang + a];
@@ -649,15 +657,18 @@ static int rows_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym
   return k;
 }
 
-/* the outputs the rows do not hold: γ (mrow), M̄'s upper triangle, ḡ (n), in that order (eval_all
- * reads them so); their count */
+/* the outputs the rows do not hold: γ (mrow), M̄ whole by columns (d's layout), ḡ (n), in that
+ * order (eval_all reads them so); their count */
 static int rest_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym_id *sel) {
-  int k = 0;
+  int k = 0, n = L->n;
   for (int r = 0; r < L->mrow; r++) {
     sel[k++] = outs[L->ogam + r];
   }
-  for (int i = 0; i < L->n * (L->n + 1) / 2; i++) {
-    sel[k++] = outs[L->oM + i];
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) {
+      int a = i < j ? i : j, b = i < j ? j : i;  // (the upper triangle by rows holds (a, b ≥ a))
+      sel[k++] = outs[L->oM + a * n - a * (a - 1) / 2 + (b - a)];
+    }
   }
   for (int i = 0; i < L->n; i++) {
     sel[k++] = outs[L->og + i];
@@ -720,7 +731,7 @@ static int source_with_rows(const part *pt, mbd_sym_ctx *ctx, const mbd_sym_id *
                             const mbd_sym_id *outs, const char *src, char **out, mbd_error *e2) {
   *out = NULL;
   const mbd_eqs_layout *L = pt->L;
-  int nrows = L->mrow * (L->n + 1) + L->nang, nrest = L->mrow + L->n * (L->n + 3) / 2;
+  int nrows = L->mrow * (L->n + 1) + L->nang, nrest = L->mrow + L->n * (L->n + 1);
   mbd_sym_id *sel = malloc((size_t)(nrows + nrest + 1) * sizeof *sel);
   if (!sel) {
     return MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
@@ -737,18 +748,23 @@ static int source_with_rows(const part *pt, mbd_sym_ctx *ctx, const mbd_sym_id *
     rc = MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
   }
   char *rsrc = NULL, *asrc = NULL;
+  int erc = rc;
   if (rc == MBD_OK && ng > 0) {
     mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, ng, given);
     memcpy(all, sel, (size_t)nrows * sizeof *all);
     memcpy(all + nrows, given, (size_t)ng * sizeof *all);
-    rc = mbd_sym_emit_c_given(ctx, EQS_AT_ROWS_NAME, nrest, rest, pt->nin, vars, ng, given, &asrc,
-                              e2);
+    erc = mbd_sym_emit_c_given(ctx, EQS_AT_ROWS_NAME, nrest, rest, pt->nin, vars, ng, given,
+                               &asrc, e2);
   }
-  if (rc == MBD_OK) {
-    rc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows + ng, ng > 0 ? all : sel, pt->nin, vars, &rsrc,
-                        e2);
+  if (erc == MBD_OK) {
+    // (the rows read q alone)
+    erc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows + ng, ng > 0 ? all : sel, L->n, vars, &rsrc,
+                         e2);
   }
-  if (rc == MBD_OK) {
+  // (out of memory fails; a row that is not a function of q alone leaves every evaluation to the
+  // model's function)
+  rc = erc == MBD_E_NOMEM ? erc : rc;
+  if (erc == MBD_OK) {
     char *both = with_fn(src, rsrc, EQS_ROWS_NAME, "");
     if (both && asrc) {
       char mark[160];
@@ -850,10 +866,14 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
     if (rc == MBD_OK && pt->rows) {
       // the rows alone (no calls given: the tape evaluates every output together otherwise)
       mbd_sym_id *sel = malloc((size_t)(pt->nout ? pt->nout : 1) * sizeof *sel);
-      rc = sel ? mbd_sym_tape_new(ctx, rows_outputs(pt->L, outs, sel), sel, pt->nin, vars,
+      rc = sel ? mbd_sym_tape_new(ctx, rows_outputs(pt->L, outs, sel), sel, pt->L->n, vars,
                                   &pt->rows->tape, err)
                : MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
       free(sel);
+      if (rc != MBD_OK && rc != MBD_E_NOMEM) {
+        rc = MBD_OK;  // (a row that is not a function of q alone: no rows alone, as above)
+        mbd_error_clear(err);
+      }
     }
     info->compile_time += wall() - t1;
     if (rc == MBD_OK) {
@@ -897,7 +917,13 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   c->sout = calloc((size_t)omax, sizeof(double));
   c->shape = calloc((size_t)(nshape ? nshape : 1), sizeof *c->shape);
   c->cout = calloc((size_t)(ncopy ? ncopy : 1), sizeof *c->cout);
-  int ok =
+  c->drive = calloc((size_t)m->mrow + 1, sizeof *c->drive);
+  for (int r = 0; c->drive && r < m->mrow; r++) {
+    if (m->row[r].owner == MBD_ROW_DRIVE) {
+      c->drive[c->ndrive++] = r;
+    }
+  }
+  int ok = c->drive &&
       c->vin && c->rout && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape && c->cout;
   for (int k = 0; ok && k < ncopy; k++) {
     c->cout[k] = calloc((size_t)P->shape[P->copy[k].shape].nout, sizeof(double));
@@ -963,8 +989,12 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     c->rout = rout ? rout : c->rout;
     double *vin = nin > c->L.nvin ? realloc(c->vin, (size_t)nin * sizeof(double)) : c->vin;
     c->vin = vin ? vin : c->vin;
+    // (the rest's outputs: γ, M̄ whole, ḡ)
+    int nrest = c->L.mrow + n * (n + 1);
+    double *o = nrest > c->L.nout ? realloc(c->out, (size_t)nrest * sizeof(double)) : c->out;
+    c->out = o ? o : c->out;
     c->rows_q = calloc((size_t)n + 1, sizeof(double));
-    if (!rout || !vin || !c->rows_q) {
+    if (!rout || !vin || !o || !c->rows_q) {
       rc = MBD_FAIL(err, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
     }
   }
