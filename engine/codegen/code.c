@@ -676,23 +676,48 @@ static int rest_outputs(const mbd_eqs_layout *L, const mbd_sym_id *outs, mbd_sym
   return k;
 }
 
-/* full with the function `name` of fsrc after it, preceded by the text pre (its helpers are full's:
- * every node of it is one of the full list's); NULL when out of memory or when that does not hold */
+/* the definition of helper `head` ("static double mbd_powi(") in src (mbd_sym_emit_c writes each
+ * helper followed by a blank line): its start and length, or NULL */
+static const char *helper(const char *src, const char *head, size_t *len) {
+  const char *h = strstr(src, head), *e = h ? strstr(h, "}\n\n") : NULL;
+  *len = e ? (size_t)(e + 2 - h) : 0;
+  return e ? h : NULL;
+}
+
+/* full with the function `name` of fsrc after it, preceded by the text pre and by the helpers
+ * (mbd_powi, mbd_sign) it uses that full does not define; NULL when out of memory */
 static char *with_fn(const char *full, const char *fsrc, const char *name, const char *pre) {
   char head[128];
   snprintf(head, sizeof head, "void %s(", name);
   const char *f = strstr(fsrc, head);
-  if (!f || (strstr(f, "mbd_powi(") && !strstr(full, "static double mbd_powi")) ||
-      (strstr(f, "mbd_sign(") && !strstr(full, "static double mbd_sign"))) {
+  if (!f) {
     return NULL;
   }
+  static const char *const helpers[2][2] = {{"mbd_powi(", "static double mbd_powi("},
+                                            {"mbd_sign(", "static double mbd_sign("}};
+  const char *hs[2] = {NULL, NULL};
+  size_t hl[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    if (strstr(f, helpers[k][0]) && !strstr(full, helpers[k][1])) {
+      hs[k] = helper(fsrc, helpers[k][1], &hl[k]);
+      if (!hs[k]) {
+        return NULL;
+      }
+    }
+  }
   size_t a = strlen(full), p = strlen(pre), b = strlen(f);
-  char *s = malloc(a + 1 + p + b + 1);
+  char *s = malloc(a + 1 + hl[0] + hl[1] + p + b + 1);
   if (s) {
-    memcpy(s, full, a);
-    s[a] = '\n';
-    memcpy(s + a + 1, pre, p);
-    memcpy(s + a + 1 + p, f, b + 1);
+    char *w = s;
+    memcpy(w, full, a);
+    w += a;
+    *w++ = '\n';
+    for (int k = 0; k < 2; k++) {
+      memcpy(w, hs[k] ? hs[k] : "", hl[k]);
+      w += hl[k];
+    }
+    memcpy(w, pre, p);
+    memcpy(w + p, f, b + 1);
   }
   return s;
 }
@@ -766,16 +791,27 @@ static int source_with_rows(const part *pt, mbd_sym_ctx *ctx, const mbd_sym_id *
   rc = erc == MBD_E_NOMEM ? erc : rc;
   if (erc == MBD_OK) {
     char *both = with_fn(src, rsrc, EQS_ROWS_NAME, "");
+    char *three = NULL;
     if (both && asrc) {
       char mark[160];
       snprintf(mark, sizeof mark, EQS_GIVEN_MARK "%d */\n", ng);
-      char *three = with_fn(both, asrc, EQS_AT_ROWS_NAME, mark);
-      if (three) {
-        free(both);
-        both = three;
+      three = with_fn(both, asrc, EQS_AT_ROWS_NAME, mark);
+    }
+    free(rsrc);
+    rsrc = NULL;
+    if (both && ng > 0 && !three) {
+      // without the rest's function (out of memory), the rows' without the calls after its outputs
+      // (the source's marker, missing, sizes what the rows return)
+      free(both);
+      both = NULL;
+      if (mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows, sel, L->n, vars, &rsrc, e2) == MBD_OK) {
+        both = with_fn(src, rsrc, EQS_ROWS_NAME, "");
       }
     }
-    *out = both;
+    *out = three ? three : both;
+    if (three) {
+      free(both);
+    }
   }
   free(rsrc);
   free(asrc);
