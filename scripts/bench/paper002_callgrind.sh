@@ -7,7 +7,8 @@
 #   - simulations: the integration alone (mbd_ode_integrate_until and below: steps, evaluations,
 #     one sample at the end; the derivation and the compiled code's loading come before it);
 #   - the RSCR's kinematic analyses: mbd_kinematics with 720 analyses minus the same with 1 (what
-#     is left is 719 analyses: the set-up, the derivation and the code's loading cancel).
+#     is left is 719 analyses: the set-up and the code's loading cancel; a run before both, outside
+#     valgrind, puts the generated code in the cache).
 # Columns: evaluations (Newton iterations for the analyses), instructions, per evaluation, and the
 # ratio to Cartesian augmented ("DADS").  About ten minutes.
 #   bash scripts/bench/paper002_callgrind.sh [path/to/mbd]     (a Release build; default build/)
@@ -92,6 +93,9 @@ for mech in rscr_kin rsst_kin rscr rsst rssr composite; do
   dads=0
   while read -r cfg tol; do
     if [ "$mech" = rscr_kin ]; then
+      # one analysis outside valgrind first: generated code derived and compiled on a cold cache
+      # would be counted in the first run only, not cancelled by the second
+      "$mbd" "$one" run "$mech" "$cfg" 0 1 >/dev/null 2>&1 </dev/null
       read -r n1 e < <(count mbd_kinematics "$mbd" "$one" run "$mech" "$cfg" 0 720)
       read -r n0 _ < <(count mbd_kinematics "$mbd" "$one" run "$mech" "$cfg" 0 1)
       n=$((n1 - n0))
