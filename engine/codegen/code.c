@@ -40,7 +40,7 @@
 #define EQS_GIVEN_MARK "/* mbd_relative_rows: calls given to " EQS_AT_ROWS_NAME ": "
 /* part of the model's cache key: change it with any change to what derive.c emits (a cached source
  * of an older derivation would otherwise be loaded) */
-#define EQS_VERSION "mbd relative equations 6"
+#define EQS_VERSION "mbd relative equations 7"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {
@@ -78,6 +78,9 @@ struct mbd_gencode {
   double *rows_q;     /* the positions rout was evaluated at (n), when rows_valid */
   int rows_valid;
   int ndrive, *drive; /* the drives' rows */
+  int split;          /* compiled closed loop: the rows' and the rest's functions, no model's (every
+                         evaluation is the rows', unless they stand for d's positions, then the
+                         rest's) */
   evaluator *shape;   /* macro shapes' equations (L.macros->nshape) */
   double *vin;        /* L.nvin: q, q̇, the copies' bodies' outputs */
   double *out;        /* L.nout */
@@ -309,7 +312,13 @@ static int eval_all(mbd_gencode *c, const mbd_model *m, mbd_data *d, mbd_error *
   const mbd_eqs_layout *L = &c->L;
   int n = L->n, mrow = m->mrow;
   const double *ang;
-  if (c->rows_valid && same_bits(c->rows_q, d->q, n)) {
+  int have = c->rows_valid && same_bits(c->rows_q, d->q, n);
+  if (c->split && !have) {
+    ev_run(&c->rows, d->q, c->rout);
+    copy_n(c->rows_q, d->q, n);
+    c->rows_valid = have = 1;
+  }
+  if (have) {
     int nr = mrow * (n + 1) + L->nang;
     copy_n(c->vin, d->q, n);
     copy_n(c->vin + n, d->v, n);
@@ -722,36 +731,56 @@ static char *with_fn(const char *full, const char *fsrc, const char *name, const
   return s;
 }
 
-/* the count of calls given to EQS_AT_ROWS_NAME by a source's marker, 0 without one */
+/* the count of calls given to EQS_AT_ROWS_NAME by a source's marker, −1 without one */
 static int given_mark(const char *src) {
   const char *mk = strstr(src, EQS_GIVEN_MARK);
-  int ng = 0;
+  int ng = -1;
   if (!mk || sscanf(mk + strlen(EQS_GIVEN_MARK), "%d", &ng) != 1 || ng < 0) {
-    return 0;
+    return -1;
   }
   return ng;
 }
 
-/* the rows' and the rest's functions out of a compiled source holding them (the same source: its
- * object is cached, the compiler does not run again); a source without the rows' function leaves
- * every evaluation to the model's, one without the rest's leaves that evaluation to it */
-static void load_rows(const part *pt, const char *src, mbd_error *e2) {
-  int ran = 0;
-  if (strstr(src, "void " EQS_ROWS_NAME "(") &&
-      mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &ran, e2) != MBD_OK) {
-    ev_free(pt->rows);
-  }
-  *pt->ngiven = pt->rows->fn ? given_mark(src) : 0;
-  if (*pt->ngiven > 0 && strstr(src, "void " EQS_AT_ROWS_NAME "(") &&
-      mbd_sym_compile_c(src, EQS_AT_ROWS_NAME, &pt->at->fn, &pt->at->lib, &ran, e2) != MBD_OK) {
-    ev_free(pt->at);
-  }
+/* a source holding the rows' and the rest's functions instead of the model's (a closed loop) */
+static int split_source(const part *pt, const char *src) {
+  return pt->rows && !strstr(src, "void " EQS_NAME "(");
 }
 
-/* the source of the model's function src with the rows' function after it and, when the rows
- * compute calls of math functions the rest also needs, the rest's function given them (the rows'
- * function then returns them after its outputs); *out NULL when the rows' function cannot go with
- * it (every evaluation then evaluates the model's) */
+/* the rows' and the rest's functions out of a compiled source holding them (the same source: its
+ * object is cached, the compiler does not run again; *ran set when it did).  With the model's
+ * function, a source without the rows' leaves every evaluation to it, one without the rest's
+ * leaves that evaluation to it; a split source needs both (else an error: the tape runs) */
+static int load_rows(const part *pt, const char *src, int *ran, mbd_error *e2) {
+  int r = 0;
+  if (strstr(src, "void " EQS_ROWS_NAME "(") &&
+      mbd_sym_compile_c(src, EQS_ROWS_NAME, &pt->rows->fn, &pt->rows->lib, &r, e2) != MBD_OK) {
+    ev_free(pt->rows);
+  }
+  *ran |= r;
+  int ng = pt->rows->fn ? given_mark(src) : -1;
+  if (ng >= 0 && strstr(src, "void " EQS_AT_ROWS_NAME "(") &&
+      mbd_sym_compile_c(src, EQS_AT_ROWS_NAME, &pt->at->fn, &pt->at->lib, &r, e2) != MBD_OK) {
+    ev_free(pt->at);
+  }
+  *ran |= r;
+  // (the rows' function returns the calls whether or not the rest's loaded: they size its buffer)
+  *pt->ngiven = ng > 0 ? ng : 0;
+  if (split_source(pt, src) && (!pt->rows->fn || !pt->at->fn)) {
+    ev_free(pt->rows);
+    ev_free(pt->at);
+    *pt->ngiven = 0;
+    return e2->code ? e2->code : MBD_FAIL(e2, MBD_E_IO, MSG_CODE_SPLIT, EQS_ROWS_NAME,
+                                          EQS_AT_ROWS_NAME);
+  }
+  return MBD_OK;
+}
+
+/* the source of a part with rows (*out; NULL when neither form can be written: every evaluation
+ * then evaluates the model's function src alone).  A closed loop's: the rows' function, returning
+ * after its outputs the calls of math functions the rest also needs, and the rest's function given
+ * them (with a marker of their count) — together every output, so the model's function is left
+ * out.  An open tree's, or when the rest's cannot be written: the model's function src with the
+ * rows' after it. */
 static int source_with_rows(const part *pt, mbd_sym_ctx *ctx, const mbd_sym_id *vars,
                             const mbd_sym_id *outs, const char *src, char **out, mbd_error *e2) {
   *out = NULL;
@@ -764,60 +793,43 @@ static int source_with_rows(const part *pt, mbd_sym_ctx *ctx, const mbd_sym_id *
   rows_outputs(L, outs, sel);
   mbd_sym_id *rest = sel + nrows;
   rest_outputs(L, outs, rest);
-  // (an open tree's rows are never evaluated alone: nothing to give)
-  int ng = L->mrow > 0 ? mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, 0, NULL) : 0;
-  mbd_sym_id *given = ng > 0 ? malloc((size_t)ng * sizeof *given) : NULL;
-  mbd_sym_id *all = ng > 0 ? malloc((size_t)(nrows + ng) * sizeof *all) : NULL;
   int rc = MBD_OK;
-  if (ng < 0 || (ng > 0 && (!given || !all))) {
-    rc = MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
-  }
   char *rsrc = NULL, *asrc = NULL;
-  int erc = rc;
-  if (rc == MBD_OK && ng > 0) {
-    mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, ng, given);
-    memcpy(all, sel, (size_t)nrows * sizeof *all);
-    memcpy(all + nrows, given, (size_t)ng * sizeof *all);
-    erc = mbd_sym_emit_c_given(ctx, EQS_AT_ROWS_NAME, nrest, rest, pt->nin, vars, ng, given,
-                               &asrc, e2);
-  }
-  if (erc == MBD_OK) {
-    // (the rows read q alone)
-    erc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows + ng, ng > 0 ? all : sel, L->n, vars, &rsrc,
-                         e2);
-  }
-  // (out of memory fails; a row that is not a function of q alone leaves every evaluation to the
-  // model's function)
-  rc = erc == MBD_E_NOMEM ? erc : rc;
-  if (erc == MBD_OK) {
-    char *both = with_fn(src, rsrc, EQS_ROWS_NAME, "");
-    char *three = NULL;
-    if (both && asrc) {
-      char mark[160];
-      snprintf(mark, sizeof mark, EQS_GIVEN_MARK "%d */\n", ng);
-      three = with_fn(both, asrc, EQS_AT_ROWS_NAME, mark);
+  if (L->mrow > 0) {
+    int ng = mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, 0, NULL);
+    mbd_sym_id *all = ng >= 0 ? malloc((size_t)(nrows + ng + 1) * sizeof *all) : NULL;
+    if (!all) {
+      rc = MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code");
+    } else {
+      memcpy(all, sel, (size_t)nrows * sizeof *all);
+      mbd_sym_shared_calls(ctx, nrows, sel, nrest, rest, ng, all + nrows);
+      int erc = mbd_sym_emit_c_given(ctx, EQS_AT_ROWS_NAME, nrest, rest, pt->nin, vars, ng,
+                                     all + nrows, &asrc, e2);
+      if (erc == MBD_OK) {
+        // (the rows read q alone)
+        erc = mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows + ng, all, L->n, vars, &rsrc, e2);
+      }
+      if (erc == MBD_OK) {
+        char mark[160];
+        snprintf(mark, sizeof mark, EQS_GIVEN_MARK "%d */\n", ng);
+        *out = with_fn(rsrc, asrc, EQS_AT_ROWS_NAME, mark);
+      }
+      // (out of memory fails; a row that is not a function of q alone: the other form)
+      rc = erc == MBD_E_NOMEM || (erc == MBD_OK && !*out)
+               ? MBD_FAIL(e2, MBD_E_NOMEM, MSG_CODE_NOMEM, "compiled code")
+               : MBD_OK;
+      free(all);
     }
     free(rsrc);
+    free(asrc);
     rsrc = NULL;
-    if (both && ng > 0 && !three) {
-      // without the rest's function (out of memory), the rows' without the calls after its outputs
-      // (the source's marker, missing, sizes what the rows return)
-      free(both);
-      both = NULL;
-      if (mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows, sel, L->n, vars, &rsrc, e2) == MBD_OK) {
-        both = with_fn(src, rsrc, EQS_ROWS_NAME, "");
-      }
-    }
-    *out = three ? three : both;
-    if (three) {
-      free(both);
-    }
+  }
+  if (rc == MBD_OK && !*out &&
+      mbd_sym_emit_c(ctx, EQS_ROWS_NAME, nrows, sel, L->n, vars, &rsrc, e2) == MBD_OK) {
+    *out = with_fn(src, rsrc, EQS_ROWS_NAME, "");
   }
   free(rsrc);
-  free(asrc);
   free(sel);
-  free(given);
-  free(all);
   return rc;
 }
 
@@ -839,9 +851,10 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
       int ran = 0;
       mbd_error e2;
       mbd_error_clear(&e2);
-      int crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+      int crc = split_source(pt, src) ? MBD_OK
+                                      : mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
       if (crc == MBD_OK && pt->rows) {
-        load_rows(pt, src, &e2);
+        crc = load_rows(pt, src, &ran, &e2);
       }
       free(src);
       if (crc == MBD_OK) {
@@ -875,11 +888,11 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
         src = both;
       }
     }
-    if (crc == MBD_OK) {
+    if (crc == MBD_OK && !split_source(pt, src)) {
       crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
     }
     if (crc == MBD_OK && pt->rows) {
-      load_rows(pt, src, &e2);
+      crc = load_rows(pt, src, &ran, &e2);
     }
     if (crc == MBD_OK && pt->path[0]) {
       // remember the source under its key (a failure only costs a derivation next time)
@@ -1017,11 +1030,11 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     }
     rc = make_part(&pt, kind, &c->model, info, &fell, err);
   }
-  if (rc == MBD_OK && c->ngiven > 0) {
+  if (rc == MBD_OK && (c->at.fn || c->ngiven > 0)) {
     // the rows' function returns the calls it gives after its outputs; the rest's reads them
     // after (q, q̇)
     int nr = c->L.mrow * (n + 1) + c->L.nang, nin = 2 * n + c->ngiven;
-    double *rout = realloc(c->rout, (size_t)(nr + c->ngiven) * sizeof(double));
+    double *rout = realloc(c->rout, (size_t)(nr + c->ngiven + 1) * sizeof(double));
     c->rout = rout ? rout : c->rout;
     double *vin = nin > c->L.nvin ? realloc(c->vin, (size_t)nin * sizeof(double)) : c->vin;
     c->vin = vin ? vin : c->vin;
@@ -1039,6 +1052,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
     return rc;
   }
   c->kind = info->code = (kind == MBD_CODE_COMPILED && !fell) ? MBD_CODE_COMPILED : MBD_CODE_TAPE;
+  c->split = c->at.fn && c->rows.fn && !c->model.fn && !c->model.tape;
   if (c->kind != MBD_CODE_COMPILED) {
     info->cache_hit = 0;
   }

@@ -9,6 +9,8 @@
 #define MSG_CODE_SYM "relative: the symbolic derivation failed: %s"
 /* warning: compiled code was asked for and the tape runs instead: the reason */
 #define MSG_CODE_FALLBACK "code = 'compiled' runs the tape instead: %s"
+/* a closed loop's compiled source without one of its two functions: their names */
+#define MSG_CODE_SPLIT "the compiled source lacks %s or %s"
 /* export_c: a drive (a function of time the program does not have): the joint */
 #define MSG_CODE_EXPORT_DRIVE                                                                   \
   "export_c: the drive on joint '%s' is a function the exported program does not have (export " \
