@@ -851,8 +851,10 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
       int ran = 0;
       mbd_error e2;
       mbd_error_clear(&e2);
-      int crc = split_source(pt, src) ? MBD_OK
-                                      : mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+      int crc = MBD_OK;
+      if (!split_source(pt, src)) {
+        crc = mbd_sym_compile_c(src, pt->name, &ev->fn, &ev->lib, &ran, &e2);
+      }
       if (crc == MBD_OK && pt->rows) {
         crc = load_rows(pt, src, &ran, &e2);
       }
@@ -972,8 +974,8 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
       c->drive[c->ndrive++] = r;
     }
   }
-  int ok = c->drive &&
-      c->vin && c->rout && c->out && c->stamp[0] && c->stamp[1] && c->sin && c->sout && c->shape && c->cout;
+  int ok = c->drive && c->vin && c->rout && c->out && c->stamp[0] && c->stamp[1] && c->sin &&
+           c->sout && c->shape && c->cout;
   for (int k = 0; ok && k < ncopy; k++) {
     c->cout[k] = calloc((size_t)P->shape[P->copy[k].shape].nout, sizeof(double));
     ok = c->cout[k] != NULL;
@@ -1009,7 +1011,8 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   }
   for (int s = 0; rc == MBD_OK && s < nshape; s++) {
     const mbd_eqs_shape *sh = &P->shape[s];
-    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", "", NULL, NULL, NULL};
+    part pt = {m, &sh->L, sh, 2 * sh->local->nv + sh->npar, sh->nout, "mbd_shape_eqs", "",
+               NULL, NULL, NULL};
     if (dir[0]) {
       // under the exact key of the copy whose values the shape's code holds
       char key[65];
@@ -1021,7 +1024,7 @@ int mbd_code_new(const mbd_model *m, int kind, mbd_gencode **out, mbd_code_info 
   if (rc == MBD_OK) {
     // without macro copies the rows are a function of q alone: Newton iterations evaluate them
     // without γ, M̄ and ḡ (with copies every evaluation runs the copies' shapes first)
-    part pt = {m,  &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, "", P ? NULL : &c->rows, &c->at,
+    part pt = {m, &c->L, NULL, c->L.nvin, c->L.nout, EQS_NAME, "", P ? NULL : &c->rows, &c->at,
                &c->ngiven};
     if (dir[0]) {
       char key[65];
