@@ -29,8 +29,22 @@ void mbd_hash_doubles(mbd_hash *s, const double *v, int n) {
 
 void mbd_hash_str(mbd_hash *s, const char *str) { mbd_hash_bytes(s, str, strlen(str) + 1); }
 
+/* n bytes as 2n lowercase hexadecimal digits and a terminator */
+static void hex(const uint8_t *d, int n, char *out) {
+  static const char digit[] = "0123456789abcdef";
+  for (int i = 0; i < n; i++) {
+    out[2 * i] = digit[d[i] >> 4];
+    out[2 * i + 1] = digit[d[i] & 15];
+  }
+  out[2 * n] = '\0';
+}
+
 void mbd_hash_hex(const mbd_hash *s, char out[17]) {
-  snprintf(out, 17, "%016llx", (unsigned long long)s->h);
+  uint8_t d[8];
+  for (int i = 0; i < 8; i++) {
+    d[i] = (uint8_t)(s->h >> (56 - 8 * i));  // (most significant first, as "%016llx")
+  }
+  hex(d, 8, out);
 }
 
 _Static_assert(sizeof(struct sha256_ctx) <= sizeof(((mbd_sha256 *)0)->state),
@@ -45,9 +59,7 @@ void mbd_sha256_update(mbd_sha256 *s, const void *p, size_t n) {
 void mbd_sha256_final(mbd_sha256 *s, char out[65]) {
   uint8_t d[SHA256_DIGEST_SIZE];
   sha256_digest((struct sha256_ctx *)s->state, sizeof d, d);
-  for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
-    snprintf(out + 2 * i, 3, "%02x", d[i]);
-  }
+  hex(d, SHA256_DIGEST_SIZE, out);
 }
 
 void mbd_sha256_parts(char out[65], const void *const *p, const size_t *n, int k) {

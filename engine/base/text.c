@@ -91,3 +91,22 @@ const char *mbd_text_num(char *buf, size_t cap, double v) {
   }
   return buf;
 }
+
+/* the bytes of s that fit from out[*at] (cap bytes with the terminator), *at advanced */
+static void append(char *out, size_t cap, size_t *at, const char *s) {
+  size_t n = strlen(s), room = cap - 1 - *at;
+  n = n < room ? n : room;
+  memcpy(out + *at, s, n);
+  *at += n;
+}
+
+char *mbd_text_join(char *out, size_t cap, const char *a, const char *sep, const char *b) {
+  size_t at = 0;
+  append(out, cap, &at, a);
+  if (b) {
+    append(out, cap, &at, sep);
+    append(out, cap, &at, b);
+  }
+  out[at] = '\0';
+  return out;
+}

@@ -11,6 +11,7 @@
  * tape (the same expressions, in process) with a warning: never a failed run. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@
 #define EQS_GIVEN_MARK "/* mbd_relative_rows: calls given to " EQS_AT_ROWS_NAME ": "
 /* part of the model's cache key: change it with any change to what derive.c emits (a cached source
  * of an older derivation would otherwise be loaded) */
-#define EQS_VERSION "mbd relative equations 7"
+#define EQS_VERSION "mbd relative equations 8"
 
 /* one function of the equations: a tape or compiled code */
 typedef struct evaluator {
@@ -466,36 +467,57 @@ static int hook_forces(void *ud, const mbd_model *m, mbd_data *d, mbd_error *err
 /* ------------------------------------------------------------------------------------------ */
 /* the model's key, the cache, the compiler                                                    */
 
-/* the key hashes every value in exact form (%a: each bit of each double) with SHA-256: models
- * that differ in the last bit of any value derive again */
+/* the key hashes every value in exact form (each bit of each double, a tag before it) with
+ * SHA-256: models that differ in the last bit of any value derive again.  The bytes are the
+ * machine's doubles as they stand (the cache is this machine's); a zero of either sign is +0.  The
+ * values pass through a buffer: one SHA-256 update per kilobyte instead of a formatted string per
+ * value (a model's key cost about as many instructions as its whole run) */
 typedef struct keyer {
   mbd_sha256 s;
+  size_t n;
+  unsigned char buf[1024];
 } keyer;
 
-static void kput(keyer *k, const char *fmt, double x) {
-  char buf[64];
-  snprintf(buf, sizeof buf, fmt, x);
-  mbd_sha256_update(&k->s, buf, strlen(buf));
+static void kflush(keyer *k) {
+  mbd_sha256_update(&k->s, k->buf, k->n);
+  k->n = 0;
+}
+
+static void kput(keyer *k, char tag, double x) {
+  if (k->n + 1 + sizeof x > sizeof k->buf) {
+    kflush(k);
+  }
+  x = x == 0 ? 0.0 : x;
+  k->buf[k->n++] = (unsigned char)tag;
+  memcpy(k->buf + k->n, &x, sizeof x);
+  k->n += sizeof x;
 }
 
 static void kvec(keyer *k, const double *v, int n) {
   for (int i = 0; i < n; i++) {
-    kput(k, "%a,", v[i] == 0 ? 0.0 : v[i]);
+    kput(k, ',', v[i]);
   }
 }
 
 /* a key of everything the equations are made of, 64 hexadecimal digits */
 static void model_key(const mbd_model *m, char out[65]) {
   keyer k;
+  k.n = 0;
   mbd_sha256_init(&k.s);
   mbd_sha256_update(&k.s, EQS_VERSION, strlen(EQS_VERSION) + 1);
-  kput(&k, "d%a;", m->dim);
+  kput(&k, 'd', m->dim);
   kvec(&k, m->gravity, 3);
-  kput(&k, "n%a;", m->nv);
+  kput(&k, 'n', m->nv);
+  // the number of each kind of record: each section's length is fixed by them
+  double counts[9] = {m->nbody, m->ncopy,  m->njoint, m->tree->ntj, m->mrow,
+                      m->ndrive, m->nforce, m->nspring, m->nrspring};
+  for (int i = 0; i < 9; i++) {
+    kput(&k, 'N', counts[i]);
+  }
   for (int b = 1; b < m->nbody; b++) {
-    kput(&k, "b%a;", m->body[b].mass);
+    kput(&k, 'b', m->body[b].mass);
     kvec(&k, m->body[b].inertia, 9);
-    kput(&k, "c%a;", m->body[b].copy);
+    kput(&k, 'c', m->body[b].copy);
   }
   for (int c = 1; c < m->ncopy; c++) {
     kvec(&k, m->copy[c].origin, 3);
@@ -503,18 +525,18 @@ static void model_key(const mbd_model *m, char out[65]) {
   }
   for (int j = 0; j < m->njoint; j++) {
     const mbd_joint *jo = &m->joint[j];
-    kput(&k, "j%a;", jo->type);
-    kput(&k, "%a,", jo->body1);
-    kput(&k, "%a,", jo->body2);
+    kput(&k, 'j', jo->type);
+    kput(&k, ',', jo->body1);
+    kput(&k, ',', jo->body2);
     kvec(&k, jo->at1, 3);
     kvec(&k, jo->at2, 3);
     kvec(&k, jo->axis1, 3);
     kvec(&k, jo->axis2, 3);
     kvec(&k, jo->ref1, 3);
     kvec(&k, jo->ref2, 3);
-    kput(&k, "%a,", jo->angle0);
-    kput(&k, "%a,", jo->lead);
-    kput(&k, "%a,", jo->disp0);
+    kput(&k, ',', jo->angle0);
+    kput(&k, ',', jo->lead);
+    kput(&k, ',', jo->disp0);
   }
   const mbd_tree *t = m->tree;
   for (int i = 0; i < t->ntj; i++) {
@@ -559,6 +581,7 @@ static void model_key(const mbd_model *m, char out[65]) {
     double v[4] = {r->joint, r->k, r->c, r->angle};
     kvec(&k, v, 4);
   }
+  kflush(&k);
   mbd_sha256_final(&k.s, out);
 }
 
@@ -842,8 +865,73 @@ static int derive_part(const part *pt, mbd_sym_ctx **ctx, mbd_sym_id **vars, mbd
 /* one function as code of kind `kind` into ev: compiled from the cached source when there is one
  * (no derivation), else derived, then compiled (falling back to the tape, *fell set with the
  * reason in info->warning) or taped */
+/* the compiled parts this process has loaded, by their source's path in the cache (the model's
+ * or the shape's key) and function name: a model simulated again (a sweep, a study's ladder, a
+ * benchmark's repeats) takes its functions from here without reading its source, checking the
+ * source's SHA-256 and hashing it again for the object's key (0.4 M instructions a run of the
+ * double pendulum, 40 % of its integration).  Only functions of objects that stay loaded
+ * (mbd_sym_lib_resident) are kept; PARTS_MAX parts, further ones load as before. */
+#define PARTS_MAX 64
+static struct {
+  char *path, *name;
+  mbd_sym_cfn fn, rows, at; /* the part's function, its rows' and rest's (split sources) */
+  int ngiven;
+} parts[PARTS_MAX];
+static int nparts;
+static pthread_mutex_t parts_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* the part of pt from the table into ev (and pt's rows, at, ngiven): 1 when it was there */
+static int parts_find(const part *pt, evaluator *ev) {
+  int found = 0;
+  pthread_mutex_lock(&parts_mu);
+  for (int i = 0; i < nparts && !found; i++) {
+    if (strcmp(parts[i].path, pt->path) == 0 && strcmp(parts[i].name, pt->name) == 0) {
+      found = 1;
+      ev->fn = parts[i].fn;
+      if (pt->rows) {
+        pt->rows->fn = parts[i].rows;
+        pt->at->fn = parts[i].at;
+        *pt->ngiven = parts[i].ngiven;
+      }
+    }
+  }
+  pthread_mutex_unlock(&parts_mu);
+  return found;
+}
+
+/* the part just loaded into ev (and pt's rows, at) into the table when every function of it is
+ * resident */
+static void parts_add(const part *pt, const evaluator *ev) {
+  const evaluator *e[3] = {ev, pt->rows, pt->at};
+  for (int k = 0; k < 3; k++) {
+    if (e[k] && (e[k]->tape || (e[k]->fn && !mbd_sym_lib_resident(e[k]->lib)))) {
+      return;
+    }
+  }
+  pthread_mutex_lock(&parts_mu);
+  if (nparts < PARTS_MAX) {
+    char *a = strdup(pt->path), *b = strdup(pt->name);
+    if (a && b) {
+      parts[nparts].path = a;
+      parts[nparts].name = b;
+      parts[nparts].fn = ev->fn;
+      parts[nparts].rows = pt->rows ? pt->rows->fn : NULL;
+      parts[nparts].at = pt->rows ? pt->at->fn : NULL;
+      parts[nparts].ngiven = pt->rows ? *pt->ngiven : 0;
+      nparts++;
+    } else {
+      free(a);
+      free(b);
+    }
+  }
+  pthread_mutex_unlock(&parts_mu);
+}
+
 static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *info, int *fell,
                      mbd_error *err) {
+  if (kind == MBD_CODE_COMPILED && pt->path[0] && parts_find(pt, ev)) {
+    return MBD_OK;  // (a cache hit: no compiler, no time)
+  }
   if (kind == MBD_CODE_COMPILED && pt->path[0]) {
     char *src = read_source(pt->path);
     if (src) {
@@ -862,6 +950,7 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
       if (crc == MBD_OK) {
         info->compile_time += wall() - t0;
         info->cache_hit &= !ran;
+        parts_add(pt, ev);
         return MBD_OK;
       }
     }
@@ -900,6 +989,7 @@ static int make_part(const part *pt, int kind, evaluator *ev, mbd_code_info *inf
       // remember the source under its key (a failure only costs a derivation next time)
       mbd_error e3;
       write_source(pt->path, src, &e3);
+      parts_add(pt, ev);
     }
     free(src);
     if (crc == MBD_OK) {

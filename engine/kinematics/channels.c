@@ -9,6 +9,7 @@
 #include "../contact/contact_impl.h"
 #include "kinematics.h"
 #include "kinematics_msg.h"
+#include "mbd/text.h"
 
 static int add(mbd_model *m, int *cap, const char *base, const char *field, int kind, int index,
                int comp, int dynamic) {
@@ -23,9 +24,9 @@ static int add(mbd_model *m, int *cap, const char *base, const char *field, int 
   }
   mbd_channel *c = &m->channel[m->nchannel++];
   if (base) {
-    snprintf(c->name, sizeof c->name, "%s.%s", base, field);
+    mbd_text_join(c->name, sizeof c->name, base, ".", field);
   } else {
-    snprintf(c->name, sizeof c->name, "%s", field);
+    mbd_text_join(c->name, sizeof c->name, field, NULL, NULL);
   }
   c->kind = kind;
   c->index = index;

@@ -5,6 +5,7 @@
 #include <lapacke.h>
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +267,43 @@ static void single_thread_blas(void) {
   done = 1;
 }
 
+/* the answers of the workspace queries below, by size: the same in every call of a process (LAPACK
+ * answers from its block sizes), and a run asks them for each data it makes — the three queries
+ * cost 85 k instructions a run of the double pendulum, 9 % of its integration.  QUERY_MAX sizes;
+ * further ones are asked each time. */
+#define QUERY_MAX 32
+static struct {
+  int m, n, lwork, liwork;
+} query[QUERY_MAX];
+static int nquery;
+static pthread_mutex_t query_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int query_find(int m, int n, int *lwork, int *liwork) {
+  int found = 0;
+  pthread_mutex_lock(&query_mu);
+  for (int i = 0; i < nquery && !found; i++) {
+    if (query[i].m == m && query[i].n == n) {
+      *lwork = query[i].lwork;
+      *liwork = query[i].liwork;
+      found = 1;
+    }
+  }
+  pthread_mutex_unlock(&query_mu);
+  return found;
+}
+
+static void query_add(int m, int n, int lwork, int liwork) {
+  pthread_mutex_lock(&query_mu);
+  if (nquery < QUERY_MAX) {
+    query[nquery].m = m;
+    query[nquery].n = n;
+    query[nquery].lwork = lwork;
+    query[nquery].liwork = liwork;
+    nquery++;
+  }
+  pthread_mutex_unlock(&query_mu);
+}
+
 // workspace: query dgelsd, dgeqp3 and dgesvd sizes for the largest problem and keep the maximum
 int mbd_lsq_alloc(mbd_lsq_ws *ws, int mmax, int nmax, mbd_error *err) {
   memset(ws, 0, sizeof *ws);
@@ -280,26 +318,32 @@ int mbd_lsq_alloc(mbd_lsq_ws *ws, int mmax, int nmax, mbd_error *err) {
   ws->nmax = nmax;
   int mn = mmax < nmax ? mmax : nmax;
   int mx = mmax > nmax ? mmax : nmax;
-  double q1 = 0, q2 = 0, q3 = 0;
-  lapack_int iq = 0, rank = 0;
-  // workspace queries (lwork = -1) on null matrices are allowed by LAPACK
-  LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mmax, nmax, 1, NULL, mmax, NULL, mx, NULL, -1.0, &rank,
-                      &q1, -1, &iq);
-  LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, mmax, nmax, NULL, mmax, NULL, NULL, &q2, -1);
-  LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', mmax, nmax, NULL, mmax, NULL, NULL, mmax, NULL,
-                      mn, &q3, -1);
-  double q = q1 > q2 ? q1 : q2;
-  q = q > q3 ? q : q3;
-  ws->lwork = (int)q + 16;
+  int lwork = 0, liwork = 0;
+  if (!query_find(mmax, nmax, &lwork, &liwork)) {
+    double q1 = 0, q2 = 0, q3 = 0;
+    lapack_int iq = 0, rank = 0;
+    // workspace queries (lwork = -1) on null matrices are allowed by LAPACK
+    LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mmax, nmax, 1, NULL, mmax, NULL, mx, NULL, -1.0, &rank,
+                        &q1, -1, &iq);
+    LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, mmax, nmax, NULL, mmax, NULL, NULL, &q2, -1);
+    LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'S', mmax, nmax, NULL, mmax, NULL, NULL, mmax,
+                        NULL, mn, &q3, -1);
+    double q = q1 > q2 ? q1 : q2;
+    q = q > q3 ? q : q3;
+    lwork = (int)q + 16;
+    liwork = (int)iq > 1 ? (int)iq : 1;
+    query_add(mmax, nmax, lwork, liwork);
+  }
   // dgesvd for pinv also needs U (m×mn) and Vt (mn×n): carve them from work
-  ws->lwork += mmax * mn + mn * nmax;
-  int liwork = (int)iq > 1 ? (int)iq : 1;
+  ws->lwork = lwork + mmax * mn + mn * nmax;
   ws->a = calloc((size_t)mmax * nmax, sizeof(double));
   ws->b = calloc((size_t)mx, sizeof(double));
   ws->s = calloc((size_t)mn, sizeof(double));
   ws->tau = calloc((size_t)mn, sizeof(double));
-  ws->work = calloc((size_t)ws->lwork, sizeof(double));
-  ws->iwork = calloc((size_t)liwork + 8 * (size_t)mx, sizeof(int));
+  // (LAPACK's workspaces, written before they are read: not zeroed, which for a large model's
+  // U and Vt cost more than its run's set-up)
+  ws->work = malloc((size_t)ws->lwork * sizeof(double));
+  ws->iwork = malloc(((size_t)liwork + 8 * (size_t)mx) * sizeof(int));
   ws->jpvt = calloc((size_t)nmax, sizeof(int));
   if (!ws->a || !ws->b || !ws->s || !ws->tau || !ws->work || !ws->iwork || !ws->jpvt) {
     mbd_lsq_free(ws);

@@ -9,6 +9,7 @@
 
 #include "../model/model_impl.h"
 #include "mbd/output.h"
+#include "mbd/text.h"
 #include "run_impl.h"
 #include "sim_msg.h"
 
@@ -108,7 +109,7 @@ mbd_run *mbd_run_alloc(const mbd_model *m, int cap) {
     return NULL;
   }
   for (int c = 0; c < r->nchan; c++) {
-    snprintf(r->names[c], sizeof r->names[c], "%s", m->channel[c].name);
+    mbd_text_join(r->names[c], sizeof r->names[c], m->channel[c].name, NULL, NULL);
     r->units[c] = mbd_channel_unit(m, c);
   }
   return r;

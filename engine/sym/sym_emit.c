@@ -823,6 +823,8 @@ int mbd_sym_compile(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym
   return status;
 }
 
+int mbd_sym_lib_resident(const mbd_sym_lib *lib) { return lib && !lib->handle; }
+
 void mbd_sym_lib_close(mbd_sym_lib *lib) {
   if (lib) {
     if (lib->handle) {

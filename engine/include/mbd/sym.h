@@ -243,6 +243,10 @@ int mbd_sym_compile(mbd_sym_ctx *ctx, const char *name, int nexpr, const mbd_sym
 /* unload a library (NULL is a no-op) */
 void mbd_sym_lib_close(mbd_sym_lib *lib);
 
+/* 1 when the library's object stays loaded until the process ends (mbd_sym_compile_c keeps the
+ * first objects it loads: closing such a library leaves its functions valid), else 0 */
+int mbd_sym_lib_resident(const mbd_sym_lib *lib);
+
 /* the cache folder: env MBD_CACHE, else $XDG_CACHE_HOME/mbd, else $HOME/.cache/mbd.  Writes it to
  * buf; returns MBD_OK or MBD_E_IO (no HOME, too long). Does not create it. */
 int mbd_sym_cache_dir(char *buf, size_t cap, mbd_error *err);

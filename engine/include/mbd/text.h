@@ -18,4 +18,9 @@ void mbd_text_escape(char *out, size_t cap, const char *s);
  * "NaN" for a not-a-number (printf's "-nan" is platform noise); returns buf */
 const char *mbd_text_num(char *buf, size_t cap, double v);
 
+/* a, then sep and b when b is not NULL, into out (cap bytes with the terminator; cap > 0), cut to
+ * fit as snprintf(out, cap, "%s%s%s", ...) cuts; returns out.  A run copies every channel's name
+ * with it (snprintf's parsing of the format cost more than the copy) */
+char *mbd_text_join(char *out, size_t cap, const char *a, const char *sep, const char *b);
+
 #endif
