@@ -1,7 +1,9 @@
-/* tests of engine/base/text.c: names as UTF-8 text (RFC 3629's well-formed sequences) and their
- * escaped form in messages */
+/* tests of engine/base/text.c: names as UTF-8 text (RFC 3629's well-formed sequences), their
+ * escaped form in messages and their joining; and of engine/base/hash.c's digests as text */
+#include <stdio.h>
 #include <string.h>
 
+#include "mbd/hash.h"
 #include "mbd/text.h"
 #include "mbd_test.h"
 
@@ -43,8 +45,51 @@ static void test_escape(void **state) {
   assert_string_equal(small, "ab");  // "\xFF" does not fit: cut before it
 }
 
+/* joined: the same bytes as snprintf's "%s%s%s" at every size, from a single byte up (a name
+ * longer than its field is cut where snprintf cuts it) */
+static void test_join(void **state) {
+  (void)state;
+  const char *a[] = {"", "link2", "b\xc3\xa4rm", "a_rather_long_body_name"};
+  const char *b[] = {NULL, "", "x", "theta_dot"};
+  for (size_t i = 0; i < sizeof a / sizeof *a; i++) {
+    for (size_t j = 0; j < sizeof b / sizeof *b; j++) {
+      for (size_t cap = 1; cap <= 40; cap++) {
+        char want[64], got[64];
+        memset(got, '#', sizeof got);
+        snprintf(want, cap, "%s%s%s", a[i], b[j] ? "." : "", b[j] ? b[j] : "");
+        assert_ptr_equal(mbd_text_join(got, cap, a[i], ".", b[j]), got);
+        assert_string_equal(got, want);
+        assert_int_equal(got[cap], '#');  // nothing written past the field
+      }
+    }
+  }
+}
+
+/* digests as text: SHA-256 of "abc" (FIPS 180-2's first example), and the 64-bit hash in the
+ * digits printf gives it */
+static void test_digests(void **state) {
+  (void)state;
+  char out[65];
+  mbd_sha256_hex(out, "abc", 3);
+  assert_string_equal(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  mbd_hash h;
+  mbd_hash_init(&h);
+  for (int k = 0; k < 5; k++) {
+    char hex[17], want[17];
+    mbd_hash_hex(&h, hex);
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)h.h);
+    assert_string_equal(hex, want);
+    mbd_hash_int(&h, 1000003 * k);
+  }
+  h.h = 0x00f0000000000a01ULL;  // leading zeros, and digits on both sides of 9
+  mbd_hash_hex(&h, out);
+  assert_string_equal(out, "00f0000000000a01");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_join),
+      cmocka_unit_test(test_digests),
       cmocka_unit_test(test_utf8_valid),
       cmocka_unit_test(test_utf8_invalid),
       cmocka_unit_test(test_escape),
