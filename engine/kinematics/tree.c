@@ -1,9 +1,9 @@
 /* the spanning tree of the relative formulation (paper 002 eq 1–5): the model in joint
  * coordinates, and the body poses outward from the ground with their pose Jacobians.
  *
- * Building (tree_build.c, mbd_tree_build): Kruskal's algorithm on the joint graph keeps the joints that add
- * the fewest coordinates (a spherical joint, 4 with its norm, is cut before a revolute, 1), ties
- * (for kane and gcp) the clearly slower-turning first, then in declaration order, so the
+ * Building (tree_build.c, mbd_tree_build): Kruskal's algorithm on the joint graph keeps the joints
+ * that add the fewest coordinates (a spherical joint, 4 with its norm, is cut before a revolute,
+ * 1), ties (for kane and gcp) the clearly slower-turning first, then in declaration order, so the
  * loop-closing joint declared last is the one cut among equals; the joints the user names are cut
  * first.  A breadth-first pass from the ground orients the tree and numbers the
  * coordinates parents first; a component without the ground hangs from it by a floating joint.
@@ -167,7 +167,7 @@ static void spatial_child(const mbd_model *m, const mbd_tree_joint *tj, mbd_data
   int n = m->nv;
   const mbd_pose *P = &d->pose[tj->parent];
   mbd_pose *C = &d->pose[tj->child];
-  int moving = P->vadr >= 0;                  // the ground's pose does not move
+  int moving = P->vadr >= 0;  // the ground's pose does not move
   mbd_tree_rec *R = d->trec ? &d->trec[tj->child] : NULL;
   const double *JP = moving && !R ? P->J : NULL;
   double *JC = R ? NULL : d->poseJ + (size_t)tj->child * MBD_NY_MAX * n;
@@ -568,7 +568,9 @@ void mbd_tree_to_cartesian(const mbd_model *mr, const mbd_data *x, const mbd_mod
  * column rank: a tree joint's rows over its child's pose coordinates) by the normal equations
  * and Gaussian elimination with partial pivoting; 0, or −1 when AᵀA is singular.  (An SVD per
  * body made a sample cost more than the integration steps between samples.) */
-int mbd_tree_small_lsq(int m, int k, const double *A, const double *b, double *x) {
+static inline __attribute__((always_inline)) int small_lsq(const int m, const int k,
+                                                           const double *A, const double *b,
+                                                           double *x) {
   double N[8][8], r[8];
   for (int i = 0; i < k; i++) {
     r[i] = 0;
@@ -623,6 +625,24 @@ int mbd_tree_small_lsq(int m, int k, const double *A, const double *b, double *x
   return 0;
 }
 
+/* the shapes a sample's reactions meet at every tree joint (planar: a revolute's or a prismatic's
+ * two rows over three pose coordinates; spatial: a revolute's five rows, a spherical's three, a
+ * floating body's norm, each with the norm, over seven) with their sizes known to the compiler:
+ * the same operations in the same order as the general case, a third of its instructions (the
+ * reactions are recorded at every sample) */
+int mbd_tree_small_lsq(int m, int k, const double *A, const double *b, double *x) {
+  if (m == 3 && k == 2) {
+    return small_lsq(3, 2, A, b, x);
+  }
+  if (m == 7 && k == 6) {
+    return small_lsq(7, 6, A, b, x);
+  }
+  if (m == 7 && k == 4) {
+    return small_lsq(7, 4, A, b, x);
+  }
+  return small_lsq(m, k, A, b, x);
+}
+
 /* the multipliers of the tree joints' rows and of the bodies' norms, from the leaves in: for body
  * c, Φ_cᵀλ_u = Q_c − M_c Ÿ_c − Φ_cᵀλ_known over its own pose coordinates, where λ_u are the rows of
  * its tree joint and its norm (a consistent system: least squares solves it exactly) */
@@ -646,8 +666,8 @@ static void known_multipliers(const mbd_model *mr, const mbd_data *x, const mbd_
 /* the same pass for the recursive solve, O(nbody + mrow): each body's M_Y and Q_Y from its
  * record in x (the force stage of the sample's evaluation), the rows at the body found through
  * its joints (t->body_j), the Cartesian model's forces and dense Φq not needed */
-static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_model *m,
-                           mbd_data *d, mbd_error *err) {
+static int multipliers_rec(const mbd_model *mr, const mbd_data *x, const mbd_model *m, mbd_data *d,
+                           mbd_error *err) {
   const mbd_tree *t = mr->tree;
   int mrow = m->mrow, ny = m->dim == 3 ? 7 : 3;
   known_multipliers(mr, x, m, d);
