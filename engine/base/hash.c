@@ -2,7 +2,6 @@
 #include "mbd/hash.h"
 
 #include <nettle/sha2.h>
-#include <stdio.h>
 #include <string.h>
 
 void mbd_hash_init(mbd_hash *s) { s->h = 14695981039346656037ull; }

@@ -625,9 +625,9 @@ static inline __attribute__((always_inline)) int small_lsq(const int m, const in
   return 0;
 }
 
-/* the shapes a sample's reactions meet at every tree joint (planar: a revolute's or a prismatic's
- * two rows over three pose coordinates; spatial: a revolute's five rows, a spherical's three, a
- * floating body's norm, each with the norm, over seven) with their sizes known to the compiler:
+/* the shapes a sample's reactions meet most (planar: a revolute's or a prismatic's two rows over
+ * three pose coordinates; spatial: a revolute's five rows or a spherical's three, each with the
+ * body's norm, over seven; others take the general case) with their sizes known to the compiler:
  * the same operations in the same order as the general case, a third of its instructions (the
  * reactions are recorded at every sample) */
 int mbd_tree_small_lsq(int m, int k, const double *A, const double *b, double *x) {

@@ -28,9 +28,7 @@ int mbd_run_set_manifest(mbd_run *r, const char *key, const char *value) {
     return MBD_E_INPUT;
   }
   if (!r->mf) {
-    // (not zeroed: an entry is written whole before it counts, and 6 KB of zeros cost more
-    // instructions than a small model's run takes to set up)
-    r->mf = malloc(MBD_MANIFEST_MAX * sizeof *r->mf);
+    r->mf = calloc(MBD_MANIFEST_MAX, sizeof *r->mf);
     if (!r->mf) {
       return MBD_E_NOMEM;
     }
